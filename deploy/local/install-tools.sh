@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Installs everything the local control plane and the tests need, on a fresh machine:
+# etcd (Debian), kube-apiserver, kube-controller-manager and kubectl of one Kubernetes release
+# built from the Go module proxy, and helm. Builds are cached by version, so a second run costs
+# seconds. Also lays the binaries out where fabric8 kube-api-test looks for them.
+set -euo pipefail
+
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+KUBE_API_TEST_DIR="${KUBE_API_TEST_DIR:-$HOME/.kubeapitest}"
+
+log() { printf '[install-tools] %s\n' "$*" >&2; }
+
+apt_install() {
+  local missing=()
+  for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  log "apt-get install ${missing[*]}"
+  local sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+build_kubernetes() {
+  if [ -x "$K8S_BIN/kube-apiserver" ] && [ -x "$K8S_BIN/kube-controller-manager" ] && [ -x "$K8S_BIN/kubectl" ]; then
+    return 0
+  fi
+  log "building Kubernetes v$K8S_VERSION binaries from the Go module proxy (about 7 minutes on 2 cores)"
+  local work minor
+  work="$(mktemp -d)"
+  minor="$(cut -d. -f2 <<<"$K8S_VERSION")"
+  (
+    cd "$work"
+    # k8s.io/kubernetes points its staging modules at ./staging; replace each with the published
+    # k8s.io/<name> v0.<minor>.<patch> of the same release.
+    local gomod
+    gomod="$(go mod download -json "k8s.io/kubernetes@v$K8S_VERSION" | sed -n 's/.*"GoMod": "\(.*\)",*/\1/p')"
+    {
+      echo "module local/k8sbins"
+      echo "go 1.26"
+      echo "require k8s.io/kubernetes v$K8S_VERSION"
+      echo "replace ("
+      sed -n 's#^\s*\(k8s.io/[a-z0-9-]*\) => ./staging/src/.*#\t\1 => \1 v0.'"${K8S_VERSION#*.}"'#p' "$gomod"
+      echo ")"
+    } >go.mod
+    cat >tools.go <<'GO'
+//go:build tools
+
+package tools
+
+import (
+	_ "k8s.io/kubernetes/cmd/kube-apiserver"
+	_ "k8s.io/kubernetes/cmd/kube-controller-manager"
+	_ "k8s.io/kubernetes/cmd/kubectl"
+)
+GO
+    go mod tidy >/dev/null 2>&1 || go mod tidy
+    local ldflags=""
+    for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+      ldflags+=" -X $pkg.gitVersion=v$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
+    done
+    mkdir -p "$K8S_BIN.tmp"
+    go build -ldflags "$ldflags" -o "$K8S_BIN.tmp/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver
+    go build -ldflags "$ldflags" -o "$K8S_BIN.tmp/kube-controller-manager" k8s.io/kubernetes/cmd/kube-controller-manager
+    go build -ldflags "$ldflags" -o "$K8S_BIN.tmp/kubectl" k8s.io/kubernetes/cmd/kubectl
+  )
+  rm -rf "$K8S_BIN" && mv "$K8S_BIN.tmp" "$K8S_BIN"
+  rm -rf "$work"
+}
+
+build_helm() {
+  [ -x "$HELM_BIN/helm" ] && return 0
+  log "building helm v$HELM_VERSION from the Go module proxy (about 3 minutes)"
+  mkdir -p "$HELM_BIN"
+  GOBIN="$HELM_BIN" go install "helm.sh/helm/v3/cmd/helm@v$HELM_VERSION"
+}
+
+layout_for_kube_api_test() {
+  # kube-api-test reads <dir>/k8s/<X.Y.Z>-linux-amd64/{etcd,kube-apiserver,kubectl}.
+  local dir="$KUBE_API_TEST_DIR/k8s/$K8S_VERSION-linux-amd64"
+  mkdir -p "$dir"
+  ln -sfn "$(command -v etcd)" "$dir/etcd"
+  ln -sfn "$K8S_BIN/kube-apiserver" "$dir/kube-apiserver"
+  ln -sfn "$K8S_BIN/kubectl" "$dir/kubectl"
+}
+
+mkdir -p "$JTO_CACHE"
+apt_install etcd-server openssl curl
+command -v go >/dev/null || apt_install golang-go
+# etcd-server's package starts a system etcd on :2379; the tests start their own.
+if command -v systemctl >/dev/null && systemctl is-active --quiet etcd 2>/dev/null; then systemctl stop etcd || true; fi
+build_kubernetes &
+k8s_pid=$!
+build_helm
+wait "$k8s_pid"
+layout_for_kube_api_test
+log "ready: $K8S_BIN, $HELM_BIN/helm, $KUBE_API_TEST_DIR"

@@ -1,0 +1,104 @@
+package dev.jvmtuning.operator.testing;
+
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.PodIPBuilder;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * Plays the kubelet's one part the controllers need: a pod that exists is reported Running and
+ * Ready with a loopback IP. Scheduling, images and probes are out of scope; the Deployment and
+ * ReplicaSet controllers still decide, for real, which pods exist and when a rollout is complete.
+ */
+public final class FakeKubelet {
+    private final KubernetesClient client;
+    private final String podIp;
+
+    public FakeKubelet(KubernetesClient client, String podIp) {
+        this.client = client;
+        this.podIp = podIp;
+    }
+
+    public FakeKubelet(KubernetesClient client) {
+        this(client, "127.0.0.1");
+    }
+
+    /** Marks every pod of the namespace Ready that is not yet; returns how many it marked. */
+    public int markPodsReady(String namespace) {
+        int marked = 0;
+        for (Pod pod : client.pods().inNamespace(namespace).list().getItems()) {
+            if (pod.getMetadata().getDeletionTimestamp() != null || isReady(pod)) {
+                continue;
+            }
+            pod.setStatus(readyStatus(pod));
+            client.pods().inNamespace(namespace).resource(pod).updateStatus();
+            marked++;
+        }
+        return marked;
+    }
+
+    /** Keeps marking pods Ready until the Deployment reports its current template fully available. */
+    public Deployment awaitRollout(String namespace, String name, Duration timeout) throws InterruptedException {
+        Instant deadline = Instant.now().plus(timeout);
+        while (true) {
+            markPodsReady(namespace);
+            Deployment deployment = client.apps().deployments().inNamespace(namespace).withName(name).get();
+            if (isRolledOut(deployment)) {
+                return deployment;
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("Deployment " + namespace + "/" + name + " did not roll out within "
+                        + timeout + ": " + (deployment == null ? "absent" : deployment.getStatus()));
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    public static boolean isRolledOut(Deployment deployment) {
+        if (deployment == null || deployment.getStatus() == null) {
+            return false;
+        }
+        var status = deployment.getStatus();
+        int replicas = Objects.requireNonNullElse(deployment.getSpec().getReplicas(), 1);
+        return Objects.equals(status.getObservedGeneration(), deployment.getMetadata().getGeneration())
+                && Objects.equals(status.getUpdatedReplicas(), replicas)
+                && Objects.equals(status.getAvailableReplicas(), replicas)
+                && Objects.equals(status.getReplicas(), replicas);
+    }
+
+    private static boolean isReady(Pod pod) {
+        return pod.getStatus() != null && pod.getStatus().getConditions() != null
+                && pod.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    }
+
+    private PodStatus readyStatus(Pod pod) {
+        String now = Instant.now().toString();
+        PodStatusBuilder status = new PodStatusBuilder(pod.getStatus())
+                .withPhase("Running")
+                .withPodIP(podIp)
+                .withPodIPs(new PodIPBuilder().withIp(podIp).build())
+                .withStartTime(now)
+                .withConditions(
+                        condition("PodScheduled", now), condition("Initialized", now),
+                        condition("ContainersReady", now), condition("Ready", now))
+                .withContainerStatuses();
+        pod.getSpec().getContainers().forEach(c -> status.addToContainerStatuses(new ContainerStatusBuilder()
+                .withName(c.getName()).withImage(c.getImage()).withImageID("")
+                .withReady(true).withStarted(true).withRestartCount(0)
+                .withNewState().withNewRunning().withStartedAt(now).endRunning().endState()
+                .build()));
+        return status.build();
+    }
+
+    private static io.fabric8.kubernetes.api.model.PodCondition condition(String type, String now) {
+        return new PodConditionBuilder().withType(type).withStatus("True").withLastTransitionTime(now).build();
+    }
+}

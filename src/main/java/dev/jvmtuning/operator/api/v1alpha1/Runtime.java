@@ -6,5 +6,6 @@ public enum Runtime {
     SpringBootJetty,
     SpringBootUndertow,
     Quarkus,
+    /** Any JVM: only JVM flags are rendered, no server properties. */
     Generic
 }

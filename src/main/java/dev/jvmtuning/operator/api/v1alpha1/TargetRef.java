@@ -1,34 +1,24 @@
 package dev.jvmtuning.operator.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import lombok.Data;
 
+@Data
+@ValidationRule(value = "self == oldSelf", message = "targetRef is immutable: delete this profile and create one for the other Deployment")
 public class TargetRef {
-    @Required
+    @Default("Deployment")
     @ValidationRule(value = "self == 'Deployment'", message = "targetRef.kind must be Deployment: only Deployments can be tuned")
     @JsonPropertyDescription("Kind of the target workload. Only Deployment is supported.")
     private String kind = "Deployment";
 
     @Required
-    @Pattern("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-    @JsonPropertyDescription("Name of the target Deployment in the profile's namespace.")
+    @Size(max = 253)
+    @Pattern(Patterns.DNS_SUBDOMAIN)
+    @JsonPropertyDescription("Name of the target Deployment, in the profile's own namespace.")
     private String name;
-
-    public String getKind() {
-        return kind;
-    }
-
-    public void setKind(String kind) {
-        this.kind = kind;
-    }
-
-    public String getName() {
-        return name;
-    }
-
-    public void setName(String name) {
-        this.name = name;
-    }
 }

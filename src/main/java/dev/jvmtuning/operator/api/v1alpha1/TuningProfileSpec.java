@@ -1,29 +1,68 @@
 package dev.jvmtuning.operator.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.ArrayList;
+import java.util.List;
+import lombok.Data;
 
+@Data
+@ValidationRule(value = "!has(self.threads) || has(self.threads.max) || (has(self.workload) && has(self.workload.requestsPerSecond) && has(self.workload.meanLatency))",
+        message = "threads.max is omitted, so it must be derived: set workload.requestsPerSecond and workload.meanLatency, or set threads.max")
+@ValidationRule(value = "!has(self.connectionPool) || has(self.connectionPool.maxSize) || (has(self.workload) && has(self.workload.requestsPerSecond) && has(self.workload.dbTimePerRequest))",
+        message = "connectionPool.maxSize is omitted, so it must be derived: set workload.requestsPerSecond and workload.dbTimePerRequest, or set connectionPool.maxSize")
 public class TuningProfileSpec {
     @Required
-    @JsonPropertyDescription("The Deployment to tune, in the profile's own namespace.")
+    @JsonPropertyDescription("The Deployment to tune, in the profile's own namespace. Immutable.")
     private TargetRef targetRef;
 
-    @JsonPropertyDescription("The web server stack of the target container; decides which server properties are rendered.")
+    @Size(max = 63)
+    @Pattern(Patterns.DNS_LABEL)
+    @JsonPropertyDescription("Name of the container to tune. May be omitted when the pod has a single container.")
+    private String container;
+
+    @Default("Generic")
+    @JsonPropertyDescription("Server stack in the container; decides which server properties are rendered. Generic renders JVM flags only.")
     private Runtime runtime = Runtime.Generic;
 
-    public TargetRef getTargetRef() {
-        return targetRef;
-    }
+    @Default("Apply")
+    @JsonPropertyDescription("Apply writes the settings to the Deployment; Recommend only reports them in status.")
+    private Mode mode = Mode.Apply;
 
-    public void setTargetRef(TargetRef targetRef) {
-        this.targetRef = targetRef;
-    }
+    @JsonPropertyDescription("The load one pod must carry. Thread, queue and pool values that are omitted are derived from it.")
+    private Workload workload;
 
-    public Runtime getRuntime() {
-        return runtime;
-    }
+    @JsonPropertyDescription("Request worker pool. Omit the section to leave the server's own default unless workload figures allow deriving it.")
+    private Threads threads;
 
-    public void setRuntime(Runtime runtime) {
-        this.runtime = runtime;
-    }
+    @JsonPropertyDescription("Listen backlog, connection limit and executor queue bound.")
+    private Queue queue;
+
+    @JsonPropertyDescription("Java heap. Omit to size it from the container's memory limit after non-heap memory.")
+    private Heap heap;
+
+    @JsonPropertyDescription("Garbage collector and pause goal.")
+    private Gc gc;
+
+    @JsonPropertyDescription("JDBC connection pool.")
+    private ConnectionPool connectionPool;
+
+    @Size(max = 64)
+    @ValidationRule(value = "self.all(o, o.startsWith('-'))", message = "each jvmOptions entry must be a JVM flag starting with '-'")
+    @JsonPropertyDescription("Extra JVM flags, appended verbatim after the rendered ones. Checked for conflicts with the rendered flags.")
+    private List<@Size(max = 512) String> jvmOptions = new ArrayList<>();
+
+    @Default("JAVA_TOOL_OPTIONS")
+    @JsonPropertyDescription("Environment variable that carries the JVM flags: JAVA_TOOL_OPTIONS (any HotSpot JVM), JDK_JAVA_OPTIONS (java launcher, JDK 9+), JAVA_OPTS or CATALINA_OPTS (entrypoint scripts that read them).")
+    private JvmOptionsVariable jvmOptionsVariable = JvmOptionsVariable.JAVA_TOOL_OPTIONS;
+
+    @JsonPropertyDescription("Where the pods' metrics are read.")
+    private Metrics metrics;
+
+    @JsonPropertyDescription("Thresholds for the pressure conditions.")
+    private Pressure pressure;
 }

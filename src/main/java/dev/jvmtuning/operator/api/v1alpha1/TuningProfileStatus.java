@@ -1,16 +1,25 @@
 package dev.jvmtuning.operator.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.ArrayList;
+import java.util.List;
+import lombok.Data;
 
+@Data
 public class TuningProfileStatus {
     @JsonPropertyDescription("The metadata.generation this status describes.")
     private Long observedGeneration;
 
-    public Long getObservedGeneration() {
-        return observedGeneration;
-    }
+    @JsonPropertyDescription("Ready, Applied, RolloutComplete, MetricsAvailable and the pressure conditions.")
+    private List<Condition> conditions = new ArrayList<>();
 
-    public void setObservedGeneration(Long observedGeneration) {
-        this.observedGeneration = observedGeneration;
-    }
+    @JsonPropertyDescription("Each rendered value, where it went, and the rule and numbers behind it.")
+    private List<Setting> settings = new ArrayList<>();
+
+    @JsonPropertyDescription("Figures of the last metrics window.")
+    private Observed observed;
+
+    @JsonPropertyDescription("Changes the metrics suggest, with their reasons.")
+    private List<Recommendation> recommendations = new ArrayList<>();
 }

@@ -1,0 +1,8 @@
+package dev.jvmtuning.operator.api.v1alpha1;
+
+public enum Mode {
+    /** Write the plan to the Deployment. */
+    Apply,
+    /** Plan and report in status only; the Deployment is not touched. */
+    Recommend
+}

@@ -1,0 +1,29 @@
+package dev.jvmtuning.operator.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import lombok.Data;
+
+/** Figures of one metrics window, averaged over the target's ready pods. */
+@Data
+public class Observed {
+    @JsonPropertyDescription("Length of the window the rates are computed over, e.g. 30s.")
+    private String window;
+    @JsonPropertyDescription("Number of pods whose metrics were read.")
+    private Integer pods;
+    @JsonPropertyDescription("Percent of wall time spent in GC pauses.")
+    private Double gcTimePercent;
+    @JsonPropertyDescription("Heap occupancy after the last GC, percent of the maximum heap.")
+    private Double heapAfterGcPercent;
+    @JsonPropertyDescription("Involuntary context switches per CPU per second.")
+    private Double involuntarySwitchesPerCorePerSecond;
+    @JsonPropertyDescription("Percent of CFS periods throttled.")
+    private Double cpuThrottlePercent;
+    @JsonPropertyDescription("CPU used, in cores.")
+    private Double cpuCores;
+    @JsonPropertyDescription("Busy request worker threads.")
+    private Double busyThreads;
+    @JsonPropertyDescription("Configured maximum request worker threads.")
+    private Double maxThreads;
+    @JsonPropertyDescription("Requests waiting for a database connection.")
+    private Double pendingConnections;
+}

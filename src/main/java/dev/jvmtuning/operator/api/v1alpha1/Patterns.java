@@ -1,0 +1,16 @@
+package dev.jvmtuning.operator.api.v1alpha1;
+
+/** Formats the schema checks at admission and the planner parses afterwards. */
+public final class Patterns {
+    /** A Go/CEL duration with one unit: 300ms, 1.5s, 2m, 1h. */
+    public static final String DURATION = "^[0-9]+(\\.[0-9]+)?(ms|s|m|h)$";
+    /** A Kubernetes memory quantity: 1536Mi, 2Gi, 1.5G, 1073741824. */
+    public static final String MEMORY = "^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|k|M|G|T)?$";
+    /** A DNS-1123 label: container names. */
+    public static final String DNS_LABEL = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$";
+    /** A DNS-1123 subdomain: object names. */
+    public static final String DNS_SUBDOMAIN = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
+
+    private Patterns() {
+    }
+}

@@ -1,0 +1,39 @@
+package dev.jvmtuning.operator.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.ValidationRule;
+import lombok.Data;
+
+/** The load one pod must carry; the figures that omitted thread, queue and pool values are derived from. */
+@Data
+@ValidationRule(value = "!has(self.cpuPerRequest) || !has(self.meanLatency) || duration(self.cpuPerRequest) <= duration(self.meanLatency)",
+        message = "workload.cpuPerRequest cannot exceed workload.meanLatency: a request cannot burn more CPU time than it takes")
+@ValidationRule(value = "!has(self.dbTimePerRequest) || !has(self.meanLatency) || duration(self.dbTimePerRequest) <= duration(self.meanLatency)",
+        message = "workload.dbTimePerRequest cannot exceed workload.meanLatency: the database call is part of the request")
+public class Workload {
+    @Min(0.001)
+    @Max(1_000_000)
+    @JsonPropertyDescription("Target requests per second that one pod must serve.")
+    private Double requestsPerSecond;
+
+    @Pattern(Patterns.DURATION)
+    @ValidationRule(value = "duration(self) > duration('0s')", message = "workload.meanLatency must be positive")
+    @JsonPropertyDescription("Mean time a request spends in the server (wall time), e.g. 300ms.")
+    private String meanLatency;
+
+    @Pattern(Patterns.DURATION)
+    @ValidationRule(value = "duration(self) > duration('0s')", message = "workload.cpuPerRequest must be positive")
+    @JsonPropertyDescription("CPU time one request consumes, e.g. 4ms. Caps the threads at the point where the CPUs saturate.")
+    private String cpuPerRequest;
+
+    @Pattern(Patterns.DURATION)
+    @JsonPropertyDescription("Longest a request may wait in the executor queue before it is better rejected, e.g. 2s.")
+    private String maxQueueWait;
+
+    @Pattern(Patterns.DURATION)
+    @JsonPropertyDescription("Time one request holds a database connection, e.g. 50ms. Sizes the connection pool.")
+    private String dbTimePerRequest;
+}

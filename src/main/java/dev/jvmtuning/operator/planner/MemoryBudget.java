@@ -1,0 +1,54 @@
+package dev.jvmtuning.operator.planner;
+
+import static dev.jvmtuning.operator.planner.Units.mebibytes;
+
+/**
+ * R9: what the JVM needs besides the heap, and whether it all fits the container's memory.
+ *
+ * @param limit          the memory limit (or request) the JVM must fit into
+ * @param heap           -Xmx
+ * @param metaspace      class metadata: 14 MiB + 5.8 KiB per loaded class
+ * @param codeCache      -XX:ReservedCodeCacheSize
+ * @param threads        worker threads plus the JVM's and server's own threads
+ * @param stackPerThread what one thread's stack really commits (R9a), not -Xss
+ * @param directMemory   -XX:MaxDirectMemorySize
+ * @param overhead       GC data structures, symbol tables, malloc arenas
+ */
+public record MemoryBudget(long limit, long heap, long metaspace, long codeCache, int threads, long stackPerThread,
+        long directMemory, long overhead) {
+
+    public long threadStacks() {
+        return threads * stackPerThread;
+    }
+
+    public long nonHeap() {
+        return metaspace + codeCache + threadStacks() + directMemory + overhead;
+    }
+
+    public long total() {
+        return heap + nonHeap();
+    }
+
+    public boolean fits() {
+        return total() <= limit;
+    }
+
+    /** The sum spelled out, e.g. "heap 1536Mi + 440 threads x 256Ki stacks 110Mi + ... = 2157Mi". */
+    public String describe() {
+        return "heap " + mebibytes(heap)
+                + " + " + threads + " threads x " + (stackPerThread / Units.KI) + "Ki stacks " + mebibytes(threadStacks())
+                + " + metaspace " + mebibytes(metaspace)
+                + " + code cache " + mebibytes(codeCache)
+                + " + direct memory " + mebibytes(directMemory)
+                + " + JVM overhead " + mebibytes(overhead)
+                + " = " + mebibytes(total());
+    }
+
+    public MemoryBudget withHeap(long newHeap) {
+        return new MemoryBudget(limit, newHeap, metaspace, codeCache, threads, stackPerThread, directMemory, overhead);
+    }
+
+    public MemoryBudget withThreads(int newThreads) {
+        return new MemoryBudget(limit, heap, metaspace, codeCache, newThreads, stackPerThread, directMemory, overhead);
+    }
+}

@@ -1,0 +1,26 @@
+package dev.jvmtuning.operator.planner;
+
+import dev.jvmtuning.operator.api.v1alpha1.Collector;
+
+/**
+ * The planned numbers, runtime-neutral. A null field is left to the server or JVM default.
+ */
+public record TuningValues(
+        Integer maxThreads,
+        Integer minSpareThreads,
+        Integer acceptCount,
+        Integer maxConnections,
+        Integer maxQueueSize,
+        Integer poolMaxSize,
+        Integer poolMinIdle,
+        Integer activeProcessorCount,
+        Long heapBytes,
+        Long youngGenerationBytes,
+        Collector collector,
+        boolean zGenerational,
+        Integer maxPauseMillis,
+        Integer parallelGcThreads,
+        Integer concGcThreads,
+        Long reservedCodeCacheBytes,
+        Long maxDirectMemoryBytes) {
+}

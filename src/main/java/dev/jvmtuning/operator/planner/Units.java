@@ -1,0 +1,87 @@
+package dev.jvmtuning.operator.planner;
+
+import java.math.BigDecimal;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Parsing and printing of the durations and memory sizes the API uses; plain numbers in, plain numbers out. */
+public final class Units {
+    public static final long KI = 1024L;
+    public static final long MI = KI * KI;
+    public static final long GI = MI * KI;
+
+    private static final Pattern DURATION = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)(ms|s|m|h)");
+    private static final Pattern MEMORY = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)(Ki|Mi|Gi|Ti|k|M|G|T)?");
+    private static final Pattern JVM_SIZE = Pattern.compile("([0-9]+)([kKmMgGtT]?)");
+
+    private Units() {
+    }
+
+    /** Seconds in a duration such as 300ms, 1.5s, 2m or 1h. */
+    public static double seconds(String duration) {
+        Matcher m = DURATION.matcher(duration.trim());
+        if (!m.matches()) {
+            throw new IllegalArgumentException("not a duration (e.g. 300ms, 2s, 1m): '" + duration + "'");
+        }
+        double value = Double.parseDouble(m.group(1));
+        return switch (m.group(2)) {
+            case "ms" -> value / 1000;
+            case "s" -> value;
+            case "m" -> value * 60;
+            default -> value * 3600;
+        };
+    }
+
+    /** Bytes in a Kubernetes memory quantity such as 1536Mi, 2Gi, 1.5G or 1073741824. */
+    public static long bytes(String quantity) {
+        Matcher m = MEMORY.matcher(quantity.trim());
+        if (!m.matches()) {
+            throw new IllegalArgumentException("not a memory quantity (e.g. 1536Mi, 2Gi): '" + quantity + "'");
+        }
+        long multiplier = m.group(2) == null ? 1 : switch (m.group(2)) {
+            case "Ki" -> KI;
+            case "Mi" -> MI;
+            case "Gi" -> GI;
+            case "Ti" -> GI * KI;
+            case "k" -> 1_000L;
+            case "M" -> 1_000_000L;
+            case "G" -> 1_000_000_000L;
+            default -> 1_000_000_000_000L;
+        };
+        return new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(multiplier)).longValue();
+    }
+
+    /** Bytes in a HotSpot size argument such as 512m, 1g, 256k or 1048576. */
+    public static long jvmBytes(String size) {
+        Matcher m = JVM_SIZE.matcher(size.trim());
+        if (!m.matches()) {
+            throw new IllegalArgumentException("not a JVM size (e.g. 512m, 1g): '" + size + "'");
+        }
+        long value = Long.parseLong(m.group(1));
+        return switch (m.group(2).toLowerCase()) {
+            case "k" -> value * KI;
+            case "m" -> value * MI;
+            case "g" -> value * GI;
+            case "t" -> value * GI * KI;
+            default -> value;
+        };
+    }
+
+    /** Whole MiB, as Kubernetes writes them: 1536Mi. */
+    public static String mebibytes(long bytes) {
+        return (bytes / MI) + "Mi";
+    }
+
+    /** A HotSpot size argument in whole MiB: 1536m. */
+    public static String jvmMebibytes(long bytes) {
+        return (bytes / MI) + "m";
+    }
+
+    /** A figure for a rationale: integers without decimals, others with at most two. */
+    public static String number(double value) {
+        if (value == Math.rint(value) && Math.abs(value) < 1e15) {
+            return Long.toString((long) value);
+        }
+        return BigDecimal.valueOf(value).setScale(2, java.math.RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
+    }
+}

@@ -1,0 +1,377 @@
+package dev.jvmtuning.operator.planner;
+
+import static dev.jvmtuning.operator.planner.Specs.container;
+import static dev.jvmtuning.operator.planner.Specs.spec;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jvmtuning.operator.api.v1alpha1.Collector;
+import dev.jvmtuning.operator.planner.PlanResult.Plan;
+import dev.jvmtuning.operator.planner.PlanResult.Reason;
+import dev.jvmtuning.operator.planner.PlanResult.Rejected;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/** One test per rule of TUNING.md, with the seeds' own scenarios where they measured one. */
+class PlannerRulesTest {
+
+    static Plan plan(String yaml, ContainerFacts facts) {
+        PlanResult result = Planner.plan(spec(yaml), facts);
+        assertThat(result).as("expected a plan, got %s", result).isInstanceOf(Plan.class);
+        return (Plan) result;
+    }
+
+    static Rejected rejected(String yaml, ContainerFacts facts) {
+        PlanResult result = Planner.plan(spec(yaml), facts);
+        assertThat(result).as("expected a rejection, got %s", result).isInstanceOf(Rejected.class);
+        return (Rejected) result;
+    }
+
+    static Decision decision(Plan plan, String name) {
+        return plan.decisions().stream().filter(d -> d.name().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError("no decision " + name + " in " + plan.decisions()));
+    }
+
+    @Nested
+    class Threads {
+        @Test
+        void r1_littlesLawSizesThePoolForTheSeed000IoBoundHandler() {
+            // seed 000: handler sleeps 100-500 ms (mean 300 ms), barely any CPU; target 1000 req/s per pod on 6 cores
+            Plan plan = plan("""
+                    runtime: SpringBootTomcat
+                    workload: {requestsPerSecond: 1000, meanLatency: 300ms, cpuPerRequest: 1ms}
+                    """, container(6, "4Gi"));
+
+            // 1000 x 0.3 = 300 in flight, +25 % = 375; the CPU cap 6 x 300 / 1 x 1.5 = 2700 is far away
+            assertThat(plan.values().maxThreads()).isEqualTo(375);
+            assertThat(decision(plan, "threads.max").rule()).isEqualTo("R1");
+            assertThat(decision(plan, "threads.max").rationale()).contains("300 requests in flight");
+            assertThat(plan.rendering().serverEnvironment()).containsEntry("SERVER_TOMCAT_THREADS_MAX", "375");
+            // far above Tomcat's default 200, which seed 000 measured at 660 req/s against 4149 with 2000 threads
+            assertThat(plan.values().maxThreads()).isGreaterThan(200);
+        }
+
+        @Test
+        void r2_theSeed003CpuBoundHandlerOnFourCoresGetsAboutSixThreads() {
+            // seed 003: Jetty hello-world, pure CPU (wall time ~ CPU time), best at 6 threads on 4 cores
+            Plan plan = plan("""
+                    runtime: SpringBootJetty
+                    workload: {requestsPerSecond: 20000, meanLatency: 200ms, cpuPerRequest: 200ms}
+                    """, container(4, "2Gi"));
+
+            assertThat(plan.values().maxThreads()).isEqualTo(6);
+            assertThat(decision(plan, "threads.max").rule()).isEqualTo("R3");
+            assertThat(plan.rendering().serverEnvironment()).containsEntry("SERVER_JETTY_THREADS_MAX", "6");
+        }
+
+        @Test
+        void r3_choosesTheCpuCapWhenLittlesLawAsksForMoreAndLittlesLawWhenItAsksForLess() {
+            String workload = "workload: {requestsPerSecond: %s, meanLatency: 100ms, cpuPerRequest: 10ms}";
+            // saturation 2 CPUs x 100/10 = 20, cap 30
+            assertThat(plan(workload.formatted(1000), container(2, "2Gi")).values().maxThreads()).isEqualTo(30);
+            // 100 x 0.1 = 10 in flight, +25 % = 13, below the cap
+            assertThat(plan(workload.formatted(100), container(2, "2Gi")).values().maxThreads()).isEqualTo(13);
+        }
+
+        @Test
+        void r3_explicitThreadsAboveTheCpuCapAreKeptButWarnedAbout() {
+            Plan plan = plan("""
+                    threads: {max: 10000}
+                    workload: {requestsPerSecond: 100, meanLatency: 100ms, cpuPerRequest: 10ms}
+                    """, container(2, "8Gi"));
+
+            assertThat(plan.values().maxThreads()).isEqualTo(10000);
+            assertThat(plan.warnings()).anyMatch(w -> w.contains("above the CPU saturation point 20"));
+        }
+
+        @Test
+        void r5_minSpareKeepsTheSteadyConcurrencyWarm() {
+            Plan plan = plan("""
+                    runtime: SpringBootTomcat
+                    workload: {requestsPerSecond: 200, meanLatency: 250ms}
+                    """, container(2, "2Gi"));
+
+            assertThat(plan.values().minSpareThreads()).isEqualTo(50);
+            assertThat(plan.rendering().serverEnvironment()).containsEntry("SERVER_TOMCAT_THREADS_MINSPARE", "50");
+        }
+
+        @Test
+        void explicitValuesWinOverDerivedOnes() {
+            Plan plan = plan("""
+                    threads: {max: 77, minSpare: 7}
+                    workload: {requestsPerSecond: 1000, meanLatency: 300ms}
+                    """, container(2, "2Gi"));
+
+            assertThat(plan.values().maxThreads()).isEqualTo(77);
+            assertThat(plan.values().minSpareThreads()).isEqualTo(7);
+            assertThat(decision(plan, "threads.max").rule()).isEqualTo("spec");
+        }
+
+        @Test
+        void withoutThreadsOrWorkloadTheServerDefaultStays() {
+            Plan plan = plan("runtime: SpringBootTomcat", container(2, "2Gi"));
+
+            assertThat(plan.values().maxThreads()).isNull();
+            assertThat(plan.rendering().serverEnvironment()).doesNotContainKey("SERVER_TOMCAT_THREADS_MAX");
+        }
+    }
+
+    @Nested
+    class Queues {
+        @Test
+        void r6_acceptCountAboveSomaxconnIsFlagged() {
+            Plan plan = plan("queue: {acceptCount: 10000}\nruntime: SpringBootTomcat", container(2, "2Gi"));
+
+            assertThat(plan.rendering().serverEnvironment()).containsEntry("SERVER_TOMCAT_ACCEPTCOUNT", "10000");
+            assertThat(plan.warnings()).anyMatch(w -> w.contains("net.core.somaxconn") && w.contains("does nothing"));
+        }
+
+        @Test
+        void r6_connectionsCoverWorkersPlusQueueSoTheyDoNotCapThroughput() {
+            Plan plan = plan("threads: {max: 9000}\nqueue: {maxQueueSize: 1000}\nruntime: SpringBootTomcat", container(4, "8Gi"));
+
+            assertThat(plan.values().maxConnections()).isEqualTo(10000);
+        }
+
+        @Test
+        void r7_theSeed003JettyQueueHoldsSixtySecondsOfArrivals() {
+            // seed 003: 100 req/s and a 60 s acceptable wait -> a queue of 6000
+            Plan plan = plan("""
+                    runtime: SpringBootJetty
+                    workload: {requestsPerSecond: 100, meanLatency: 50ms, maxQueueWait: 60s}
+                    """, container(2, "2Gi"));
+
+            assertThat(plan.values().maxQueueSize()).isEqualTo(6000);
+            assertThat(plan.rendering().serverEnvironment()).containsEntry("SERVER_JETTY_THREADS_MAXQUEUECAPACITY", "6000");
+        }
+    }
+
+    @Nested
+    class ConnectionPool {
+        @Test
+        void r8_theSeed004PoolReachesTheConcurrencyOfFiveSecondQueries() {
+            // seed 004: 100 concurrent clients, SELECT SLEEP(5): pool 10 gave 2 req/s; 100 in flight need 100 connections
+            Plan plan = plan("""
+                    runtime: SpringBootUndertow
+                    workload: {requestsPerSecond: 20, meanLatency: 5s, dbTimePerRequest: 5s}
+                    connectionPool: {}
+                    """, container(2, "2Gi"));
+
+            assertThat(plan.values().poolMaxSize()).isGreaterThanOrEqualTo(100);
+            assertThat(plan.values().poolMaxSize()).isLessThanOrEqualTo(plan.values().maxThreads());
+            assertThat(plan.values().maxThreads()).isGreaterThanOrEqualTo(100);
+            assertThat(plan.rendering().serverEnvironment())
+                    .containsEntry("SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE", plan.values().poolMaxSize().toString())
+                    .containsEntry("SERVER_UNDERTOW_THREADS_WORKER", plan.values().maxThreads().toString());
+        }
+
+        @Test
+        void r8_theRationaleCountsConnectionsAcrossReplicas() {
+            ContainerFacts facts = new ContainerFacts(2.0, 2.0, 2 * Units.GI, 2 * Units.GI, Map.of(), Set.of(), List.of(), List.of(), 17, 4);
+            Plan plan = plan("connectionPool: {maxSize: 40}\nruntime: Quarkus", facts);
+
+            assertThat(decision(plan, "connectionPool.maxSize").rationale()).contains("40 x 4 replicas = 160 database connections");
+            assertThat(plan.rendering().serverEnvironment()).containsEntry("QUARKUS_DATASOURCE_JDBC_MAX_SIZE", "40");
+        }
+    }
+
+    @Nested
+    class Memory {
+        @Test
+        void r9_derivedHeapIsTheLimitMinusTheWholeNonHeapBudget() {
+            Plan plan = plan("runtime: SpringBootTomcat\nthreads: {max: 200}", container(2, "2Gi"));
+
+            MemoryBudget budget = plan.budget();
+            assertThat(budget.total()).isLessThanOrEqualTo(2 * Units.GI);
+            assertThat(2 * Units.GI - budget.total()).isLessThan(Units.MI);
+            assertThat(budget.codeCache()).isEqualTo(240 * Units.MI);
+            assertThat(budget.threads()).isEqualTo(200 + Planner.JVM_OWN_THREADS + 4);
+            assertThat(plan.rendering().renderedFlags()).contains("-Xmx" + budget.heap() / Units.MI + "m");
+        }
+
+        @Test
+        void r9_aHeapThatDoesNotFitIsInfeasibleWithTheSumSpelledOut() {
+            Rejected rejected = rejected("heap: {size: 1900Mi}\nthreads: {max: 400}\nruntime: SpringBootTomcat", container(2, "2Gi"));
+
+            assertThat(rejected.reason()).isEqualTo(Reason.Infeasible);
+            assertThat(rejected.messages().get(0))
+                    .startsWith("heap 1900Mi + 444 threads x 256Ki stacks 111Mi + metaspace")
+                    .contains("code cache 240Mi")
+                    .contains("exceeds the 2048Mi memory limit (R9)")
+                    .contains("raise the limit to at least");
+        }
+
+        @Test
+        void r9_derivedThreadsGiveWayToAnExplicitHeap() {
+            Plan plan = plan("""
+                    heap: {size: 1400Mi}
+                    workload: {requestsPerSecond: 5000, meanLatency: 500ms}
+                    """, container(2, "2Gi"));
+
+            assertThat(plan.budget().fits()).isTrue();
+            assertThat(plan.values().maxThreads()).isLessThan(3125);
+            assertThat(decision(plan, "threads.max").rationale()).contains("so thread stacks fit the memory limit");
+        }
+
+        @Test
+        void r9a_twoThousandIoBoundThreadsFitTwoGigabytesBecauseStacksCommitLazily() {
+            // R9a: ~230 KiB per busy thread measured; at 1 MiB each the planner would wrongly reject this service
+            Plan plan = plan("threads: {max: 2000}\nruntime: SpringBootTomcat", container(2, "2Gi"));
+
+            assertThat(plan.budget().stackPerThread()).isEqualTo(256 * Units.KI);
+            assertThat(plan.values().heapBytes()).isGreaterThan(512 * Units.MI);
+        }
+
+        @Test
+        void r9_aTooSmallLimitIsInfeasible() {
+            Rejected rejected = rejected("runtime: SpringBootTomcat", container(1, "256Mi"));
+
+            assertThat(rejected.reason()).isEqualTo(Reason.Infeasible);
+            assertThat(rejected.messages().get(0)).contains("256Mi memory limit leaves").contains("raise the limit to at least");
+        }
+
+        @Test
+        void r10_theSeed001FixXmsEqualsXmx() {
+            Plan plan = plan("heap: {percentOfLimit: 50}", container(2, "2Gi"));
+
+            assertThat(plan.rendering().renderedFlags()).contains("-Xms1024m", "-Xmx1024m");
+        }
+
+        @Test
+        void percentOfLimitWithoutALimitIsInvalid() {
+            Rejected rejected = rejected("heap: {percentOfLimit: 50}", ContainerFacts.ofResources(2.0, 2.0, null, null));
+
+            assertThat(rejected.reason()).isEqualTo(Reason.Invalid);
+            assertThat(rejected.messages()).anyMatch(m -> m.contains("needs a memory limit"));
+        }
+    }
+
+    @Nested
+    class GarbageCollection {
+        @Test
+        void r12_parallelGetsAFixedLargerYoungGenerationG1DoesNot() {
+            Plan parallel = plan("gc: {collector: Parallel}\nheap: {size: 1000Mi}", container(2, "2Gi"));
+            Plan g1 = plan("gc: {collector: G1, maxPauseMillis: 100}\nheap: {size: 1000Mi}", container(2, "2Gi"));
+
+            assertThat(parallel.rendering().renderedFlags()).contains("-Xmn400m", "-XX:+UseParallelGC");
+            assertThat(g1.rendering().renderedFlags()).noneMatch(f -> f.startsWith("-Xmn")).contains("-XX:MaxGCPauseMillis=100");
+        }
+
+        @Test
+        void r13_autoPicksSerialOnOneCpuParallelOnTwoG1WithAPauseGoalAndZgcForBigHeaps() {
+            assertThat(plan("", container(1, "1Gi")).values().collector()).isEqualTo(Collector.Serial);
+            assertThat(plan("", container(2, "2Gi")).values().collector()).isEqualTo(Collector.Parallel);
+            assertThat(plan("gc: {maxPauseMillis: 50}", container(2, "2Gi")).values().collector()).isEqualTo(Collector.G1);
+            assertThat(plan("", container(4, "4Gi")).values().collector()).isEqualTo(Collector.G1);
+            assertThat(plan("", container(4, "8Gi")).values().collector()).isEqualTo(Collector.ZGC);
+        }
+
+        @Test
+        void r13_zgcIsGenerationalOnJdk21And22WhereItIsOptIn() {
+            ContainerFacts jdk21 = new ContainerFacts(4.0, 4.0, 8 * Units.GI, 8 * Units.GI, Map.of(), Set.of(), List.of(), List.of(), 21, 1);
+            ContainerFacts jdk25 = new ContainerFacts(4.0, 4.0, 8 * Units.GI, 8 * Units.GI, Map.of(), Set.of(), List.of(), List.of(), 25, 1);
+
+            assertThat(plan("", jdk21).rendering().renderedFlags()).contains("-XX:+UseZGC", "-XX:+ZGenerational");
+            assertThat(plan("", jdk25).rendering().renderedFlags()).contains("-XX:+UseZGC").doesNotContain("-XX:+ZGenerational");
+        }
+
+        @Test
+        void r14_activeProcessorCountComesFromTheLimitElseTheRequest() {
+            assertThat(plan("", ContainerFacts.ofResources(1.5, 0.5, Units.GI, Units.GI)).rendering().renderedFlags())
+                    .contains("-XX:ActiveProcessorCount=2");
+            assertThat(plan("", ContainerFacts.ofResources(null, 3.0, Units.GI, Units.GI)).rendering().renderedFlags())
+                    .contains("-XX:ActiveProcessorCount=3");
+            Plan none = plan("", ContainerFacts.ofResources(null, null, Units.GI, Units.GI));
+            assertThat(none.rendering().renderedFlags()).noneMatch(f -> f.startsWith("-XX:ActiveProcessorCount"));
+            assertThat(none.warnings()).anyMatch(w -> w.contains("no CPU limit or request"));
+        }
+
+        @Test
+        void r14_g1ThreadCountsFollowHotspotsFormulaAndStayOrdered() {
+            Plan plan = plan("gc: {collector: G1}", container(16, "8Gi"));
+
+            assertThat(plan.values().parallelGcThreads()).isEqualTo(13);
+            assertThat(plan.values().concGcThreads()).isEqualTo(3);
+        }
+
+        @Test
+        void r14_concGcThreadsAboveParallelGcThreadsIsInvalid() {
+            Rejected rejected = rejected("jvmOptions: ['-XX:ParallelGCThreads=2', '-XX:ConcGCThreads=4']", container(2, "2Gi"));
+
+            assertThat(rejected.reason()).isEqualTo(Reason.Invalid);
+            assertThat(rejected.messages()).anyMatch(m -> m.contains("ConcGCThreads=4 above ParallelGCThreads=2"));
+        }
+    }
+
+    @Nested
+    class JvmOptionsAndTheContainer {
+        @Test
+        void conflictingCollectorsAreInvalid() {
+            Rejected rejected = rejected("gc: {collector: Parallel}\njvmOptions: ['-XX:+UseG1GC']", container(2, "2Gi"));
+
+            assertThat(rejected.messages()).containsExactly("jvmOptions select G1 but gc.collector is Parallel; set the collector in one place");
+        }
+
+        @Test
+        void heapFlagsBesideAHeapSectionAreInvalid() {
+            Rejected rejected = rejected("heap: {size: 1Gi}\njvmOptions: ['-Xmx512m']", container(2, "2Gi"));
+
+            assertThat(rejected.messages()).anyMatch(m -> m.contains("-Xmx512m") && m.contains("set it in one place"));
+        }
+
+        @Test
+        void theUsersOwnJvmOptionsValueIsKeptFirstAndTheProfilesOptionsLast() {
+            ContainerFacts facts = new ContainerFacts(2.0, 2.0, 2 * Units.GI, 2 * Units.GI,
+                    Map.of("JAVA_TOOL_OPTIONS", "-Dfile.encoding=UTF-8 -javaagent:/otel.jar"), Set.of(), List.of(), List.of(), 17, 1);
+            Plan plan = plan("jvmOptions: ['-XX:+ExitOnOutOfMemoryError']", facts);
+
+            String value = plan.rendering().jvmOptionsValue();
+            assertThat(plan.rendering().jvmOptionsVariable()).isEqualTo("JAVA_TOOL_OPTIONS");
+            assertThat(value).startsWith("-Dfile.encoding=UTF-8 -javaagent:/otel.jar -XX:ActiveProcessorCount=2 ")
+                    .endsWith(" -XX:+ExitOnOutOfMemoryError");
+        }
+
+        @Test
+        void aJvmOptionsVariableFromAReferenceCannotBeMerged() {
+            ContainerFacts facts = new ContainerFacts(2.0, 2.0, 2 * Units.GI, 2 * Units.GI, Map.of(), Set.of("JAVA_TOOL_OPTIONS"),
+                    List.of(), List.of(), 17, 1);
+
+            assertThat(rejected("", facts).messages()).anyMatch(m -> m.contains("JAVA_TOOL_OPTIONS is set from a reference"));
+        }
+
+        @Test
+        void flagsAndPropertiesHardCodedInTheCommandAreReportedAsOverrides() {
+            ContainerFacts facts = new ContainerFacts(2.0, 2.0, 2 * Units.GI, 2 * Units.GI, Map.of("SERVER_TOMCAT_THREADS_MAX", "300"), Set.of(),
+                    List.of("sh", "-c"), List.of("exec java -Xmx512m -jar app.jar --server.tomcat.accept-count=50"), 17, 1);
+            Plan plan = plan("runtime: SpringBootTomcat\nthreads: {max: 100}\nqueue: {acceptCount: 300}", facts);
+
+            assertThat(plan.warnings())
+                    .anyMatch(w -> w.contains("command/args set -Xmx512m, which overrides the rendered -Xmx"))
+                    .anyMatch(w -> w.contains("--server.tomcat.accept-count=50, which overrides the rendered server.tomcat.accept-count"))
+                    .anyMatch(w -> w.contains("env sets SERVER_TOMCAT_THREADS_MAX itself"));
+        }
+
+        @Test
+        void genericRendersJvmFlagsOnlyAndSaysWhatItCouldNotRender() {
+            Plan plan = plan("runtime: Generic\nthreads: {max: 50}", container(2, "2Gi"));
+
+            assertThat(plan.rendering().serverEnvironment()).isEmpty();
+            assertThat(plan.warnings()).anyMatch(w -> w.contains("runtime Generic has no property for threads.max"));
+        }
+
+        @Test
+        void quarkusAndSpringBindPropertiesToDifferentlyNamedVariables() {
+            Plan quarkus = plan("runtime: Quarkus\nthreads: {max: 64, minSpare: 8}\nqueue: {maxQueueSize: 100}", container(2, "2Gi"));
+            Plan tomcat = plan("runtime: SpringBootTomcat\nthreads: {max: 64, minSpare: 8}\nqueue: {maxQueueSize: 100}", container(2, "2Gi"));
+
+            assertThat(quarkus.rendering().serverEnvironment()).containsOnly(
+                    Map.entry("QUARKUS_THREAD_POOL_MAX_THREADS", "64"), Map.entry("QUARKUS_THREAD_POOL_CORE_THREADS", "8"),
+                    Map.entry("QUARKUS_THREAD_POOL_QUEUE_SIZE", "100"));
+            assertThat(tomcat.rendering().serverEnvironment()).containsOnly(
+                    Map.entry("SERVER_TOMCAT_THREADS_MAX", "64"), Map.entry("SERVER_TOMCAT_THREADS_MINSPARE", "8"),
+                    Map.entry("SERVER_TOMCAT_THREADS_MAXQUEUECAPACITY", "100"), Map.entry("SERVER_TOMCAT_MBEANREGISTRY_ENABLED", "true"));
+        }
+    }
+}

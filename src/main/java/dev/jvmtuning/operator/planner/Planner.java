@@ -15,8 +15,10 @@ import dev.jvmtuning.operator.api.v1alpha1.Workload;
 import dev.jvmtuning.operator.planner.PlanResult.Plan;
 import dev.jvmtuning.operator.planner.PlanResult.Reason;
 import dev.jvmtuning.operator.planner.PlanResult.Rejected;
+import dev.jvmtuning.operator.render.Knob;
 import dev.jvmtuning.operator.render.Renderer;
 import dev.jvmtuning.operator.render.Rendering;
+import dev.jvmtuning.operator.render.ServerVocabulary;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -58,6 +60,7 @@ public final class Planner {
         private final TuningProfileSpec spec;
         private final ContainerFacts facts;
         private final JvmFlags userFlags;
+        private final ServerVocabulary vocabulary;
         private final List<String> invalid = new ArrayList<>();
         private final List<String> infeasible = new ArrayList<>();
         private final List<String> warnings = new ArrayList<>();
@@ -93,6 +96,12 @@ public final class Planner {
             this.spec = spec;
             this.facts = facts;
             this.userFlags = new JvmFlags(Objects.requireNonNullElse(spec.getJvmOptions(), List.of()));
+            this.vocabulary = ServerVocabulary.of(spec.getRuntime());
+        }
+
+        /** Derived values only for knobs the runtime has; an explicit value it lacks is reported by the renderer. */
+        private boolean derivable(Knob knob) {
+            return vocabulary.properties().containsKey(knob);
         }
 
         PlanResult run() {
@@ -253,7 +262,7 @@ public final class Planner {
                 }
                 minSpare = explicitMinSpare;
                 decide("threads.minSpare", explicitMinSpare.toString(), "spec", "set in the profile");
-            } else if (maxThreads != null && rate != null && latency != null) {
+            } else if (maxThreads != null && rate != null && latency != null && derivable(Knob.MIN_SPARE_THREADS)) {
                 double inFlight = rate * latency;
                 minSpare = (int) Math.min(maxThreads, Math.max(1, Math.ceil(inFlight)));
                 decide("threads.minSpare", minSpare.toString(), "R5",
@@ -445,7 +454,7 @@ public final class Planner {
             if (queue.getMaxQueueSize() != null) {
                 maxQueueSize = queue.getMaxQueueSize();
                 decide("queue.maxQueueSize", maxQueueSize.toString(), "spec", "set in the profile");
-            } else if (rate != null && queueWait != null) {
+            } else if (rate != null && queueWait != null && derivable(Knob.MAX_QUEUE_SIZE)) {
                 maxQueueSize = (int) Math.max(1, Math.ceil(rate * queueWait));
                 decide("queue.maxQueueSize", maxQueueSize.toString(), "R7", number(rate) + " req/s x " + number(queueWait)
                         + " s longest acceptable wait: a request further back would wait too long, so it is rejected at once");
@@ -453,7 +462,7 @@ public final class Planner {
             if (queue.getAcceptCount() != null) {
                 acceptCount = queue.getAcceptCount();
                 decide("queue.acceptCount", acceptCount.toString(), "spec", "set in the profile; the kernel caps it at net.core.somaxconn (R6)");
-            } else if (rate != null) {
+            } else if (rate != null && derivable(Knob.ACCEPT_COUNT)) {
                 acceptCount = (int) Math.min(SOMAXCONN, Math.max(TOMCAT_DEFAULT_ACCEPT_COUNT, Math.ceil(rate)));
                 decide("queue.acceptCount", acceptCount.toString(), "R6", "one second of arrivals at " + number(rate)
                         + " req/s, at least the default " + TOMCAT_DEFAULT_ACCEPT_COUNT + ", at most net.core.somaxconn " + SOMAXCONN);
@@ -470,7 +479,7 @@ public final class Planner {
                     warnings.add("queue.maxConnections " + maxConnections + " is below threads.max + queue.maxQueueSize = " + needed
                             + ": connections, not threads, will limit throughput (R6)");
                 }
-            } else if (maxThreads != null) {
+            } else if (maxThreads != null && derivable(Knob.MAX_CONNECTIONS)) {
                 int needed = maxThreads + Objects.requireNonNullElse(maxQueueSize, 0);
                 if (needed > TOMCAT_DEFAULT_MAX_CONNECTIONS) {
                     maxConnections = needed;
@@ -487,7 +496,7 @@ public final class Planner {
             if (pool != null && pool.getMaxSize() != null) {
                 poolMax = pool.getMaxSize();
                 decide("connectionPool.maxSize", poolMax.toString(), "spec", "set in the profile; " + totalConnections(poolMax));
-            } else if (rate != null && dbTime != null) {
+            } else if (rate != null && dbTime != null && derivable(Knob.POOL_MAX_SIZE)) {
                 double atDatabase = rate * dbTime;
                 int size = (int) Math.max(1, Math.ceil(atDatabase * CONCURRENCY_HEADROOM));
                 String rationale = number(rate) + " req/s x " + number(dbTime * 1000) + " ms at the database = " + number(atDatabase)

@@ -16,6 +16,8 @@ import lombok.Data;
 public class Workload {
     @Min(0.001)
     @Max(1_000_000)
+    // kube-apiserver compares an integer value against the truncated minimum, so 0 would pass @Min alone.
+    @ValidationRule(value = "self > 0.0", message = "workload.requestsPerSecond must be positive")
     @JsonPropertyDescription("Target requests per second that one pod must serve.")
     private Double requestsPerSecond;
 

@@ -4,77 +4,155 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.jvmtuning.operator.testing.LocalControlPlane;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** The committed CRD on a real kube-apiserver: what it admits and what it rejects, with which message. */
+/** The committed CRD on a real kube-apiserver: what it admits, and what it rejects with which message. */
 class CrdAdmissionTest {
+    private static LocalControlPlane controlPlane;
     private static KubernetesClient client;
 
     @BeforeAll
     static void installCrd() {
-        LocalControlPlane controlPlane = LocalControlPlane.shared();
+        controlPlane = LocalControlPlane.shared();
         controlPlane.installCrd();
         client = controlPlane.client();
     }
 
-    private static String create(String namespace, String yaml) {
-        var created = client.resource(yaml).inNamespace(namespace).create();
-        return created.getMetadata().getUid();
-    }
-
-    private static String profile(String spec) {
-        return """
+    /** Sends the YAML as written, so the API server, not the Java model, judges it. */
+    private static HasMetadata create(String namespace, String spec) {
+        String yaml = """
                 apiVersion: jvmtuning.dev/v1alpha1
                 kind: TuningProfile
                 metadata: {name: orders-api}
                 spec:
                 """ + spec.indent(2);
+        return client.resource(yaml).inNamespace(namespace).create();
+    }
+
+    static Stream<Arguments> rejected() {
+        return Stream.of(
+                Arguments.of("targetRef: {kind: StatefulSet, name: db}", "targetRef.kind must be Deployment: only Deployments can be tuned"),
+                Arguments.of("runtime: Quarkus", "spec.targetRef: Required value"),
+                Arguments.of("targetRef: {name: Web_App}", "spec.targetRef.name: Invalid value"),
+                Arguments.of("targetRef: {name: web}\nruntime: WebLogic", "spec.runtime: Unsupported value: \"WebLogic\""),
+                Arguments.of("targetRef: {name: web}\nmode: Auto", "spec.mode: Unsupported value: \"Auto\""),
+                Arguments.of("targetRef: {name: web}\nthreads: {max: 10, minSpare: 50}", "threads.minSpare must not exceed threads.max"),
+                Arguments.of("targetRef: {name: web}\nthreads: {max: 0}", "spec.threads.max: Invalid value: 0: spec.threads.max in body should be greater than or equal to 1"),
+                Arguments.of("targetRef: {name: web}\nthreads: {minSpare: 5}",
+                        "threads.max is omitted, so it must be derived: set workload.requestsPerSecond and workload.meanLatency, or set threads.max"),
+                Arguments.of("targetRef: {name: web}\nconnectionPool: {minIdle: 2}",
+                        "connectionPool.maxSize is omitted, so it must be derived: set workload.requestsPerSecond and workload.dbTimePerRequest"),
+                Arguments.of("targetRef: {name: web}\nconnectionPool: {maxSize: 5, minIdle: 10}", "connectionPool.minIdle must not exceed connectionPool.maxSize"),
+                Arguments.of("targetRef: {name: web}\nheap: {size: 1Gi, percentOfLimit: 50}", "set heap.size or heap.percentOfLimit, not both"),
+                Arguments.of("targetRef: {name: web}\nheap: {size: 16Mi}", "heap.size must be at least 32Mi"),
+                Arguments.of("targetRef: {name: web}\nheap: {size: lots}", "spec.heap.size: Invalid value: \"lots\""),
+                Arguments.of("targetRef: {name: web}\nheap: {percentOfLimit: 95}", "spec.heap.percentOfLimit in body should be less than or equal to 90"),
+                Arguments.of("targetRef: {name: web}\ngc: {collector: Serial, maxPauseMillis: 100}", "gc.maxPauseMillis has no effect with the Serial collector"),
+                Arguments.of("targetRef: {name: web}\ngc: {collector: CMS}", "spec.gc.collector: Unsupported value: \"CMS\""),
+                Arguments.of("targetRef: {name: web}\nworkload: {meanLatency: 100ms, cpuPerRequest: 500ms}",
+                        "workload.cpuPerRequest cannot exceed workload.meanLatency"),
+                Arguments.of("targetRef: {name: web}\nworkload: {meanLatency: 100ms, dbTimePerRequest: 1s}",
+                        "workload.dbTimePerRequest cannot exceed workload.meanLatency"),
+                Arguments.of("targetRef: {name: web}\nworkload: {meanLatency: 0s}", "workload.meanLatency must be positive"),
+                Arguments.of("targetRef: {name: web}\nworkload: {meanLatency: fast}", "spec.workload.meanLatency: Invalid value: \"fast\""),
+                Arguments.of("targetRef: {name: web}\nworkload: {requestsPerSecond: 0}", "workload.requestsPerSecond must be positive"),
+                Arguments.of("targetRef: {name: web}\nworkload: {requestsPerSecond: 0.0001}", "spec.workload.requestsPerSecond in body should be greater than or equal to 0.001"),
+                Arguments.of("targetRef: {name: web}\njvmOptions: ['Xmx1g']", "each jvmOptions entry must be a JVM flag starting with '-'"),
+                Arguments.of("targetRef: {name: web}\njvmOptionsVariable: MAVEN_OPTS", "spec.jvmOptionsVariable: Unsupported value: \"MAVEN_OPTS\""),
+                Arguments.of("targetRef: {name: web}\nmetrics: {interval: 1s}", "metrics.interval must be at least 5s"),
+                Arguments.of("targetRef: {name: web}\nmetrics: {port: 70000}", "spec.metrics.port in body should be less than or equal to 65535"),
+                Arguments.of("targetRef: {name: web}\nmetrics: {path: 'http://evil'}", "spec.metrics.path: Invalid value"),
+                Arguments.of("targetRef: {name: web}\npressure: {gcTimePercent: 150}", "spec.pressure.gcTimePercent in body should be less than or equal to 100"),
+                Arguments.of("targetRef: {name: web}\ncontainer: App", "spec.container: Invalid value: \"App\""));
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @MethodSource
+    void rejected(String spec, String message) {
+        String namespace = controlPlane.newNamespace("crd");
+        assertThatThrownBy(() -> create(namespace, spec))
+                .isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining(message);
+        assertThat(client.resources(TuningProfile.class).inNamespace(namespace).list().getItems()).isEmpty();
     }
 
     @Test
-    void acceptsAValidProfile() {
-        String namespace = LocalControlPlane.shared().newNamespace("crd");
-        create(namespace, profile("targetRef: {kind: Deployment, name: orders-api}\nruntime: SpringBootTomcat"));
+    void acceptsAFullProfileAndAppliesTheSchemaDefaults() {
+        String namespace = controlPlane.newNamespace("crd");
+        create(namespace, """
+                targetRef: {name: orders-api}
+                workload: {requestsPerSecond: 400, meanLatency: 300ms, cpuPerRequest: 4ms, maxQueueWait: 2s, dbTimePerRequest: 50ms}
+                threads: {minSpare: 25}
+                queue: {acceptCount: 200, maxConnections: 10000}
+                heap: {size: 1536Mi}
+                gc: {maxPauseMillis: 100}
+                connectionPool: {}
+                jvmOptions: ["-XX:+ExitOnOutOfMemoryError"]
+                metrics: {port: 8080, path: /actuator/prometheus}
+                pressure: {}
+                """);
 
         TuningProfile stored = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders-api").get();
-        assertThat(stored.getSpec().getTargetRef().getName()).isEqualTo("orders-api");
-        assertThat(stored.getSpec().getRuntime()).isEqualTo(Runtime.SpringBootTomcat);
+        assertThat(stored.getSpec().getTargetRef().getKind()).isEqualTo("Deployment");
+        assertThat(stored.getSpec().getRuntime()).isEqualTo(Runtime.Generic);
+        assertThat(stored.getSpec().getMode()).isEqualTo(Mode.Apply);
+        assertThat(stored.getSpec().getGc().getCollector()).isEqualTo(Collector.Auto);
+        assertThat(stored.getSpec().getJvmOptionsVariable()).isEqualTo(JvmOptionsVariable.JAVA_TOOL_OPTIONS);
+        assertThat(stored.getSpec().getMetrics().getInterval()).isEqualTo("30s");
+        assertThat(stored.getSpec().getPressure().getGcTimePercent()).isEqualTo(10);
+        assertThat(stored.getSpec().getPressure().getInvoluntarySwitchesPerCorePerSecond()).isEqualTo(2000);
+    }
+
+    static Stream<Path> examples() throws IOException {
+        return Files.list(Path.of("examples")).filter(p -> p.toString().endsWith(".yaml")).sorted();
+    }
+
+    @ParameterizedTest
+    @MethodSource("examples")
+    void acceptsEveryExample(Path example) throws IOException {
+        String namespace = controlPlane.newNamespace("example");
+        List<HasMetadata> objects;
+        try (InputStream in = Files.newInputStream(example)) {
+            objects = client.load(in).items();
+        }
+        for (HasMetadata object : objects) {
+            client.resource(object).inNamespace(namespace).create();
+        }
+        assertThat(client.resources(TuningProfile.class).inNamespace(namespace).list().getItems()).hasSize(1);
     }
 
     @Test
-    void shortNameTpIsServed() {
+    void targetRefIsImmutable() {
+        String namespace = controlPlane.newNamespace("crd");
+        create(namespace, "targetRef: {name: orders-api}");
+        TuningProfile created = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders-api").get();
+        created.getSpec().getTargetRef().setName("payments");
+
+        assertThatThrownBy(() -> client.resource(created).update())
+                .isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("targetRef is immutable");
+    }
+
+    @Test
+    void shortNameAndCategoriesAreServed() {
         var resources = client.getApiResources(TuningProfile.GROUP + "/" + TuningProfile.VERSION).getResources();
         assertThat(resources).anySatisfy(r -> {
             assertThat(r.getName()).isEqualTo("tuningprofiles");
-            assertThat(r.getShortNames()).contains("tp");
+            assertThat(r.getShortNames()).containsExactly("tp");
+            assertThat(r.getCategories()).contains("all", "jvmtuning");
         });
-    }
-
-    @Test
-    void rejectsATargetThatIsNotADeploymentWithTheRuleMessage() {
-        String namespace = LocalControlPlane.shared().newNamespace("crd");
-        assertThatThrownBy(() -> create(namespace, profile("targetRef: {kind: StatefulSet, name: db}")))
-                .isInstanceOf(KubernetesClientException.class)
-                .hasMessageContaining("spec.targetRef.kind")
-                .hasMessageContaining("targetRef.kind must be Deployment: only Deployments can be tuned");
-    }
-
-    @Test
-    void rejectsAMissingTarget() {
-        String namespace = LocalControlPlane.shared().newNamespace("crd");
-        assertThatThrownBy(() -> create(namespace, profile("runtime: Quarkus")))
-                .isInstanceOf(KubernetesClientException.class)
-                .hasMessageContaining("spec.targetRef: Required value");
-    }
-
-    @Test
-    void rejectsAnUnknownRuntime() {
-        String namespace = LocalControlPlane.shared().newNamespace("crd");
-        assertThatThrownBy(() -> create(namespace, profile("targetRef: {name: web}\nruntime: WebLogic")))
-                .isInstanceOf(KubernetesClientException.class)
-                .hasMessageContaining("spec.runtime: Unsupported value: \"WebLogic\"");
     }
 }

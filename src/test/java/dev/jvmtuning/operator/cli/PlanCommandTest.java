@@ -1,0 +1,122 @@
+package dev.jvmtuning.operator.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class PlanCommandTest {
+    @TempDir
+    Path dir;
+
+    record Outcome(int status, String out, String err) {
+    }
+
+    static Outcome run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = PlanCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Outcome(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    static Stream<Path> examples() throws IOException {
+        return Files.list(Path.of("examples")).filter(p -> p.toString().endsWith(".yaml")).sorted();
+    }
+
+    @ParameterizedTest
+    @MethodSource("examples")
+    void rendersEveryExample(Path example) {
+        Outcome outcome = run("-f", example.toString());
+
+        assertThat(outcome.status()).as(outcome.err()).isZero();
+        assertThat(outcome.out()).contains("SETTING", "gc.collector", "heap.size", "-Xmx");
+        assertThat(outcome.err()).isEmpty();
+    }
+
+    @Test
+    void readsTheContainerFromTheDeploymentAndPrintsTheRationale() {
+        Outcome outcome = run("-f", "examples/orders-api.yaml");
+
+        assertThat(outcome.out())
+                .contains("container: cpu 2, memory 2048Mi, 2 replica(s)")
+                .contains("400 req/s x 300 ms = 120 requests in flight (R1)")
+                .contains("configmap SERVER_TOMCAT_THREADS_MAX=150")
+                .contains("env JAVA_TOOL_OPTIONS=-Dfile.encoding=UTF-8 -XX:ActiveProcessorCount=2");
+    }
+
+    @Test
+    void flagsSupplyTheContainerWhenNoDeploymentIsGiven() throws IOException {
+        Path profile = write("""
+                apiVersion: jvmtuning.dev/v1alpha1
+                kind: TuningProfile
+                metadata: {name: p}
+                spec: {targetRef: {name: web}, heap: {size: 768Mi}}
+                """);
+
+        Outcome outcome = run("-f", profile.toString(), "--cpu", "500m", "--memory", "1536Mi");
+
+        assertThat(outcome.status()).isZero();
+        assertThat(outcome.out()).contains("container: cpu 0.5, memory 1536Mi").contains("-Xmx768m").contains("-XX:ActiveProcessorCount=1");
+    }
+
+    @Test
+    void anInfeasibleProfileExitsOneWithTheNumbers() throws IOException {
+        Path profile = write("""
+                apiVersion: jvmtuning.dev/v1alpha1
+                kind: TuningProfile
+                metadata: {name: p}
+                spec: {targetRef: {name: web}, heap: {size: 2Gi}}
+                """);
+
+        Outcome outcome = run("-f", profile.toString(), "--cpu", "2", "--memory", "2Gi");
+
+        assertThat(outcome.status()).isEqualTo(1);
+        assertThat(outcome.err()).startsWith("Infeasible:").contains("exceeds the 2048Mi memory limit");
+    }
+
+    @Test
+    void badInputExitsTwoWithAClearMessage() throws IOException {
+        Path typo = write("""
+                apiVersion: jvmtuning.dev/v1alpha1
+                kind: TuningProfile
+                metadata: {name: p}
+                spec: {targetRef: {name: web}, threds: {max: 5}}
+                """);
+
+        assertThat(run("-f", typo.toString(), "--cpu", "2", "--memory", "2Gi").err()).contains("Unrecognized field \"threds\"");
+        assertThat(run("-f", typo.toString(), "--cpu", "2", "--memory", "2Gi").status()).isEqualTo(2);
+        assertThat(run().err()).contains("give the profile with -f FILE");
+        assertThat(run("-f", "examples/orders-api.yaml", "--memory", "lots").err()).contains("--memory takes a Kubernetes quantity");
+        assertThat(run("-f", dir.resolve("absent.yaml").toString()).status()).isEqualTo(2);
+    }
+
+    @Test
+    void withoutDeploymentOrResourcesItSaysWhatIsMissing() throws IOException {
+        Path profile = write("""
+                apiVersion: jvmtuning.dev/v1alpha1
+                kind: TuningProfile
+                metadata: {name: p}
+                spec: {targetRef: {name: web}}
+                """);
+
+        Outcome outcome = run("-f", profile.toString());
+
+        assertThat(outcome.status()).isEqualTo(2);
+        assertThat(outcome.err()).contains("no Deployment named web in the given files");
+    }
+
+    private Path write(String yaml) throws IOException {
+        Path file = Files.createTempFile(dir, "profile", ".yaml");
+        Files.writeString(file, yaml);
+        return file;
+    }
+}

@@ -1,27 +1,312 @@
 package dev.jvmtuning.operator.reconciler;
 
+import static dev.jvmtuning.operator.reconciler.Conditions.APPLIED;
+import static dev.jvmtuning.operator.reconciler.Conditions.READY;
+import static dev.jvmtuning.operator.reconciler.Conditions.ROLLOUT_COMPLETE;
+
+import dev.jvmtuning.operator.api.v1alpha1.Mode;
+import dev.jvmtuning.operator.api.v1alpha1.Setting;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
+import dev.jvmtuning.operator.config.OperatorSettings;
+import dev.jvmtuning.operator.planner.PlanResult;
+import dev.jvmtuning.operator.planner.Planner;
+import dev.jvmtuning.operator.render.Rendering;
+import dev.jvmtuning.operator.target.TargetContainer;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentCondition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
 
-@ControllerConfiguration(name = "tuningprofile")
-public class TuningProfileReconciler implements Reconciler<TuningProfile> {
+/**
+ * Observe the target, plan, write what the plan needs (Apply mode), report. Writes to the Deployment
+ * are server-side applies of the operator's own fields, sent only when they differ from what is there;
+ * deleting the profile or switching it to Recommend puts the user's pod template back.
+ */
+@ControllerConfiguration(name = TuningProfileReconciler.NAME, fieldManager = TuningProfileReconciler.FIELD_MANAGER)
+public class TuningProfileReconciler implements Reconciler<TuningProfile>, Cleaner<TuningProfile> {
+    public static final String NAME = "tuningprofile";
+    public static final String FIELD_MANAGER = "jvm-tuning-operator";
+    static final String TARGET_INDEX = "target";
+    static final String MANAGED_BY = "app.kubernetes.io/managed-by";
+    private static final Logger LOG = Logger.getLogger(TuningProfileReconciler.class);
+
+    private final OperatorSettings settings;
+
+    public TuningProfileReconciler(OperatorSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public List<EventSource<?, TuningProfile>> prepareEventSources(EventSourceContext<TuningProfile> context) {
+        context.getPrimaryCache().addIndexer(TARGET_INDEX, p -> List.of(targetKey(p.getMetadata().getNamespace(), targetName(p))));
+        var deployments = InformerEventSourceConfiguration.from(Deployment.class, TuningProfile.class)
+                .withName("deployments")
+                .withSecondaryToPrimaryMapper(d -> context.getPrimaryCache()
+                        .byIndex(TARGET_INDEX, targetKey(d.getMetadata().getNamespace(), d.getMetadata().getName()))
+                        .stream().map(ResourceID::fromResource).collect(Collectors.toSet()))
+                .withPrimaryToSecondaryMapper((TuningProfile p) -> Set.of(new ResourceID(targetName(p), p.getMetadata().getNamespace())))
+                .withNamespacesInheritedFromController()
+                .build();
+        var configMaps = InformerEventSourceConfiguration.from(ConfigMap.class, TuningProfile.class)
+                .withName("configmaps")
+                .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(TuningProfile.class))
+                .withLabelSelector(MANAGED_BY + "=" + FIELD_MANAGER)
+                .withNamespacesInheritedFromController()
+                .build();
+        return List.of(new InformerEventSource<>(deployments, context), new InformerEventSource<>(configMaps, context));
+    }
 
     @Override
     public UpdateControl<TuningProfile> reconcile(TuningProfile profile, Context<TuningProfile> context) {
-        Long generation = profile.getMetadata().getGeneration();
-        if (profile.getStatus() != null && Objects.equals(profile.getStatus().getObservedGeneration(), generation)) {
-            return UpdateControl.noUpdate();
+        TuningProfileStatus before = Objects.requireNonNullElseGet(profile.getStatus(), TuningProfileStatus::new);
+        Report report = new Report(before, profile.getMetadata().getGeneration());
+        Optional<Deployment> target = context.getSecondaryResource(Deployment.class);
+        if (target.isEmpty()) {
+            report.notApplied("TargetNotFound", "Deployment " + targetName(profile) + " not found in namespace " + profile.getMetadata().getNamespace());
+        } else {
+            reconcileWith(profile, target.get(), context, report);
         }
-        TuningProfileStatus status = new TuningProfileStatus();
-        status.setObservedGeneration(generation);
-        TuningProfile patch = new TuningProfile();
-        patch.setMetadata(profile.getMetadata());
-        patch.setStatus(status);
-        return UpdateControl.patchStatus(patch);
+        TuningProfileStatus after = report.status();
+        recordEvents(profile, before, after, context.getClient());
+        UpdateControl<TuningProfile> control;
+        if (after.equals(before)) {
+            control = UpdateControl.noUpdate();
+        } else {
+            TuningProfile patch = new TuningProfile();
+            patch.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+                    .withName(profile.getMetadata().getName()).withNamespace(profile.getMetadata().getNamespace()).build());
+            patch.setStatus(after);
+            control = UpdateControl.patchStatus(patch);
+        }
+        return control.rescheduleAfter(settings.resyncPeriod());
+    }
+
+    private void reconcileWith(TuningProfile profile, Deployment deployment, Context<TuningProfile> context, Report report) {
+        String name = profile.getMetadata().getName();
+        Optional<TuningProfile> owner = oldestProfileFor(deployment, context);
+        if (owner.isPresent() && !owner.get().getMetadata().getName().equals(name)) {
+            report.notApplied("Conflict", "Deployment " + deployment.getMetadata().getName() + " is already tuned by TuningProfile "
+                    + owner.get().getMetadata().getName() + ", which is older; this profile writes nothing");
+            return;
+        }
+        TargetContainer.Lookup lookup = TargetContainer.find(deployment, profile.getSpec().getContainer());
+        if (!lookup.isFound()) {
+            report.notApplied("Invalid", lookup.problem());
+            return;
+        }
+        String configMapName = DeploymentTuning.configMapName(name);
+        Container userContainer = DeploymentTuning.userContainer(deployment, lookup.container(), configMapName);
+        PlanResult result = Planner.plan(profile.getSpec(), TargetContainer.facts(deployment, userContainer, null));
+        if (result instanceof PlanResult.Rejected rejected) {
+            // The last applied settings, if any, stay in place: a bad edit must not undo a good state.
+            report.notApplied(rejected.reason().name(), String.join("; ", rejected.messages()));
+            return;
+        }
+        PlanResult.Plan plan = (PlanResult.Plan) result;
+        report.planned(plan);
+        if (profile.getSpec().getMode() == Mode.Recommend) {
+            if (DeploymentTuning.tunedBy(deployment, name)) {
+                restore(deployment, configMapName, context);
+            }
+            report.recommendOnly();
+            return;
+        }
+        applyConfigMap(profile, plan.rendering(), configMapName, context);
+        Deployment desired = DeploymentTuning.desired(deployment, userContainer, name, plan.rendering(), configMapName);
+        Deployment live = deployment;
+        if (!DeploymentTuning.upToDate(deployment, desired, configMapName)) {
+            LOG.infof("applying settings %s to Deployment %s/%s", DeploymentTuning.hash(plan.rendering(), configMapName),
+                    deployment.getMetadata().getNamespace(), deployment.getMetadata().getName());
+            live = context.getClient().resource(desired).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
+            cacheRecentWrite(context, Deployment.class, live, deployment);
+        }
+        report.applied("settings " + DeploymentTuning.hash(plan.rendering(), configMapName) + " rendered into container "
+                + userContainer.getName() + " of Deployment " + deployment.getMetadata().getName(), rollout(live));
+    }
+
+    @Override
+    public DeleteControl cleanup(TuningProfile profile, Context<TuningProfile> context) {
+        context.getSecondaryResource(Deployment.class)
+                .filter(d -> DeploymentTuning.tunedBy(d, profile.getMetadata().getName()))
+                .ifPresent(d -> restore(d, DeploymentTuning.configMapName(profile.getMetadata().getName()), context));
+        context.getClient().configMaps().inNamespace(profile.getMetadata().getNamespace())
+                .withName(DeploymentTuning.configMapName(profile.getMetadata().getName())).delete();
+        return DeleteControl.defaultDelete();
+    }
+
+    /** One replace with the live resourceVersion: the user's template comes back in a single write, or not at all on a conflict (then retried). */
+    private static void restore(Deployment deployment, String configMapName, Context<TuningProfile> context) {
+        LOG.infof("restoring Deployment %s/%s", deployment.getMetadata().getNamespace(), deployment.getMetadata().getName());
+        Deployment restored = context.getClient().resource(DeploymentTuning.restored(deployment, configMapName)).update();
+        cacheRecentWrite(context, Deployment.class, restored, deployment);
+    }
+
+    private static void applyConfigMap(TuningProfile profile, Rendering rendering, String configMapName, Context<TuningProfile> context) {
+        Map<String, String> data = new LinkedHashMap<>(rendering.serverEnvironment());
+        data.put("jvm-options", String.join(" ", rendering.renderedFlags()));
+        Optional<ConfigMap> current = context.getSecondaryResource(ConfigMap.class);
+        if (current.isPresent() && data.equals(current.get().getData())) {
+            return;
+        }
+        ConfigMap desired = new ConfigMapBuilder()
+                .withNewMetadata().withName(configMapName).withNamespace(profile.getMetadata().getNamespace())
+                .addToLabels(MANAGED_BY, FIELD_MANAGER).addToLabels("jvmtuning.dev/profile", profile.getMetadata().getName())
+                .addNewOwnerReference().withApiVersion(profile.getApiVersion()).withKind(profile.getKind())
+                .withName(profile.getMetadata().getName()).withUid(profile.getMetadata().getUid()).withController(true).endOwnerReference()
+                .endMetadata()
+                .withData(data)
+                .build();
+        ConfigMap written = context.getClient().resource(desired).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
+        cacheRecentWrite(context, ConfigMap.class, written, current.orElse(null));
+    }
+
+    /** Tells the informer about our own write, so the next reconcile reads it instead of a stale copy. */
+    @SuppressWarnings("unchecked")
+    private static <R extends io.fabric8.kubernetes.api.model.HasMetadata> void cacheRecentWrite(Context<TuningProfile> context, Class<R> type,
+            R written, R previous) {
+        var source = (InformerEventSource<R, TuningProfile>) context.eventSourceRetriever().getEventSourceFor(type);
+        if (previous == null) {
+            source.handleRecentResourceCreate(ResourceID.fromResource(written), written);
+        } else {
+            source.handleRecentResourceUpdate(ResourceID.fromResource(written), written, previous);
+        }
+    }
+
+    /** Two profiles on one Deployment: the older one tunes it (then the name decides), the other reports Conflict. */
+    private static Optional<TuningProfile> oldestProfileFor(Deployment deployment, Context<TuningProfile> context) {
+        return context.getPrimaryCache()
+                .byIndex(TARGET_INDEX, targetKey(deployment.getMetadata().getNamespace(), deployment.getMetadata().getName()))
+                .stream()
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                .min(Comparator.comparing((TuningProfile p) -> Instant.parse(p.getMetadata().getCreationTimestamp()))
+                        .thenComparing(p -> p.getMetadata().getName()));
+    }
+
+    /** RolloutComplete from the Deployment's own status, after it has seen the current template. */
+    static Rollout rollout(Deployment deployment) {
+        var status = deployment.getStatus();
+        int replicas = Objects.requireNonNullElse(deployment.getSpec().getReplicas(), 1);
+        if (status == null || status.getObservedGeneration() == null || status.getObservedGeneration() < deployment.getMetadata().getGeneration()) {
+            return new Rollout(false, "RollingOut", "the Deployment controller has not yet seen generation " + deployment.getMetadata().getGeneration());
+        }
+        Optional<DeploymentCondition> stalled = Objects.requireNonNullElse(status.getConditions(), List.<DeploymentCondition>of()).stream()
+                .filter(c -> "Progressing".equals(c.getType()) && "False".equals(c.getStatus()) && "ProgressDeadlineExceeded".equals(c.getReason()))
+                .findFirst();
+        if (stalled.isPresent()) {
+            return new Rollout(false, "Degraded", "rollout exceeded its progress deadline: " + stalled.get().getMessage());
+        }
+        int updated = Objects.requireNonNullElse(status.getUpdatedReplicas(), 0);
+        int available = Objects.requireNonNullElse(status.getAvailableReplicas(), 0);
+        int total = Objects.requireNonNullElse(status.getReplicas(), 0);
+        if (updated == replicas && available == replicas && total == replicas) {
+            return new Rollout(true, "RolloutComplete", replicas + " of " + replicas + " replicas run the tuned settings");
+        }
+        return new Rollout(false, "RollingOut", updated + " of " + replicas + " replicas updated, " + available + " available");
+    }
+
+    record Rollout(boolean complete, String reason, String message) {
+    }
+
+    private static void recordEvents(TuningProfile profile, TuningProfileStatus before, TuningProfileStatus after, KubernetesClient client) {
+        EventRecorder events = new EventRecorder(client);
+        for (Condition changed : Conditions.transitions(before.getConditions(), after.getConditions())) {
+            if (changed.getType().equals(READY)) {
+                continue;
+            }
+            boolean bad = "False".equals(changed.getStatus()) && !"RollingOut".equals(changed.getReason()) && !"RecommendOnly".equals(changed.getReason());
+            if (bad) {
+                events.warning(profile, changed.getReason(), changed.getMessage());
+            } else if ("True".equals(changed.getStatus()) || "RecommendOnly".equals(changed.getReason())) {
+                events.normal(profile, changed.getReason(), changed.getMessage());
+            }
+        }
+        List<String> newWarnings = new ArrayList<>(after.getWarnings());
+        newWarnings.removeAll(before.getWarnings());
+        newWarnings.forEach(w -> events.warning(profile, "SettingOverridden", w));
+    }
+
+    private static String targetName(TuningProfile profile) {
+        return profile.getSpec() == null || profile.getSpec().getTargetRef() == null ? "" : profile.getSpec().getTargetRef().getName();
+    }
+
+    private static String targetKey(String namespace, String name) {
+        return namespace + "/" + name;
+    }
+
+    /** Builds the next status from the previous one; conditions keep their transition times unless they flip. */
+    private static final class Report {
+        private final TuningProfileStatus status = new TuningProfileStatus();
+        private final Long generation;
+        private final String now = Instant.now().toString();
+
+        Report(TuningProfileStatus previous, Long generation) {
+            this.generation = generation;
+            status.setObservedGeneration(generation);
+            status.setConditions(new ArrayList<>(previous.getConditions()));
+            status.setSettings(previous.getSettings());
+            status.setWarnings(previous.getWarnings());
+            status.setObserved(previous.getObserved());
+            status.setRecommendations(previous.getRecommendations());
+        }
+
+        void notApplied(String reason, String message) {
+            condition(APPLIED, false, reason, message);
+            condition(READY, false, reason, message);
+            status.setConditions(Conditions.remove(status.getConditions(), ROLLOUT_COMPLETE));
+        }
+
+        void planned(PlanResult.Plan plan) {
+            status.setSettings(plan.decisions().stream().map(d -> new Setting(d.name(), d.value(),
+                    plan.rendering().renderedAs().get(d.name()), d.rule(), d.rationale())).toList());
+            status.setWarnings(plan.warnings());
+        }
+
+        void recommendOnly() {
+            String message = "Recommend mode: nothing is written to the Deployment; status.settings shows what Apply would render";
+            condition(APPLIED, false, "RecommendOnly", message);
+            condition(READY, true, "RecommendOnly", message);
+            status.setConditions(Conditions.remove(status.getConditions(), ROLLOUT_COMPLETE));
+        }
+
+        void applied(String message, Rollout rollout) {
+            condition(APPLIED, true, "Applied", message);
+            condition(ROLLOUT_COMPLETE, rollout.complete(), rollout.reason(), rollout.message());
+            condition(READY, rollout.complete(), rollout.complete() ? "Ready" : rollout.reason(), rollout.message());
+        }
+
+        private void condition(String type, boolean value, String reason, String message) {
+            status.setConditions(Conditions.set(status.getConditions(), type, value, reason, message, generation, now));
+        }
+
+        TuningProfileStatus status() {
+            return status;
+        }
     }
 }

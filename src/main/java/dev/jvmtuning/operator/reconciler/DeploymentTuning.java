@@ -1,0 +1,197 @@
+package dev.jvmtuning.operator.reconciler;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jvmtuning.operator.render.Rendering;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What the operator writes into a Deployment, and how it takes it out again. Pure: Deployments in,
+ * Deployments out. The operator's marks on the Deployment let it tell its own fields from the user's:
+ * server properties are env entries that reference the profile's ConfigMap, and the JVM flags
+ * variable's original value is recorded in an annotation while the operator owns it.
+ */
+public final class DeploymentTuning {
+    public static final String TUNED_BY = "jvmtuning.dev/tuned-by";
+    public static final String ORIGINAL_JVM_OPTIONS = "jvmtuning.dev/original-jvm-options";
+    public static final String SETTINGS_HASH = "jvmtuning.dev/settings-hash";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private DeploymentTuning() {
+    }
+
+    /** The JVM flags variable as the user left it (value null: it was not set), recorded while the operator owns the variable. */
+    public record OriginalJvmOptions(String variable, String value, String applied) {
+    }
+
+    /** The ConfigMap a profile renders its server properties into. */
+    public static String configMapName(String profile) {
+        return profile + "-jvm-tuning";
+    }
+
+    /** The container as its owner declared it: the operator's env entries dropped, the JVM variable back at the user's value. */
+    public static Container userContainer(Deployment deployment, Container container, String configMapName) {
+        List<EnvVar> env = new ArrayList<>();
+        Optional<OriginalJvmOptions> original = original(deployment);
+        for (EnvVar var : Objects.requireNonNullElse(container.getEnv(), List.<EnvVar>of())) {
+            if (isOurs(var, configMapName)) {
+                continue;
+            }
+            if (original.isPresent() && original.get().variable().equals(var.getName()) && var.getValueFrom() == null) {
+                String userValue = userValue(original.get(), var.getValue());
+                if (userValue != null) {
+                    env.add(new EnvVarBuilder(var).withValue(userValue).build());
+                }
+                continue;
+            }
+            env.add(var);
+        }
+        return new ContainerBuilder(container).withEnv(env).build();
+    }
+
+    /**
+     * The apply configuration: only the fields the operator owns. The JVM variable carries the user's
+     * value followed by the rendered flags; each server property references the profile's ConfigMap,
+     * except those the container already sets itself, which win.
+     */
+    public static Deployment desired(Deployment current, Container userContainer, String profile, Rendering rendering, String configMapName) {
+        List<EnvVar> env = new ArrayList<>();
+        env.add(new EnvVar(rendering.jvmOptionsVariable(), rendering.jvmOptionsValue(), null));
+        List<String> userNames = Objects.requireNonNullElse(userContainer.getEnv(), List.<EnvVar>of()).stream().map(EnvVar::getName).toList();
+        rendering.serverEnvironment().keySet().stream().filter(name -> !userNames.contains(name)).forEach(name ->
+                env.add(new EnvVarBuilder().withName(name).withNewValueFrom().withNewConfigMapKeyRef()
+                        .withName(configMapName).withKey(name).endConfigMapKeyRef().endValueFrom().build()));
+
+        Map<String, String> annotations = new LinkedHashMap<>();
+        annotations.put(TUNED_BY, profile);
+        String userValue = userContainer.getEnv() == null ? null : userContainer.getEnv().stream()
+                .filter(v -> v.getName().equals(rendering.jvmOptionsVariable())).map(EnvVar::getValue).findFirst().orElse(null);
+        annotations.put(ORIGINAL_JVM_OPTIONS, json(new OriginalJvmOptions(rendering.jvmOptionsVariable(), userValue, rendering.jvmOptionsValue())));
+        return new DeploymentBuilder()
+                .withApiVersion("apps/v1").withKind("Deployment")
+                .withNewMetadata().withName(current.getMetadata().getName()).withNamespace(current.getMetadata().getNamespace())
+                .withAnnotations(annotations).endMetadata()
+                .withNewSpec().withNewTemplate()
+                .withNewMetadata().addToAnnotations(SETTINGS_HASH, hash(rendering, configMapName)).endMetadata()
+                .withNewSpec().addNewContainer().withName(userContainer.getName()).withEnv(env).endContainer().endSpec()
+                .endTemplate().endSpec()
+                .build();
+    }
+
+    /** True when the Deployment already holds exactly the desired fields, so no write is needed. */
+    public static boolean upToDate(Deployment current, Deployment desired, String configMapName) {
+        Map<String, String> currentAnnotations = Objects.requireNonNullElse(current.getMetadata().getAnnotations(), Map.of());
+        Map<String, String> desiredAnnotations = desired.getMetadata().getAnnotations();
+        boolean annotationsMatch = desiredAnnotations.entrySet().stream()
+                .allMatch(e -> e.getValue().equals(currentAnnotations.get(e.getKey())));
+        String desiredHash = desired.getSpec().getTemplate().getMetadata().getAnnotations().get(SETTINGS_HASH);
+        Map<String, String> templateAnnotations = Objects.requireNonNullElse(current.getSpec().getTemplate().getMetadata().getAnnotations(), Map.of());
+        Container desiredContainer = desired.getSpec().getTemplate().getSpec().getContainers().get(0);
+        Optional<Container> currentContainer = current.getSpec().getTemplate().getSpec().getContainers().stream()
+                .filter(c -> c.getName().equals(desiredContainer.getName())).findFirst();
+        if (!annotationsMatch || !desiredHash.equals(templateAnnotations.get(SETTINGS_HASH)) || currentContainer.isEmpty()) {
+            return false;
+        }
+        List<EnvVar> currentEnv = Objects.requireNonNullElse(currentContainer.get().getEnv(), List.of());
+        long oursNow = currentEnv.stream().filter(v -> isOurs(v, configMapName)).count();
+        long oursWanted = desiredContainer.getEnv().stream().filter(v -> isOurs(v, configMapName)).count();
+        return oursNow == oursWanted && currentEnv.containsAll(desiredContainer.getEnv());
+    }
+
+    /** True when this Deployment carries the operator's settings for {@code profile}. */
+    public static boolean tunedBy(Deployment deployment, String profile) {
+        return deployment.getMetadata().getAnnotations() != null && profile.equals(deployment.getMetadata().getAnnotations().get(TUNED_BY));
+    }
+
+    /** The Deployment as it was before the operator wrote to it: its own fields removed, the JVM variable restored. */
+    public static Deployment restored(Deployment current, String configMapName) {
+        Deployment copy = new DeploymentBuilder(current).build();
+        List<Container> containers = copy.getSpec().getTemplate().getSpec().getContainers().stream()
+                .map(c -> userContainer(current, c, configMapName)).toList();
+        copy.getSpec().getTemplate().getSpec().setContainers(new ArrayList<>(containers));
+        removeAnnotation(copy.getSpec().getTemplate().getMetadata().getAnnotations(), SETTINGS_HASH);
+        removeAnnotation(copy.getMetadata().getAnnotations(), TUNED_BY);
+        removeAnnotation(copy.getMetadata().getAnnotations(), ORIGINAL_JVM_OPTIONS);
+        if (copy.getSpec().getTemplate().getMetadata().getAnnotations() != null && copy.getSpec().getTemplate().getMetadata().getAnnotations().isEmpty()) {
+            copy.getSpec().getTemplate().getMetadata().setAnnotations(null);
+        }
+        return copy;
+    }
+
+    /** A short digest of everything rendered: it changes, and rolls the pods, exactly when a setting does. */
+    public static String hash(Rendering rendering, String configMapName) {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            digest.update((rendering.jvmOptionsVariable() + "=" + rendering.jvmOptionsValue() + "\n").getBytes(StandardCharsets.UTF_8));
+            digest.update((configMapName + "\n").getBytes(StandardCharsets.UTF_8));
+            rendering.serverEnvironment().forEach((k, v) -> digest.update((k + "=" + v + "\n").getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of().formatHex(digest.digest()).substring(0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
+    }
+
+    private static boolean isOurs(EnvVar var, String configMapName) {
+        return var.getValueFrom() != null && var.getValueFrom().getConfigMapKeyRef() != null
+                && configMapName.equals(var.getValueFrom().getConfigMapKeyRef().getName());
+    }
+
+    /**
+     * The user's part of the JVM variable's current value: the recorded original while the value is
+     * what the operator applied; if someone edited it since, their edit minus the operator's suffix.
+     */
+    private static String userValue(OriginalJvmOptions original, String current) {
+        if (current == null || current.equals(original.applied())) {
+            return original.value();
+        }
+        String userPart = Objects.requireNonNullElse(original.value(), "");
+        String ours = original.applied().startsWith(userPart) ? original.applied().substring(userPart.length()).trim() : original.applied();
+        if (ours.isEmpty() || !current.endsWith(ours)) {
+            return current;
+        }
+        String remainder = current.substring(0, current.length() - ours.length()).trim();
+        return remainder.isEmpty() && original.value() == null ? null : remainder;
+    }
+
+    private static Optional<OriginalJvmOptions> original(Deployment deployment) {
+        String recorded = deployment.getMetadata().getAnnotations() == null ? null
+                : deployment.getMetadata().getAnnotations().get(ORIGINAL_JVM_OPTIONS);
+        if (recorded == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(JSON.readValue(recorded, OriginalJvmOptions.class));
+        } catch (JsonProcessingException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static String json(OriginalJvmOptions original) {
+        try {
+            return JSON.writeValueAsString(original);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void removeAnnotation(Map<String, String> annotations, String key) {
+        if (annotations != null) {
+            annotations.remove(key);
+        }
+    }
+}

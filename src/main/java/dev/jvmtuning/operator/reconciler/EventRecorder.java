@@ -1,0 +1,47 @@
+package dev.jvmtuning.operator.reconciler;
+
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Instant;
+import java.util.UUID;
+import org.jboss.logging.Logger;
+
+/** Writes core/v1 Events about a profile, as `kubectl describe tp` shows them. An Event that cannot be written is logged, never fatal. */
+public final class EventRecorder {
+    public static final String COMPONENT = "jvm-tuning-operator";
+    private static final Logger LOG = Logger.getLogger(EventRecorder.class);
+
+    private final KubernetesClient client;
+
+    public EventRecorder(KubernetesClient client) {
+        this.client = client;
+    }
+
+    public void normal(HasMetadata about, String reason, String message) {
+        record(about, "Normal", reason, message);
+    }
+
+    public void warning(HasMetadata about, String reason, String message) {
+        record(about, "Warning", reason, message);
+    }
+
+    private void record(HasMetadata about, String type, String reason, String message) {
+        String now = Instant.now().toString();
+        String namespace = about.getMetadata().getNamespace();
+        try {
+            client.v1().events().inNamespace(namespace).resource(new EventBuilder()
+                    .withNewMetadata().withName(about.getMetadata().getName() + "." + UUID.randomUUID().toString().substring(0, 13)).withNamespace(namespace).endMetadata()
+                    .withNewInvolvedObject().withApiVersion(about.getApiVersion()).withKind(about.getKind()).withName(about.getMetadata().getName())
+                    .withNamespace(namespace).withUid(about.getMetadata().getUid()).withResourceVersion(about.getMetadata().getResourceVersion()).endInvolvedObject()
+                    .withType(type).withReason(reason).withMessage(message.length() > 1024 ? message.substring(0, 1021) + "..." : message)
+                    .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
+                    .withNewSource().withComponent(COMPONENT).endSource()
+                    .withReportingComponent(COMPONENT)
+                    .build()).create();
+        } catch (KubernetesClientException e) {
+            LOG.warnf("could not record %s event %s for %s/%s: %s", type, reason, namespace, about.getMetadata().getName(), e.getMessage());
+        }
+    }
+}

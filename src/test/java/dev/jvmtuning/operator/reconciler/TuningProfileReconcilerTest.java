@@ -1,0 +1,304 @@
+package dev.jvmtuning.operator.reconciler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.testing.FakeKubelet;
+import dev.jvmtuning.operator.testing.LocalControlPlane;
+import dev.jvmtuning.operator.testing.RunningOperator;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The reconciler against a real kube-apiserver, etcd and kube-controller-manager. */
+class TuningProfileReconcilerTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private static LocalControlPlane controlPlane;
+    private static RunningOperator operator;
+    private static KubernetesClient client;
+    private String namespace;
+
+    @BeforeAll
+    static void startOperator() {
+        controlPlane = LocalControlPlane.shared();
+        controlPlane.ensureControllerManager();
+        operator = RunningOperator.shared();
+        client = controlPlane.client();
+    }
+
+    @BeforeEach
+    void freshNamespace() {
+        namespace = controlPlane.newNamespace("tune");
+    }
+
+    static Deployment deployment(String name, String cpu, String memory, EnvVar... env) {
+        Map<String, String> labels = Map.of("app", name);
+        return new DeploymentBuilder()
+                .withNewMetadata().withName(name).endMetadata()
+                .withNewSpec().withReplicas(2).withNewSelector().withMatchLabels(labels).endSelector()
+                .withNewTemplate().withNewMetadata().withLabels(labels).endMetadata()
+                .withNewSpec().addNewContainer().withName("app").withImage("example/" + name + ":1").withEnv(env)
+                .withNewResources().addToLimits("cpu", new Quantity(cpu)).addToLimits("memory", new Quantity(memory))
+                .addToRequests("cpu", new Quantity(cpu)).addToRequests("memory", new Quantity(memory)).endResources()
+                .endContainer().endSpec().endTemplate().endSpec()
+                .build();
+    }
+
+    private void createProfile(String name, String target, String spec) {
+        client.resource("""
+                apiVersion: jvmtuning.dev/v1alpha1
+                kind: TuningProfile
+                metadata: {name: %s}
+                spec:
+                  targetRef: {name: %s}
+                """.formatted(name, target) + spec.indent(2)).inNamespace(namespace).create();
+    }
+
+    private TuningProfile profile(String name) {
+        return client.resources(TuningProfile.class).inNamespace(namespace).withName(name).get();
+    }
+
+    private Optional<Condition> condition(String profile, String type) {
+        TuningProfile p = profile(profile);
+        return p == null || p.getStatus() == null ? Optional.empty() : Conditions.find(p.getStatus().getConditions(), type);
+    }
+
+    private void awaitCondition(String profile, String type, String status, String reason) {
+        await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> assertThat(condition(profile, type))
+                .as("%s of %s", type, profile)
+                .hasValueSatisfying(c -> {
+                    assertThat(c.getStatus()).isEqualTo(status);
+                    assertThat(c.getReason()).isEqualTo(reason);
+                }));
+    }
+
+    private Deployment liveDeployment(String name) {
+        return client.apps().deployments().inNamespace(namespace).withName(name).get();
+    }
+
+    private static Map<String, EnvVar> env(Deployment deployment) {
+        return deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
+                .collect(java.util.stream.Collectors.toMap(EnvVar::getName, v -> v));
+    }
+
+    private Deployment awaitRollout(String name) throws InterruptedException {
+        return new FakeKubelet(client).awaitRollout(namespace, name, TIMEOUT);
+    }
+
+    @Test
+    void applyRendersTheSettingsRollsThePodsAndReportsReady() throws Exception {
+        client.resource(deployment("orders", "2", "2Gi")).inNamespace(namespace).create();
+        createProfile("orders", "orders", """
+                runtime: SpringBootTomcat
+                workload: {requestsPerSecond: 400, meanLatency: 300ms, cpuPerRequest: 4ms}
+                gc: {collector: G1}
+                """);
+
+        awaitCondition("orders", "Applied", "True", "Applied");
+        Deployment tuned = liveDeployment("orders");
+        Map<String, EnvVar> env = env(tuned);
+        assertThat(env.get("JAVA_TOOL_OPTIONS").getValue()).contains("-XX:ActiveProcessorCount=2", "-XX:+UseG1GC", "-Xmx");
+        assertThat(env.get("SERVER_TOMCAT_THREADS_MAX").getValueFrom().getConfigMapKeyRef().getName()).isEqualTo("orders-jvm-tuning");
+        assertThat(client.configMaps().inNamespace(namespace).withName("orders-jvm-tuning").get().getData())
+                .containsEntry("SERVER_TOMCAT_THREADS_MAX", "150");
+        assertThat(tuned.getSpec().getTemplate().getMetadata().getAnnotations()).containsKey(DeploymentTuning.SETTINGS_HASH);
+        assertThat(tuned.getMetadata().getManagedFields()).anyMatch(f -> f.getManager().equals("jvm-tuning-operator") && f.getOperation().equals("Apply"));
+
+        awaitRollout("orders");
+        awaitCondition("orders", "Ready", "True", "Ready");
+        awaitCondition("orders", "RolloutComplete", "True", "RolloutComplete");
+        assertThat(profile("orders").getStatus().getSettings()).anySatisfy(s -> {
+            assertThat(s.getName()).isEqualTo("threads.max");
+            assertThat(s.getValue()).isEqualTo("150");
+            assertThat(s.getRenderedAs()).isEqualTo("SERVER_TOMCAT_THREADS_MAX");
+            assertThat(s.getRule()).isEqualTo("R1");
+        });
+        assertThat(client.v1().events().inNamespace(namespace).list().getItems())
+                .anyMatch(e -> e.getReason().equals("Applied") && e.getType().equals("Normal"))
+                .anyMatch(e -> e.getReason().equals("RolloutComplete") && e.getType().equals("Normal"));
+
+        Process wait = new ProcessBuilder(kubectl(), "--kubeconfig", operator.kubeconfig().toString(), "-n", namespace,
+                "wait", "--for=condition=Ready", "tp/orders", "--timeout=30s").redirectErrorStream(true).start();
+        assertThat(wait.waitFor(40, TimeUnit.SECONDS)).isTrue();
+        assertThat(new String(wait.getInputStream().readAllBytes())).contains("condition met");
+        assertThat(wait.exitValue()).isZero();
+    }
+
+    @Test
+    void deletingTheProfileRestoresThePodTemplateFieldForField() throws Exception {
+        client.resource(deployment("billing", "2", "2Gi", new EnvVar("JAVA_TOOL_OPTIONS", "-Dfile.encoding=UTF-8 -Duser.timezone=UTC", null)))
+                .inNamespace(namespace).create();
+        awaitRollout("billing");
+        PodTemplateSpec before = liveDeployment("billing").getSpec().getTemplate();
+
+        createProfile("billing", "billing", "runtime: Quarkus\nthreads: {max: 64}");
+        awaitCondition("billing", "Applied", "True", "Applied");
+        assertThat(env(liveDeployment("billing")).get("JAVA_TOOL_OPTIONS").getValue())
+                .startsWith("-Dfile.encoding=UTF-8 -Duser.timezone=UTC -XX:ActiveProcessorCount=2");
+        assertThat(liveDeployment("billing").getSpec().getTemplate()).isNotEqualTo(before);
+
+        client.resources(TuningProfile.class).inNamespace(namespace).withName("billing").delete();
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(profile("billing")).isNull());
+
+        Deployment after = liveDeployment("billing");
+        assertThat(after.getSpec().getTemplate()).isEqualTo(before);
+        assertThat(after.getMetadata().getAnnotations()).doesNotContainKeys(DeploymentTuning.TUNED_BY, DeploymentTuning.ORIGINAL_JVM_OPTIONS);
+        assertThat(client.configMaps().inNamespace(namespace).withName("billing-jvm-tuning").get()).isNull();
+    }
+
+    @Test
+    void recommendInfeasibleAndInvalidLeaveTheDeploymentUntouched() throws InterruptedException {
+        client.resource(deployment("ledger", "2", "2Gi")).inNamespace(namespace).create();
+        awaitRollout("ledger");
+        String resourceVersion = liveDeployment("ledger").getMetadata().getResourceVersion();
+
+        createProfile("recommend", "ledger", "mode: Recommend\nthreads: {max: 100}\nruntime: SpringBootJetty");
+        awaitCondition("recommend", "Ready", "True", "RecommendOnly");
+        assertThat(profile("recommend").getStatus().getSettings()).anyMatch(s -> s.getName().equals("threads.max") && s.getValue().equals("100"));
+        client.resources(TuningProfile.class).inNamespace(namespace).withName("recommend").delete();
+        await().atMost(TIMEOUT).until(() -> profile("recommend") == null);
+
+        createProfile("infeasible", "ledger", "heap: {size: 2Gi}");
+        awaitCondition("infeasible", "Applied", "False", "Infeasible");
+        assertThat(condition("infeasible", "Applied").orElseThrow().getMessage()).contains("exceeds the 2048Mi memory limit");
+        client.resources(TuningProfile.class).inNamespace(namespace).withName("infeasible").delete();
+        await().atMost(TIMEOUT).until(() -> profile("infeasible") == null);
+
+        createProfile("invalid", "ledger", "container: sidecar");
+        awaitCondition("invalid", "Applied", "False", "Invalid");
+        assertThat(condition("invalid", "Applied").orElseThrow().getMessage()).contains("has no container named sidecar");
+
+        assertThat(liveDeployment("ledger").getMetadata().getResourceVersion()).isEqualTo(resourceVersion);
+        assertThat(operator.writes(namespace, "deployments")).isZero();
+        assertThat(client.v1().events().inNamespace(namespace).list().getItems())
+                .anyMatch(e -> e.getReason().equals("Infeasible") && e.getType().equals("Warning"))
+                .anyMatch(e -> e.getReason().equals("Invalid") && e.getType().equals("Warning"));
+    }
+
+    @Test
+    void unchangedReconcilesWriteNothing() throws Exception {
+        client.resource(deployment("search", "2", "2Gi")).inNamespace(namespace).create();
+        createProfile("search", "search", "runtime: SpringBootTomcat\nthreads: {max: 120}\nqueue: {acceptCount: 300}");
+        awaitRollout("search");
+        awaitCondition("search", "Ready", "True", "Ready");
+        int deploymentWrites = operator.writes(namespace, "deployments");
+        int configMapWrites = operator.writes(namespace, "configmaps");
+        String resourceVersion = liveDeployment("search").getMetadata().getResourceVersion();
+
+        // several resync periods: every one reconciles, none may write
+        Duration quiet = Duration.ofSeconds(Long.getLong("idempotence.seconds", 60));
+        Thread.sleep(quiet.toMillis());
+
+        assertThat(operator.writes(namespace, "deployments")).as("Deployment writes after Ready").isEqualTo(deploymentWrites);
+        assertThat(operator.writes(namespace, "configmaps")).as("ConfigMap writes after Ready").isEqualTo(configMapWrites);
+        assertThat(deploymentWrites).isEqualTo(1);
+        assertThat(configMapWrites).isEqualTo(1);
+        assertThat(liveDeployment("search").getMetadata().getResourceVersion()).isEqualTo(resourceVersion);
+    }
+
+    @Test
+    void aTargetCreatedLateIsPickedUpAndADeletedOneReported() throws Exception {
+        createProfile("late", "late", "threads: {max: 10}\nruntime: Quarkus");
+        awaitCondition("late", "Applied", "False", "TargetNotFound");
+
+        client.resource(deployment("late", "1", "1Gi")).inNamespace(namespace).create();
+        awaitCondition("late", "Applied", "True", "Applied");
+        assertThat(env(liveDeployment("late"))).containsKey("QUARKUS_THREAD_POOL_MAX_THREADS");
+
+        client.apps().deployments().inNamespace(namespace).withName("late").withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.BACKGROUND).delete();
+        awaitCondition("late", "Applied", "False", "TargetNotFound");
+        awaitCondition("late", "Ready", "False", "TargetNotFound");
+    }
+
+    @Test
+    void changedResourcesArePlannedAgain() {
+        client.resource(deployment("resize", "2", "2Gi")).inNamespace(namespace).create();
+        createProfile("resize", "resize", "runtime: SpringBootTomcat");
+        awaitCondition("resize", "Applied", "True", "Applied");
+        String heapBefore = setting("resize", "heap.size");
+
+        client.apps().deployments().inNamespace(namespace).withName("resize").edit(d -> {
+            var resources = d.getSpec().getTemplate().getSpec().getContainers().get(0).getResources();
+            resources.getLimits().put("memory", new Quantity("4Gi"));
+            resources.getRequests().put("memory", new Quantity("4Gi"));
+            return d;
+        });
+
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(setting("resize", "heap.size")).isNotEqualTo(heapBefore));
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(env(liveDeployment("resize")).get("JAVA_TOOL_OPTIONS").getValue())
+                .contains("-Xmx" + setting("resize", "heap.size").replace("Mi", "m")));
+    }
+
+    @Test
+    void anotherManagerReApplyingTheDeploymentKeepsTheOperatorsFieldsAndNobodyFights() throws Exception {
+        Deployment manifest = deployment("gitops", "2", "2Gi");
+        client.resource(manifest).inNamespace(namespace).fieldManager("argocd-controller").serverSideApply();
+        createProfile("gitops", "gitops", "runtime: SpringBootTomcat\nthreads: {max: 80}");
+        awaitCondition("gitops", "Applied", "True", "Applied");
+        int writesBefore = operator.writes(namespace, "deployments");
+
+        Deployment reapplied = deployment("gitops", "2", "2Gi");
+        reapplied.getSpec().setReplicas(3);
+        client.resource(reapplied).inNamespace(namespace).fieldManager("argocd-controller").serverSideApply();
+
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(liveDeployment("gitops").getSpec().getReplicas()).isEqualTo(3));
+        Thread.sleep(RunningOperator.RESYNC.multipliedBy(3).toMillis());
+        Deployment live = liveDeployment("gitops");
+        assertThat(env(live)).containsKeys("JAVA_TOOL_OPTIONS", "SERVER_TOMCAT_THREADS_MAX");
+        assertThat(live.getSpec().getTemplate().getMetadata().getAnnotations()).containsKey(DeploymentTuning.SETTINGS_HASH);
+        assertThat(operator.writes(namespace, "deployments")).as("the operator re-wrote fields it still owned").isEqualTo(writesBefore);
+    }
+
+    @Test
+    void aSecondProfileOnTheSameDeploymentGetsConflictAndWritesNothing() throws InterruptedException {
+        client.resource(deployment("shared", "2", "2Gi")).inNamespace(namespace).create();
+        createProfile("first", "shared", "threads: {max: 50}\nruntime: SpringBootJetty");
+        awaitCondition("first", "Applied", "True", "Applied");
+        awaitRollout("shared");
+        awaitCondition("first", "Ready", "True", "Ready");
+        String resourceVersion = liveDeployment("shared").getMetadata().getResourceVersion();
+
+        createProfile("second", "shared", "threads: {max: 500}\nruntime: SpringBootJetty");
+        awaitCondition("second", "Applied", "False", "Conflict");
+
+        assertThat(condition("second", "Applied").orElseThrow().getMessage()).contains("already tuned by TuningProfile first");
+        assertThat(liveDeployment("shared").getMetadata().getResourceVersion()).isEqualTo(resourceVersion);
+        assertThat(client.configMaps().inNamespace(namespace).withName("second-jvm-tuning").get()).isNull();
+    }
+
+    @Test
+    void aRolloutPastItsProgressDeadlineIsDegraded() {
+        Deployment stuck = deployment("stuck", "1", "1Gi");
+        stuck.getSpec().setProgressDeadlineSeconds(1);
+        client.resource(stuck).inNamespace(namespace).create();
+        createProfile("stuck", "stuck", "threads: {max: 10}\nruntime: SpringBootTomcat");
+
+        // no kubelet marks these pods Ready: the controller manager declares the deadline exceeded
+        awaitCondition("stuck", "RolloutComplete", "False", "Degraded");
+        assertThat(condition("stuck", "RolloutComplete").orElseThrow().getMessage()).contains("progress deadline");
+        awaitCondition("stuck", "Ready", "False", "Degraded");
+    }
+
+    private String setting(String profile, String name) {
+        return profile(profile).getStatus().getSettings().stream().filter(s -> s.getName().equals(name)).findFirst().orElseThrow().getValue();
+    }
+
+    private static String kubectl() {
+        return Path.of(System.getProperty("user.home"), ".cache/jvm-tuning-operator/k8s/v" + System.getProperty("k8s.version", "1.36.3"), "kubectl").toString();
+    }
+}

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The main job: a local control plane, the TuningProfile CRD, the example service and its profile.
+# The main job: a local control plane, the TuningProfile CRD, the operator, the example service and
+# its profile; waits until the profile is Ready and prints it with the Deployment's rendered environment.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 NAMESPACE="${NAMESPACE:-shop}"
@@ -18,16 +19,34 @@ step "CRD"
 kubectl apply --server-side -f "$REPO_ROOT/crds/tuningprofiles.jvmtuning.dev-v1.yml"
 kubectl wait --for=condition=Established --timeout=60s crd/tuningprofiles.jvmtuning.dev
 
+step "operator"
+"$REPO_ROOT/deploy/local/run-operator.sh"
+
 step "example: $EXAMPLE in namespace $NAMESPACE"
 kubectl create namespace "$NAMESPACE" --dry-run=client -o yaml | kubectl apply -f -
 kubectl apply -n "$NAMESPACE" -f "$EXAMPLE"
-"$REPO_ROOT/deploy/local/mark-pods-ready.sh" "$NAMESPACE" --watch 5
-kubectl rollout status -n "$NAMESPACE" deployment --timeout=60s
+profile="$(kubectl get -f "$EXAMPLE" -n "$NAMESPACE" -o jsonpath='{range .items[?(@.kind=="TuningProfile")]}{.metadata.name}{end}')"
+deployment="$(kubectl get tp "$profile" -n "$NAMESPACE" -o jsonpath='{.spec.targetRef.name}')"
+# No kubelet here: report the rolled-out pods Ready while the operator's rollout proceeds.
+"$REPO_ROOT/deploy/local/mark-pods-ready.sh" "$NAMESPACE" --watch 90 &
+kubelet_pid=$!
+trap 'kill $kubelet_pid 2>/dev/null || true' EXIT
+kubectl wait --for=condition=Ready --timeout=90s -n "$NAMESPACE" "tp/$profile"
 
-step "kubectl get tp -n $NAMESPACE"
-kubectl get tp -n "$NAMESPACE"
+step "kubectl get tp -n $NAMESPACE -o wide"
+kubectl get tp -n "$NAMESPACE" -o wide
+
+step "conditions of tp/$profile"
+kubectl get tp "$profile" -n "$NAMESPACE" -o jsonpath='{range .status.conditions[*]}{.type}{"\t"}{.status}{"\t"}{.reason}{"\t"}{.message}{"\n"}{end}' | column -t -s $'\t'
+
+step "rendered settings of tp/$profile"
+kubectl get tp "$profile" -n "$NAMESPACE" -o jsonpath='{range .status.settings[*]}{.name}{"\t"}{.value}{"\t"}{.rule}{"\t"}{.rationale}{"\n"}{end}' | column -t -s $'\t'
+
+step "environment of deployment/$deployment"
+kubectl set env "deployment/$deployment" -n "$NAMESPACE" --list --resolve
 cat <<MSG
 
-The control plane keeps running. Use it with:  export KUBECONFIG=$KUBECONFIG_FILE
-Stop it with:                                   deploy/local/down.sh
+The control plane and the operator keep running (operator log: $JTO_STATE/logs/operator.log).
+Use them with:  export KUBECONFIG=$KUBECONFIG_FILE
+Stop them with: deploy/local/down.sh
 MSG

@@ -47,6 +47,11 @@ public final class Planner {
     static final int SOMAXCONN = 4096;
     static final int TOMCAT_DEFAULT_ACCEPT_COUNT = 100;
     static final int TOMCAT_DEFAULT_MAX_CONNECTIONS = 8192;
+    /** Derived values stay within the bounds the CRD puts on explicit ones. */
+    static final int MAX_THREADS = 100_000;
+    static final int MAX_QUEUE_SIZE = 10_000_000;
+    static final int MAX_POOL_SIZE = 10_000;
+    static final int MAX_CONNECTIONS = 1_000_000;
 
     private Planner() {
     }
@@ -236,13 +241,13 @@ public final class Planner {
                 }
             } else if (rate != null && latency != null) {
                 double inFlight = rate * latency;
-                int littles = (int) Math.max(1, Math.ceil(inFlight * CONCURRENCY_HEADROOM));
+                int littles = bounded(inFlight * CONCURRENCY_HEADROOM, MAX_THREADS);
                 String rationale = number(rate) + " req/s x " + number(latency * 1000) + " ms = " + number(inFlight)
                         + " requests in flight (R1), +25% headroom = " + littles;
                 maxThreads = littles;
                 String rule = "R1";
                 if (saturation != null) {
-                    int cap = (int) Math.max(1, Math.ceil(saturation * CPU_SATURATION_HEADROOM));
+                    int cap = bounded(saturation * CPU_SATURATION_HEADROOM, MAX_THREADS);
                     if (cap < littles) {
                         maxThreads = cap;
                         rule = "R3";
@@ -293,7 +298,7 @@ public final class Planner {
             Long explicitHeap = null;
             String heapSource = null;
             if (heapSpec != null && heapSpec.getSize() != null) {
-                explicitHeap = Units.bytes(heapSpec.getSize());
+                explicitHeap = Units.bytes(heapSpec.getSize()) / Units.MI * Units.MI;
                 heapSource = "set in the profile";
             } else if (heapSpec != null && heapSpec.getPercentOfLimit() != null) {
                 if (limit == null) {
@@ -303,7 +308,7 @@ public final class Planner {
                 explicitHeap = limit * heapSpec.getPercentOfLimit() / 100 / Units.MI * Units.MI;
                 heapSource = heapSpec.getPercentOfLimit() + "% of the " + mebibytes(limit) + " limit";
             } else if (userFlags.maxHeapBytes().isPresent()) {
-                explicitHeap = userFlags.maxHeapBytes().getAsLong();
+                explicitHeap = userFlags.maxHeapBytes().getAsLong() / Units.MI * Units.MI;
                 heapSource = "set in jvmOptions";
             }
 
@@ -455,7 +460,7 @@ public final class Planner {
                 maxQueueSize = queue.getMaxQueueSize();
                 decide("queue.maxQueueSize", maxQueueSize.toString(), "spec", "set in the profile");
             } else if (rate != null && queueWait != null && derivable(Knob.MAX_QUEUE_SIZE)) {
-                maxQueueSize = (int) Math.max(1, Math.ceil(rate * queueWait));
+                maxQueueSize = bounded(rate * queueWait, MAX_QUEUE_SIZE);
                 decide("queue.maxQueueSize", maxQueueSize.toString(), "R7", number(rate) + " req/s x " + number(queueWait)
                         + " s longest acceptable wait: a request further back would wait too long, so it is rejected at once");
             }
@@ -482,6 +487,7 @@ public final class Planner {
             } else if (maxThreads != null && derivable(Knob.MAX_CONNECTIONS)) {
                 int needed = maxThreads + Objects.requireNonNullElse(maxQueueSize, 0);
                 if (needed > TOMCAT_DEFAULT_MAX_CONNECTIONS) {
+                    needed = Math.min(needed, MAX_CONNECTIONS);
                     maxConnections = needed;
                     decide("queue.maxConnections", maxConnections.toString(), "R6", "threads.max " + maxThreads + " + queue "
                             + Objects.requireNonNullElse(maxQueueSize, 0) + ": the default " + TOMCAT_DEFAULT_MAX_CONNECTIONS
@@ -498,7 +504,7 @@ public final class Planner {
                 decide("connectionPool.maxSize", poolMax.toString(), "spec", "set in the profile; " + totalConnections(poolMax));
             } else if (rate != null && dbTime != null && derivable(Knob.POOL_MAX_SIZE)) {
                 double atDatabase = rate * dbTime;
-                int size = (int) Math.max(1, Math.ceil(atDatabase * CONCURRENCY_HEADROOM));
+                int size = bounded(atDatabase * CONCURRENCY_HEADROOM, MAX_POOL_SIZE);
                 String rationale = number(rate) + " req/s x " + number(dbTime * 1000) + " ms at the database = " + number(atDatabase)
                         + " connections busy (R8), +25% headroom = " + size;
                 if (maxThreads != null && size > maxThreads) {
@@ -520,6 +526,11 @@ public final class Planner {
         private String totalConnections(int size) {
             return size + " x " + facts.replicas() + " replicas = " + (long) size * facts.replicas()
                     + " database connections; keep that under the database's limit (R8)";
+        }
+
+        /** A derived count: rounded up, at least 1, at most the bound. */
+        private static int bounded(double value, int max) {
+            return (int) Math.min(max, Math.max(1, Math.ceil(value)));
         }
 
         private static long roundUpToMi(long bytes) {

@@ -41,7 +41,7 @@ public final class Renderer {
         addFlag(flags, renderedAs, "gc.parallelThreads", values.parallelGcThreads(), n -> "-XX:ParallelGCThreads=" + n);
         addFlag(flags, renderedAs, "gc.concurrentThreads", values.concGcThreads(), n -> "-XX:ConcGCThreads=" + n);
         // The budget counted these two; pin them so it holds, unless the user pinned them already.
-        if (values.heapBytes() != null) {
+        if (values.reservedCodeCacheBytes() != null) {
             addUnlessUserSet(flags, userFlags, "-XX:ReservedCodeCacheSize=" + Units.jvmMebibytes(values.reservedCodeCacheBytes()));
             addUnlessUserSet(flags, userFlags, "-XX:MaxDirectMemorySize=" + Units.jvmMebibytes(values.maxDirectMemoryBytes()));
         }

@@ -2,7 +2,6 @@ package dev.jvmtuning.operator.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jvmtuning.operator.api.v1alpha1.Collector;
 import dev.jvmtuning.operator.api.v1alpha1.ConnectionPool;
 import dev.jvmtuning.operator.api.v1alpha1.Gc;
@@ -18,6 +17,7 @@ import dev.jvmtuning.operator.api.v1alpha1.Workload;
 import dev.jvmtuning.operator.planner.PlanResult.Plan;
 import dev.jvmtuning.operator.planner.PlanResult.Rejected;
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,36 +54,57 @@ class PlannerPropertiesTest {
             "-Xss512k", "-Xss228k", "-XX:ReservedCodeCacheSize=128m", "-XX:MaxDirectMemorySize=16m",
             "-XX:+ExitOnOutOfMemoryError", "-Dfile.encoding=UTF-8");
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     // ---------------------------------------------------------------- properties
 
+    // Once caught: a heap.size with no memory limit or request crashed the renderer (no budget, no code-cache size).
     @Property(tries = 1000)
     void thePlannerNeverThrows(@ForAll("specs") TuningProfileSpec spec, @ForAll("containers") ContainerFacts facts) {
         PlanResult result = Planner.plan(spec, facts);
 
-        assertThat(result).isNotNull();
+        assertThat(result).isInstanceOfAny(Plan.class, Rejected.class);
         Statistics.label("outcome").collect(outcome(result));
         Statistics.label("outcome").coverage(c -> c.check("Plan").percentage(p -> p >= 30));
     }
 
+    // Once caught: a 24 h meanLatency overflowed the thread count and made any heap "fit".
     @Property(tries = 1000)
     void everyPlanFitsItsMemoryLimit(@ForAll("specs") TuningProfileSpec spec, @ForAll("containers") ContainerFacts facts) {
         if (!(resultOf(spec, facts) instanceof Plan plan) || plan.budget() == null) {
             return;
         }
         MemoryBudget budget = plan.budget();
+        assertThat(budget.threads()).as(budget.describe()).isPositive();
         assertThat(List.of(budget.heap(), budget.metaspace(), budget.codeCache(), budget.threadStacks(), budget.directMemory(),
                 budget.overhead())).as("every part of %s", budget.describe()).allMatch(part -> part >= 0);
         assertThat(budget.total()).as(budget.describe()).isLessThanOrEqualTo(facts.memoryBudgetBytes());
+    }
 
-        Optional<Long> xmx = lastSize(plan.rendering().jvmOptionsValue(), "-Xmx");
-        if (plan.values().heapBytes() != null) {
-            assertThat(xmx).as("the effective -Xmx in %s", plan.rendering().jvmOptionsValue()).isPresent();
+    // Once caught: heap {size: 34M} rendered -Xmx32m while the budget counted 34000000 bytes.
+    @Property(tries = 1000)
+    void theEffectiveXmxIsTheBudgetedHeap(@ForAll("specs") TuningProfileSpec spec, @ForAll("containers") ContainerFacts facts) {
+        if (!(resultOf(spec, facts) instanceof Plan plan) || plan.budget() == null) {
+            return;
         }
-        xmx.ifPresent(bytes -> assertThat(bytes).as("the effective -Xmx against the budget's heap %s", budget.describe())
-                .isEqualTo(budget.heap()));
+        String options = plan.rendering().jvmOptionsValue();
+        Optional<Long> xmx = lastSize(options, "-Xmx");
+        if (plan.values().heapBytes() != null) {
+            assertThat(xmx).as("the effective -Xmx in %s", options).isPresent();
+        }
+        xmx.ifPresent(bytes -> assertThat(bytes).as("the effective -Xmx in %s against %s", options, plan.budget().describe())
+                .isEqualTo(plan.budget().heap()));
         Statistics.label("heap rendered").collect(plan.values().heapBytes() != null);
+    }
+
+    // Once caught: with -Xmx in jvmOptions the budgeted code cache and direct memory were left uncapped.
+    @Property(tries = 1000)
+    void theEffectiveFlagsCapTheNonHeapMemoryTheBudgetCounts(@ForAll("specs") TuningProfileSpec spec,
+            @ForAll("containers") ContainerFacts facts) {
+        if (!(resultOf(spec, facts) instanceof Plan plan) || plan.budget() == null) {
+            return;
+        }
+        String options = plan.rendering().jvmOptionsValue();
+        assertThat(lastSize(options, "-XX:MaxDirectMemorySize=")).as(options).contains(plan.budget().directMemory());
+        assertThat(lastSize(options, "-XX:ReservedCodeCacheSize=")).as(options).contains(plan.budget().codeCache());
     }
 
     @Property(tries = 1000)
@@ -124,18 +145,16 @@ class PlannerPropertiesTest {
     @Property(tries = 1000)
     void planningIsDeterministicAndLeavesTheSpecAlone(@ForAll("specs") TuningProfileSpec spec,
             @ForAll("containers") ContainerFacts facts) {
-        TuningProfileSpec copy = JSON.convertValue(spec, TuningProfileSpec.class);
+        String before = spec.toString();
 
         PlanResult first = resultOf(spec, facts);
         if (first == null) {
             return;
         }
         PlanResult second = Planner.plan(spec, facts);
-        PlanResult fromCopy = Planner.plan(copy, facts);
 
         assertThat(second).isEqualTo(first);
-        assertThat(fromCopy).isEqualTo(first);
-        assertThat(spec).as("the spec after planning").isEqualTo(copy);
+        assertThat(spec).as("the spec after planning").hasToString(before);
     }
 
     @Property(tries = 1000)
@@ -277,7 +296,7 @@ class PlannerPropertiesTest {
 
         private static List<String> spellings(long micros) {
             BigDecimal value = BigDecimal.valueOf(micros);
-            List<String> spellings = new java.util.ArrayList<>();
+            List<String> spellings = new ArrayList<>();
             for (Tuple2<String, Long> unit : List.of(Tuple.of("ms", 1_000L), Tuple.of("s", MICROS_PER_SECOND),
                     Tuple.of("m", 60 * MICROS_PER_SECOND), Tuple.of("h", 3600 * MICROS_PER_SECOND))) {
                 try {

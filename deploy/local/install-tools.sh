@@ -84,10 +84,12 @@ layout_for_kube_api_test() {
 }
 
 mkdir -p "$JTO_CACHE"
-apt_install etcd-server openssl curl
+apt_install etcd-server openssl curl bc prometheus
 command -v go >/dev/null || apt_install golang-go
-# etcd-server's package starts a system etcd on :2379; the tests start their own.
-if command -v systemctl >/dev/null && systemctl is-active --quiet etcd 2>/dev/null; then systemctl stop etcd || true; fi
+# Debian's etcd-server and prometheus packages may start system services; the tests start their own.
+for service in etcd prometheus; do
+  if command -v systemctl >/dev/null && systemctl is-active --quiet "$service" 2>/dev/null; then systemctl stop "$service" || true; fi
+done
 build_kubernetes &
 k8s_pid=$!
 build_helm

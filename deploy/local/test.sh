@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Runs every test: installs the toolchain on first use (cached afterwards), then the Maven build
-# with unit tests and the tests against a real local kube-apiserver, etcd and controller manager.
+# Runs every test: installs the toolchain on first use (cached afterwards), then the agent's build
+# and the operator's: unit and property tests, and tests against a real local kube-apiserver, etcd
+# and controller manager, real helm, real Prometheus and real JVMs under pressure.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 "$REPO_ROOT/deploy/local/install-tools.sh"
 cd "$REPO_ROOT"
+# The agent first: the operator's tests attach it to real workload JVMs.
+./mvnw -B -ntp -f agent/pom.xml verify
 ./mvnw -B -ntp verify "$@"

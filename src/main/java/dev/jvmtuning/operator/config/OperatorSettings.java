@@ -3,6 +3,7 @@ package dev.jvmtuning.operator.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * The operator's own settings (application.properties or JVM_TUNING_* environment variables).
@@ -14,4 +15,24 @@ public interface OperatorSettings {
     /** How often every profile is reconciled even when nothing changed, to catch drift. */
     @WithDefault("5m")
     Duration resyncPeriod();
+
+    /** Metrics reading; the only URL besides the pods' own is this install-time Prometheus. */
+    Metrics metrics();
+
+    interface Metrics {
+        /** Base URL of the Prometheus that profiles with metrics.source Prometheus are judged from. */
+        Optional<String> prometheusUrl();
+
+        /** Longest one scrape or query may take, body included. */
+        @WithDefault("10s")
+        Duration timeout();
+
+        /** Largest body read from one endpoint; a larger one is a failed scrape, not a memory problem. */
+        @WithDefault("16777216")
+        int maxBodyBytes();
+
+        /** Scrapes in flight at once, over all profiles. */
+        @WithDefault("8")
+        int concurrency();
+    }
 }

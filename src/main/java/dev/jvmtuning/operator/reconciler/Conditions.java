@@ -12,6 +12,7 @@ public final class Conditions {
     public static final String READY = "Ready";
     public static final String APPLIED = "Applied";
     public static final String ROLLOUT_COMPLETE = "RolloutComplete";
+    public static final String METRICS_AVAILABLE = "MetricsAvailable";
 
     private Conditions() {
     }
@@ -23,7 +24,12 @@ public final class Conditions {
     /** The conditions with {@code type} set; its transition time is kept when its status did not change. */
     public static List<Condition> set(List<Condition> conditions, String type, boolean status, String reason, String message,
             Long generation, String now) {
-        String statusText = status ? "True" : "False";
+        return set(conditions, type, status ? "True" : "False", reason, message, generation, now);
+    }
+
+    /** As above, with the status as written in the API: True, False or Unknown. */
+    public static List<Condition> set(List<Condition> conditions, String type, String statusText, String reason, String message,
+            Long generation, String now) {
         String transition = find(conditions, type).filter(c -> statusText.equals(c.getStatus()))
                 .map(Condition::getLastTransitionTime).orElse(now);
         Condition updated = new ConditionBuilder().withType(type).withStatus(statusText).withReason(reason)

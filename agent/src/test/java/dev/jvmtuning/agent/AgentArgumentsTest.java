@@ -1,0 +1,30 @@
+package dev.jvmtuning.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import org.junit.jupiter.api.Test;
+
+class AgentArgumentsTest {
+
+    @Test
+    void defaultsToAllInterfacesOnPort9404() {
+        assertThat(AgentArguments.parse(null)).isEqualTo(new AgentArguments("0.0.0.0", 9404));
+        assertThat(AgentArguments.parse("")).isEqualTo(new AgentArguments("0.0.0.0", 9404));
+    }
+
+    @Test
+    void readsPortAndHostInAnyOrder() {
+        assertThat(AgentArguments.parse("port=0,host=127.0.0.1")).isEqualTo(new AgentArguments("127.0.0.1", 0));
+        assertThat(AgentArguments.parse("host=::1, port=9500")).isEqualTo(new AgentArguments("::1", 9500));
+        assertThat(AgentArguments.parse("port=9405")).isEqualTo(new AgentArguments("0.0.0.0", 9405));
+    }
+
+    @Test
+    void rejectsWhatItDoesNotUnderstand() {
+        assertThatIllegalArgumentException().isThrownBy(() -> AgentArguments.parse("port=http"));
+        assertThatIllegalArgumentException().isThrownBy(() -> AgentArguments.parse("port=70000"));
+        assertThatIllegalArgumentException().isThrownBy(() -> AgentArguments.parse("9404"));
+        assertThatIllegalArgumentException().isThrownBy(() -> AgentArguments.parse("path=/metrics"));
+    }
+}

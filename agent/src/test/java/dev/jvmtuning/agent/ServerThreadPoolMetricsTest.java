@@ -1,0 +1,116 @@
+package dev.jvmtuning.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.Map;
+import javax.management.Attribute;
+import javax.management.AttributeList;
+import javax.management.AttributeNotFoundException;
+import javax.management.DynamicMBean;
+import javax.management.JMException;
+import javax.management.MBeanInfo;
+import javax.management.MBeanServer;
+import javax.management.MBeanServerFactory;
+import javax.management.ObjectName;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class ServerThreadPoolMetricsTest {
+
+    private MBeanServer mbeanServer;
+    private PrometheusRegistry registry;
+
+    @BeforeEach
+    void registerOverEmptyMBeanServer() {
+        mbeanServer = MBeanServerFactory.newMBeanServer();
+        registry = new PrometheusRegistry();
+        new ServerThreadPoolMetrics(mbeanServer).register(registry);
+    }
+
+    @Test
+    void readsTomcatJettyAndUndertowPools() throws JMException {
+        register("Tomcat:type=ThreadPool,name=\"http-nio-8080\"", Map.of("currentThreadsBusy", 7, "maxThreads", 200));
+        register("org.eclipse.jetty.util.thread:type=queuedthreadpool,id=0", Map.of("busyThreads", 3, "maxThreads", 50));
+        register("org.xnio:type=Xnio,provider=\"nio\",worker=\"XNIO-1\"",
+                Map.of("BusyWorkerThreadCount", 2, "MaxWorkerPoolSize", 64));
+
+        assertThat(Exposition.samples(registry)).containsAllEntriesOf(Map.of(
+                "jvmtuning_server_threads_busy{pool=\"http-nio-8080\",server=\"tomcat\"}", 7.0,
+                "jvmtuning_server_threads_max{pool=\"http-nio-8080\",server=\"tomcat\"}", 200.0,
+                "jvmtuning_server_threads_busy{pool=\"0\",server=\"jetty\"}", 3.0,
+                "jvmtuning_server_threads_max{pool=\"0\",server=\"jetty\"}", 50.0,
+                "jvmtuning_server_threads_busy{pool=\"XNIO-1\",server=\"undertow\"}", 2.0,
+                "jvmtuning_server_threads_max{pool=\"XNIO-1\",server=\"undertow\"}", 64.0));
+    }
+
+    @Test
+    void standaloneTomcatRegistersUnderCatalinaAndDuplicatesAreReportedOnce() throws JMException {
+        register("Catalina:type=ThreadPool,name=\"http-nio-8080\"", Map.of("currentThreadsBusy", 4, "maxThreads", 150));
+        register("Tomcat:type=ThreadPool,name=\"http-nio-8080\"", Map.of("currentThreadsBusy", 7, "maxThreads", 200));
+        register("Catalina:type=ThreadPool,name=\"ajp-nio-8009\"", Map.of("currentThreadsBusy", 1, "maxThreads", 20));
+
+        assertThat(Exposition.samples(registry)).containsOnlyKeys(
+                "jvmtuning_server_threads_busy{pool=\"http-nio-8080\",server=\"tomcat\"}",
+                "jvmtuning_server_threads_max{pool=\"http-nio-8080\",server=\"tomcat\"}",
+                "jvmtuning_server_threads_busy{pool=\"ajp-nio-8009\",server=\"tomcat\"}",
+                "jvmtuning_server_threads_max{pool=\"ajp-nio-8009\",server=\"tomcat\"}");
+    }
+
+    @Test
+    void aPoolThatCannotBeReadIsLeftOutAndTheRestReported() throws JMException {
+        register("Tomcat:type=ThreadPool,name=\"broken\"", Map.of("currentThreadsBusy", "many", "maxThreads", 10));
+        register("org.eclipse.jetty.util.thread:type=queuedthreadpool,id=1", Map.of("busyThreads", 1));
+        register("Tomcat:type=ThreadPool,name=\"http-nio-8080\"", Map.of("currentThreadsBusy", 7, "maxThreads", 200));
+
+        assertThat(Exposition.samples(registry)).containsOnlyKeys(
+                "jvmtuning_server_threads_busy{pool=\"http-nio-8080\",server=\"tomcat\"}",
+                "jvmtuning_server_threads_max{pool=\"http-nio-8080\",server=\"tomcat\"}");
+    }
+
+    @Test
+    void noServerMeansNoSeries() {
+        assertThat(Exposition.text(registry)).doesNotContain("jvmtuning_server_threads");
+    }
+
+    private void register(String name, Map<String, Object> attributes) throws JMException {
+        mbeanServer.registerMBean(new FixedAttributes(attributes), new ObjectName(name));
+    }
+
+    /** An MBean with fixed attribute values, named as the servers name theirs. */
+    private record FixedAttributes(Map<String, Object> attributes) implements DynamicMBean {
+
+        @Override
+        public Object getAttribute(String attribute) throws AttributeNotFoundException {
+            if (!attributes.containsKey(attribute)) {
+                throw new AttributeNotFoundException(attribute);
+            }
+            return attributes.get(attribute);
+        }
+
+        @Override
+        public void setAttribute(Attribute attribute) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public AttributeList getAttributes(String[] names) {
+            return new AttributeList();
+        }
+
+        @Override
+        public AttributeList setAttributes(AttributeList attributes) {
+            return new AttributeList();
+        }
+
+        @Override
+        public Object invoke(String actionName, Object[] params, String[] signature) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public MBeanInfo getMBeanInfo() {
+            return new MBeanInfo(FixedAttributes.class.getName(), "fixture", null, null, null, null);
+        }
+    }
+}

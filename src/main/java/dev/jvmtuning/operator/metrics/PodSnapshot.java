@@ -1,0 +1,97 @@
+package dev.jvmtuning.operator.metrics;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * The figures the detector needs from one scrape of one pod, whatever the dialect (Micrometer,
+ * Prometheus Java client / JMX exporter, this project's agent, cAdvisor through Prometheus).
+ * Counters are cumulative; a null field was not exposed.
+ */
+public record PodSnapshot(
+        long atMillis,
+        Double gcPauseSeconds,
+        Double involuntarySwitches,
+        Double cfsPeriods,
+        Double cfsThrottledPeriods,
+        Double cpuSeconds,
+        Double cpuLimitCores,
+        Double busyThreads,
+        Double maxThreads,
+        Double pendingConnections,
+        Double heapAfterGcRatio) {
+
+    /** Every series name this reads, for a Prometheus query. */
+    public static final List<String> SERIES = List.of("jvm_gc_pause_seconds_sum", "jvm_gc_collection_seconds_sum",
+            "jvmtuning_context_switches_total", "jvmtuning_cpu_cfs_periods_total", "container_cpu_cfs_periods_total",
+            "jvmtuning_cpu_cfs_throttled_periods_total", "container_cpu_cfs_throttled_periods_total", "process_cpu_seconds_total",
+            "container_cpu_usage_seconds_total", "jvmtuning_cpu_limit_cores", "jvmtuning_available_processors", "system_cpu_count",
+            "jvmtuning_server_threads_busy", "tomcat_threads_busy_threads", "jetty_threads_busy", "tomcat_threadpool_currentthreadsbusy",
+            "executor_active_threads", "jvmtuning_server_threads_max", "tomcat_threads_config_max_threads", "jetty_threads_config_max",
+            "tomcat_threadpool_maxthreads", "hikaricp_connections_pending", "agroal_awaiting_count", "jvm_memory_usage_after_gc_percent",
+            "jvm_memory_usage_after_gc", "jvm_memory_pool_collection_used_bytes", "jvm_memory_pool_collection_max_bytes",
+            "jvm_memory_pool_max_bytes");
+
+    /** Reads a scrape; the first dialect that exposes a figure wins. */
+    public static PodSnapshot of(Scrape scrape, long atMillis) {
+        List<Sample> samples = scrape.samples();
+        return new PodSnapshot(atMillis,
+                firstSum(samples,
+                        // Micrometer reports pauses only; the Prometheus client also lists concurrent cycles, which are not pauses.
+                        series("jvm_gc_pause_seconds_sum"),
+                        series("jvm_gc_collection_seconds_sum").and(s -> !concurrentCollector(s.label("gc")))),
+                firstSum(samples, series("jvmtuning_context_switches_total").and(s -> "involuntary".equals(s.label("kind")))),
+                firstSum(samples, series("jvmtuning_cpu_cfs_periods_total"), series("container_cpu_cfs_periods_total")),
+                firstSum(samples, series("jvmtuning_cpu_cfs_throttled_periods_total"), series("container_cpu_cfs_throttled_periods_total")),
+                firstSum(samples, series("process_cpu_seconds_total"), series("container_cpu_usage_seconds_total")),
+                firstSum(samples, series("jvmtuning_cpu_limit_cores"), series("jvmtuning_available_processors"), series("system_cpu_count")),
+                firstSum(samples, series("jvmtuning_server_threads_busy"), series("tomcat_threads_busy_threads"), series("jetty_threads_busy"),
+                        series("tomcat_threadpool_currentthreadsbusy"), series("executor_active_threads").and(s -> "worker".equals(s.label("name")))),
+                firstSum(samples, series("jvmtuning_server_threads_max"), series("tomcat_threads_config_max_threads"), series("jetty_threads_config_max"),
+                        series("tomcat_threadpool_maxthreads")),
+                firstSum(samples, series("hikaricp_connections_pending"), series("agroal_awaiting_count")),
+                heapAfterGc(samples));
+    }
+
+    private static Predicate<Sample> series(String name) {
+        return s -> s.name().equals(name) && !Double.isNaN(s.value());
+    }
+
+    private static boolean concurrentCollector(String gc) {
+        return gc != null && (gc.contains("Concurrent") || gc.contains("Cycles"));
+    }
+
+    @SafeVarargs
+    private static Double firstSum(List<Sample> samples, Predicate<Sample>... dialects) {
+        for (Predicate<Sample> dialect : dialects) {
+            double sum = 0;
+            boolean found = false;
+            for (Sample s : samples) {
+                if (dialect.test(s)) {
+                    sum += s.value();
+                    found = true;
+                }
+            }
+            if (found) {
+                return sum;
+            }
+        }
+        return null;
+    }
+
+    /** Occupancy of the old generation right after the last collection, 0..1 (R15). */
+    private static Double heapAfterGc(List<Sample> samples) {
+        Double micrometer = firstSum(samples,
+                series("jvm_memory_usage_after_gc_percent").and(s -> "heap".equals(s.label("area"))),
+                series("jvm_memory_usage_after_gc").and(s -> "heap".equals(s.label("area"))));
+        if (micrometer != null) {
+            return micrometer;
+        }
+        Predicate<Sample> oldPool = s -> s.label("pool") != null && (s.label("pool").contains("Old") || s.label("pool").contains("Tenured"));
+        Double used = firstSum(samples, series("jvm_memory_pool_collection_used_bytes").and(oldPool));
+        Double max = firstSum(samples, series("jvm_memory_pool_collection_max_bytes").and(oldPool).and(s -> s.value() > 0),
+                series("jvm_memory_pool_max_bytes").and(oldPool).and(s -> s.value() > 0));
+        return used == null || max == null || max <= 0 ? null : used / max;
+    }
+}

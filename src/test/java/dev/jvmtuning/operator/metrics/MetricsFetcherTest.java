@@ -1,0 +1,183 @@
+package dev.jvmtuning.operator.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.jvmtuning.operator.api.v1alpha1.Metrics;
+import dev.jvmtuning.operator.api.v1alpha1.TargetRef;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
+import dev.jvmtuning.operator.testing.FakeKubelet;
+import dev.jvmtuning.operator.testing.LocalControlPlane;
+import dev.jvmtuning.operator.testing.TestSettings;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fetcher against a real API server (pods found by the Deployment's selector, Ready per their
+ * status) and a loopback endpoint that misbehaves on demand.
+ */
+class MetricsFetcherTest {
+    enum Behaviour { GOOD, HANG, ERROR_500, HUGE, GARBAGE }
+
+    private static final String GOOD_BODY = """
+            # TYPE jvm_gc_collection_seconds summary
+            jvm_gc_collection_seconds_count{gc="G1 Young Generation"} %d
+            jvm_gc_collection_seconds_sum{gc="G1 Young Generation"} %s
+            jvmtuning_context_switches_total{kind="involuntary"} %d
+            jvmtuning_available_processors 2
+            process_cpu_seconds_total %s
+            """;
+
+    private final AtomicReference<Behaviour> behaviour = new AtomicReference<>(Behaviour.GOOD);
+    private final CountDownLatch release = new CountDownLatch(1);
+    private HttpServer endpoint;
+    private int scrapes;
+    private KubernetesClient client;
+    private String namespace;
+    private MetricsFetcher fetcher;
+    private TuningProfile profile;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        endpoint = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        endpoint.setExecutor(Executors.newCachedThreadPool());
+        endpoint.createContext("/metrics", exchange -> {
+            try (exchange) {
+                switch (behaviour.get()) {
+                    case HANG -> awaitRelease();
+                    case ERROR_500 -> exchange.sendResponseHeaders(500, -1);
+                    case HUGE -> {
+                        exchange.sendResponseHeaders(200, 0);
+                        try (OutputStream out = exchange.getResponseBody()) {
+                            byte[] line = "padding_metric{a=\"b\"} 1\n".getBytes(StandardCharsets.UTF_8);
+                            for (int written = 0; written < 50 * 1024 * 1024; written += line.length) {
+                                out.write(line);
+                            }
+                        } catch (IOException expected) {
+                            // the fetcher hangs up once the body passes its limit
+                        }
+                    }
+                    case GARBAGE -> respond(exchange, "<html>\u0000\u0001 not { metrics \"\n}}}");
+                    case GOOD -> {
+                        scrapes++;
+                        respond(exchange, GOOD_BODY.formatted(scrapes * 10, scrapes * 0.5, scrapes * 20_000, scrapes * 1.0));
+                    }
+                }
+            }
+        });
+        endpoint.start();
+
+        LocalControlPlane controlPlane = LocalControlPlane.shared();
+        controlPlane.ensureControllerManager();
+        client = controlPlane.client();
+        namespace = controlPlane.newNamespace("metrics");
+        Map<String, String> labels = Map.of("app", "web");
+        Deployment deployment = client.resource(new DeploymentBuilder().withNewMetadata().withName("web").endMetadata()
+                .withNewSpec().withReplicas(1).withNewSelector().withMatchLabels(labels).endSelector()
+                .withNewTemplate().withNewMetadata().withLabels(labels).endMetadata()
+                .withNewSpec().addNewContainer().withName("app").withImage("example/web:1").endContainer().endSpec()
+                .endTemplate().endSpec().build()).inNamespace(namespace).create();
+        new FakeKubelet(client).awaitRollout(namespace, "web", Duration.ofSeconds(60));
+
+        fetcher = new MetricsFetcher(client, p -> Optional.of(deployment),
+                TestSettings.of(Duration.ofMinutes(5), Optional.empty()).metrics(), Clock.systemUTC());
+        profile = new TuningProfile();
+        profile.setMetadata(new ObjectMetaBuilder().withName("web").withNamespace(namespace).build());
+        profile.setSpec(new TuningProfileSpec().setTargetRef(new TargetRef().setName("web"))
+                .setMetrics(new Metrics().setPort(endpoint.getAddress().getPort()).setPath("/metrics")));
+    }
+
+    @AfterEach
+    void tearDown() {
+        release.countDown();
+        endpoint.stop(0);
+    }
+
+    private void awaitRelease() {
+        try {
+            release.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void respond(com.sun.net.httpserver.HttpExchange exchange, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.sendResponseHeaders(200, bytes.length);
+        exchange.getResponseBody().write(bytes);
+    }
+
+    private MetricsReport fetch() {
+        return fetcher.fetchResources(profile).iterator().next();
+    }
+
+    @Test
+    void twoGoodScrapesGiveRatesAndAVerdict() throws InterruptedException {
+        assertThat(fetch().availableReason()).isEqualTo("FirstSample");
+        Thread.sleep(1000);
+        MetricsReport report = fetch();
+
+        assertThat(report.availableStatus()).isEqualTo("True");
+        assertThat(report.availableMessage()).startsWith("read 1 of 1 Ready pods");
+        assertThat(report.observed().getGcTimePercent()).isPositive();
+        assertThat(report.observed().getInvoluntarySwitchesPerCorePerSecond()).isGreaterThan(2000);
+        assertThat(report.verdict().findings()).anyMatch(f -> f.type().equals("ContextSwitchPressure") && f.status().equals("True"));
+    }
+
+    @Test
+    void everyFaultIsMetricsUnavailableWithItsReasonAndTheNextGoodScrapeRecovers() {
+        int threadsBefore = Thread.activeCount();
+
+        behaviour.set(Behaviour.HANG);
+        long start = System.nanoTime();
+        MetricsReport hang = fetch();
+        assertThat(hang.availableReason()).isEqualTo("ScrapeFailed");
+        assertThat(hang.availableMessage()).contains("timed out");
+        Duration timeout = TestSettings.of(Duration.ofMinutes(5), Optional.empty()).metrics().timeout();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(timeout.plusSeconds(2));
+
+        behaviour.set(Behaviour.ERROR_500);
+        assertThat(fetch().availableMessage()).contains("HTTP 500");
+
+        behaviour.set(Behaviour.HUGE);
+        assertThat(fetch().availableMessage()).contains("body larger than");
+
+        behaviour.set(Behaviour.GARBAGE);
+        assertThat(fetch().availableMessage()).contains("no metrics in the response").contains("malformed lines");
+
+        endpoint.stop(0);
+        assertThat(fetch().availableMessage()).contains("connection refused");
+
+        assertThat(Thread.activeCount()).as("threads after five failed scrapes").isLessThan(threadsBefore + 20);
+    }
+
+    @Test
+    void aDeploymentWithoutReadyPodsIsReportedAsSuch() {
+        client.pods().inNamespace(namespace).list().getItems().forEach(p -> {
+            p.getStatus().getConditions().forEach(c -> c.setStatus("False"));
+            client.pods().inNamespace(namespace).resource(p).updateStatus();
+        });
+
+        MetricsReport report = fetch();
+
+        assertThat(report.availableStatus()).isEqualTo("False");
+        assertThat(report.availableReason()).isEqualTo("NoReadyPods");
+    }
+}

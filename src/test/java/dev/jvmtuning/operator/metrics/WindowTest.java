@@ -1,0 +1,76 @@
+package dev.jvmtuning.operator.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jvmtuning.operator.api.v1alpha1.Observed;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class WindowTest {
+
+    static PodSnapshot snapshot(long at, double gc, double switches, double periods, double throttled, double cpu) {
+        return new PodSnapshot(at, gc, switches, periods, throttled, cpu, 2.0, 10.0, 200.0, 0.0, 0.5);
+    }
+
+    @Test
+    void ratesAreIncreasesOverTheWindowAveragedOverPods() {
+        Map<String, PodSnapshot> before = Map.of("a", snapshot(0, 1.0, 1000, 100, 10, 5), "b", snapshot(0, 2.0, 0, 100, 0, 5));
+        Map<String, PodSnapshot> after = Map.of("a", snapshot(10_000, 2.0, 41_000, 200, 60, 15), "b", snapshot(10_000, 2.0, 20_000, 200, 0, 10));
+
+        Observed o = Window.observe(before, after, null);
+
+        assertThat(o.getWindow()).isEqualTo("10s");
+        assertThat(o.getPods()).isEqualTo(2);
+        assertThat(o.getGcTimePercent()).isEqualTo(5.0);                         // (10 % + 0 %) / 2
+        assertThat(o.getInvoluntarySwitchesPerCorePerSecond()).isEqualTo(1500.0); // (2000 + 1000) / 2 per core
+        assertThat(o.getCpuThrottlePercent()).isEqualTo(25.0);                    // (50 % + 0 %) / 2
+        assertThat(o.getCpuCores()).isEqualTo(0.75);
+        assertThat(o.getHeapAfterGcPercent()).isEqualTo(50.0);
+    }
+
+    @Test
+    void aCounterThatWentDownWasResetByARestart() {
+        Observed o = Window.observe(Map.of("a", snapshot(0, 50.0, 9_000_000, 1000, 0, 500)),
+                Map.of("a", snapshot(20_000, 1.0, 40_000, 200, 0, 3)), null);
+
+        assertThat(o.getGcTimePercent()).isEqualTo(5.0);
+        assertThat(o.getInvoluntarySwitchesPerCorePerSecond()).isEqualTo(1000.0);
+    }
+
+    @Test
+    void aPodSeenForTheFirstTimeHasNoRatesYet() {
+        assertThat(Window.observe(Map.of(), Map.of("a", snapshot(0, 1, 1, 1, 1, 1)), 2.0)).isNull();
+    }
+
+    @Test
+    void snapshotsReadEachDialect() {
+        Scrape micrometer = new Scrape(List.of(
+                new Sample("jvm_gc_pause_seconds_sum", Map.of("action", "end of minor GC", "gc", "G1 Young Generation"), 1.5, null),
+                new Sample("jvm_gc_pause_seconds_sum", Map.of("action", "end of major GC", "gc", "G1 Old Generation"), 0.5, null),
+                new Sample("tomcat_threads_busy_threads", Map.of("name", "http-nio-8080"), 12, null),
+                new Sample("tomcat_threads_config_max_threads", Map.of("name", "http-nio-8080"), 200, null),
+                new Sample("hikaricp_connections_pending", Map.of("pool", "HikariPool-1"), 3, null),
+                new Sample("jvm_memory_usage_after_gc_percent", Map.of("area", "heap", "pool", "long-lived"), 0.42, null)), 0, List.of());
+        Scrape prometheusClient = new Scrape(List.of(
+                new Sample("jvm_gc_collection_seconds_sum", Map.of("gc", "G1 Young Generation"), 1.0, null),
+                new Sample("jvm_gc_collection_seconds_sum", Map.of("gc", "G1 Concurrent GC"), 9.0, null),
+                new Sample("jvmtuning_context_switches_total", Map.of("kind", "involuntary"), 500, null),
+                new Sample("jvmtuning_context_switches_total", Map.of("kind", "voluntary"), 7000, null),
+                new Sample("jvm_memory_pool_collection_used_bytes", Map.of("pool", "G1 Old Gen"), 300, null),
+                new Sample("jvm_memory_pool_collection_max_bytes", Map.of("pool", "G1 Old Gen"), 1000, null)), 0, List.of());
+
+        PodSnapshot m = PodSnapshot.of(micrometer, 1);
+        PodSnapshot p = PodSnapshot.of(prometheusClient, 1);
+
+        assertThat(m.gcPauseSeconds()).isEqualTo(2.0);
+        assertThat(m.busyThreads()).isEqualTo(12);
+        assertThat(m.maxThreads()).isEqualTo(200);
+        assertThat(m.pendingConnections()).isEqualTo(3);
+        assertThat(m.heapAfterGcRatio()).isEqualTo(0.42);
+        assertThat(p.gcPauseSeconds()).as("concurrent cycles are not pauses").isEqualTo(1.0);
+        assertThat(p.involuntarySwitches()).isEqualTo(500);
+        assertThat(p.heapAfterGcRatio()).isEqualTo(0.3);
+        assertThat(p.busyThreads()).isNull();
+    }
+}

@@ -1,0 +1,153 @@
+package dev.jvmtuning.operator.pressure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jvmtuning.operator.api.v1alpha1.Observed;
+import dev.jvmtuning.operator.api.v1alpha1.Pressure;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** One test per rule the detector encodes (TUNING.md R4, R8, R15-R17). */
+class PressureDetectorTest {
+    private static final Map<String, String> SETTINGS = Map.of("threads.max", "200", "heap.size", "1024Mi", "connectionPool.maxSize", "10");
+
+    static Observed window() {
+        Observed o = new Observed();
+        o.setWindow("30s");
+        o.setPods(1);
+        return o;
+    }
+
+    static Finding finding(Verdict verdict, String type) {
+        return verdict.findings().stream().filter(f -> f.type().equals(type)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void r15_gcTimeAboveTheThresholdIsPressureAndTheHeapShouldGrow() {
+        Observed o = window();
+        o.setGcTimePercent(23.4);
+        o.setHeapAfterGcPercent(61.0);
+
+        Verdict v = PressureDetector.judge(o, null, new Pressure(), SETTINGS, 2.0);
+
+        assertThat(finding(v, "GCPressure")).isEqualTo(new Finding("GCPressure", "True", "GCTimeHigh",
+                "GC took 23.4% of wall time over 30s (threshold 10%), heap 61% full after GC"));
+        assertThat(v.recommendations()).anySatisfy(r -> {
+            assertThat(r.getField()).isEqualTo("heap.size");
+            assertThat(r.getCurrent()).isEqualTo("1024Mi");
+            assertThat(r.getRecommended()).isEqualTo("1536Mi");
+        });
+    }
+
+    @Test
+    void r15_aRisingAfterGcOccupancyIsALeakSuspectNotAHeapTooSmall() {
+        Observed before = window();
+        before.setHeapAfterGcPercent(78.0);
+        Observed now = window();
+        now.setGcTimePercent(15.0);
+        now.setHeapAfterGcPercent(93.0);
+
+        Verdict v = PressureDetector.judge(now, before, new Pressure(), SETTINGS, 2.0);
+
+        assertThat(v.recommendations()).singleElement().satisfies(r -> {
+            assertThat(r.getRecommended()).isEqualTo("investigate a leak");
+            assertThat(r.getReason()).contains("rose from 78% to 93%");
+        });
+    }
+
+    @Test
+    void r15_aNearlyFullHeapAfterGcIsPressureEvenWithLittleGcTime() {
+        Observed o = window();
+        o.setGcTimePercent(2.0);
+        o.setHeapAfterGcPercent(95.0);
+
+        assertThat(finding(PressureDetector.judge(o, null, new Pressure(), SETTINGS, 2.0), "GCPressure").reason()).isEqualTo("HeapNearlyFull");
+    }
+
+    @Test
+    void thresholdsComeFromTheProfile() {
+        Observed o = window();
+        o.setGcTimePercent(6.0);
+        Pressure strict = new Pressure();
+        strict.setGcTimePercent(5);
+
+        assertThat(finding(PressureDetector.judge(o, null, new Pressure(), SETTINGS, 2.0), "GCPressure").status()).isEqualTo("False");
+        assertThat(finding(PressureDetector.judge(o, null, strict, SETTINGS, 2.0), "GCPressure").status()).isEqualTo("True");
+    }
+
+    @Test
+    void r17_involuntarySwitchesAboveTheThresholdWithBusyCpusAskForFewerThreads() {
+        Observed o = window();
+        o.setInvoluntarySwitchesPerCorePerSecond(5400.0);
+        o.setCpuCores(1.9);
+
+        Verdict v = PressureDetector.judge(o, null, new Pressure(), SETTINGS, 2.0);
+
+        assertThat(finding(v, "ContextSwitchPressure").status()).isEqualTo("True");
+        assertThat(finding(v, "ContextSwitchPressure").message()).contains("5400 involuntary context switches per CPU per second", "threshold 2000");
+        assertThat(v.recommendations()).anySatisfy(r -> {
+            assertThat(r.getField()).isEqualTo("threads.max");
+            assertThat(r.getRecommended()).isEqualTo("100");
+        });
+    }
+
+    @Test
+    void r16_throttlingAboveTheKubernetesMixinThreshold() {
+        Observed o = window();
+        o.setCpuThrottlePercent(40.0);
+
+        Verdict v = PressureDetector.judge(o, null, new Pressure(), SETTINGS, 2.0);
+
+        assertThat(finding(v, "CPUThrottled")).isEqualTo(new Finding("CPUThrottled", "True", "Throttled",
+                "40% of CFS periods throttled over 30s (threshold 25%)"));
+        assertThat(v.recommendations()).anyMatch(r -> r.getField().equals("resources.limits.cpu") && r.getRecommended().equals("3"));
+    }
+
+    @Test
+    void r4_aSaturatedPoolWithIdleCpusNeedsMoreThreadsWithBusyCpusItDoesNot() {
+        Observed idle = window();
+        idle.setBusyThreads(200.0);
+        idle.setMaxThreads(200.0);
+        idle.setCpuCores(0.3);
+        Observed busy = window();
+        busy.setBusyThreads(199.0);
+        busy.setMaxThreads(200.0);
+        busy.setCpuCores(1.95);
+
+        Verdict waiting = PressureDetector.judge(idle, null, new Pressure(), SETTINGS, 2.0);
+        Verdict computing = PressureDetector.judge(busy, null, new Pressure(), SETTINGS, 2.0);
+
+        assertThat(finding(waiting, "ThreadPoolSaturated").status()).isEqualTo("True");
+        assertThat(waiting.recommendations()).anyMatch(r -> r.getField().equals("threads.max") && r.getRecommended().equals("300"));
+        assertThat(computing.recommendations()).anyMatch(r -> r.getField().equals("threads.max") && r.getRecommended().equals("200")
+                && r.getReason().contains("add replicas or CPU"));
+    }
+
+    @Test
+    void r8_requestsWaitingForConnectionsMeanTheConnectionPoolIsStarved() {
+        Observed o = window();
+        o.setPendingConnections(37.0);
+
+        Verdict v = PressureDetector.judge(o, null, new Pressure(), SETTINGS, 2.0);
+
+        assertThat(finding(v, "ConnectionPoolStarved").status()).isEqualTo("True");
+        assertThat(v.recommendations()).anyMatch(r -> r.getField().equals("connectionPool.maxSize") && r.getRecommended().equals("20"));
+    }
+
+    @Test
+    void aCalmWindowFlagsNothingAndMissingSeriesAreUnknown() {
+        Observed o = window();
+        o.setGcTimePercent(0.4);
+        o.setInvoluntarySwitchesPerCorePerSecond(35.0);
+        o.setCpuThrottlePercent(0.0);
+
+        Verdict v = PressureDetector.judge(o, null, new Pressure(), SETTINGS, 2.0);
+
+        assertThat(finding(v, "GCPressure").status()).isEqualTo("False");
+        assertThat(finding(v, "ContextSwitchPressure").status()).isEqualTo("False");
+        assertThat(finding(v, "CPUThrottled").status()).isEqualTo("False");
+        assertThat(finding(v, "ThreadPoolSaturated").status()).isEqualTo("Unknown");
+        assertThat(finding(v, "ConnectionPoolStarved").status()).isEqualTo("Unknown");
+        assertThat(v.recommendations()).isEmpty();
+    }
+}

@@ -9,8 +9,12 @@ import dev.jvmtuning.operator.api.v1alpha1.Setting;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.config.OperatorSettings;
+import dev.jvmtuning.operator.metrics.MetricsFetcher;
+import dev.jvmtuning.operator.metrics.MetricsReport;
 import dev.jvmtuning.operator.planner.PlanResult;
 import dev.jvmtuning.operator.planner.Planner;
+import dev.jvmtuning.operator.pressure.Finding;
+import dev.jvmtuning.operator.pressure.PressureDetector;
 import dev.jvmtuning.operator.render.Rendering;
 import dev.jvmtuning.operator.target.TargetContainer;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -32,6 +36,10 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
+import io.javaoperatorsdk.operator.processing.event.source.polling.PerResourcePollingConfigurationBuilder;
+import io.javaoperatorsdk.operator.processing.event.source.polling.PerResourcePollingEventSource;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -58,9 +66,12 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
     private static final Logger LOG = Logger.getLogger(TuningProfileReconciler.class);
 
     private final OperatorSettings settings;
+    private final OperatorMetrics metrics;
+    private MetricsFetcher metricsFetcher;
 
-    public TuningProfileReconciler(OperatorSettings settings) {
+    public TuningProfileReconciler(OperatorSettings settings, io.micrometer.core.instrument.MeterRegistry registry) {
         this.settings = settings;
+        this.metrics = new OperatorMetrics(registry, NAME);
     }
 
     @Override
@@ -80,21 +91,34 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
                 .withLabelSelector(MANAGED_BY + "=" + FIELD_MANAGER)
                 .withNamespacesInheritedFromController()
                 .build();
-        return List.of(new InformerEventSource<>(deployments, context), new InformerEventSource<>(configMaps, context));
+        InformerEventSource<Deployment, TuningProfile> deploymentSource = new InformerEventSource<>(deployments, context);
+        metricsFetcher = new MetricsFetcher(context.getClient(),
+                p -> deploymentSource.get(new ResourceID(targetName(p), p.getMetadata().getNamespace())),
+                settings.metrics(), Clock.systemUTC());
+        // Polls on its own threads at each profile's metrics.interval; a changed report triggers a reconcile.
+        var metrics = new PerResourcePollingEventSource<>(MetricsReport.class, context,
+                new PerResourcePollingConfigurationBuilder<MetricsReport, TuningProfile, String>(metricsFetcher, Duration.ofSeconds(30))
+                        .withName("metrics").withResourceIDMapper(r -> "report").build());
+        return List.of(deploymentSource, new InformerEventSource<>(configMaps, context), metrics);
     }
 
     @Override
     public UpdateControl<TuningProfile> reconcile(TuningProfile profile, Context<TuningProfile> context) {
+        return metrics.reconcile(() -> reconcileAndReport(profile, context));
+    }
+
+    private UpdateControl<TuningProfile> reconcileAndReport(TuningProfile profile, Context<TuningProfile> context) {
         TuningProfileStatus before = Objects.requireNonNullElseGet(profile.getStatus(), TuningProfileStatus::new);
         Report report = new Report(before, profile.getMetadata().getGeneration());
         Optional<Deployment> target = context.getSecondaryResource(Deployment.class);
         if (target.isEmpty()) {
             report.notApplied("TargetNotFound", "Deployment " + targetName(profile) + " not found in namespace " + profile.getMetadata().getNamespace());
-        } else {
-            reconcileWith(profile, target.get(), context, report);
+        } else if (reconcileWith(profile, target.get(), context, report)) {
+            context.getSecondaryResource(MetricsReport.class).ifPresent(report::metrics);
         }
         TuningProfileStatus after = report.status();
         recordEvents(profile, before, after, context.getClient());
+        metrics.record(key(profile), after.getConditions());
         UpdateControl<TuningProfile> control;
         if (after.equals(before)) {
             control = UpdateControl.noUpdate();
@@ -108,18 +132,19 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         return control.rescheduleAfter(settings.resyncPeriod());
     }
 
-    private void reconcileWith(TuningProfile profile, Deployment deployment, Context<TuningProfile> context, Report report) {
+    /** Returns whether the profile governs its target, so that the target's metrics speak of its settings. */
+    private boolean reconcileWith(TuningProfile profile, Deployment deployment, Context<TuningProfile> context, Report report) {
         String name = profile.getMetadata().getName();
         Optional<TuningProfile> owner = oldestProfileFor(deployment, context);
         if (owner.isPresent() && !owner.get().getMetadata().getName().equals(name)) {
             report.notApplied("Conflict", "Deployment " + deployment.getMetadata().getName() + " is already tuned by TuningProfile "
                     + owner.get().getMetadata().getName() + ", which is older; this profile writes nothing");
-            return;
+            return false;
         }
         TargetContainer.Lookup lookup = TargetContainer.find(deployment, profile.getSpec().getContainer());
         if (!lookup.isFound()) {
             report.notApplied("Invalid", lookup.problem());
-            return;
+            return false;
         }
         String configMapName = DeploymentTuning.configMapName(name);
         Container userContainer = DeploymentTuning.userContainer(deployment, lookup.container(), configMapName);
@@ -127,7 +152,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         if (result instanceof PlanResult.Rejected rejected) {
             // The last applied settings, if any, stay in place: a bad edit must not undo a good state.
             report.notApplied(rejected.reason().name(), String.join("; ", rejected.messages()));
-            return;
+            return true;
         }
         PlanResult.Plan plan = (PlanResult.Plan) result;
         report.planned(plan);
@@ -136,7 +161,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
                 restore(deployment, configMapName, context);
             }
             report.recommendOnly();
-            return;
+            return true;
         }
         applyConfigMap(profile, plan.rendering(), configMapName, context);
         Deployment desired = DeploymentTuning.desired(deployment, userContainer, name, plan.rendering(), configMapName);
@@ -149,6 +174,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         }
         report.applied("settings " + DeploymentTuning.hash(plan.rendering(), configMapName) + " rendered into container "
                 + userContainer.getName() + " of Deployment " + deployment.getMetadata().getName(), rollout(live));
+        return true;
     }
 
     @Override
@@ -158,6 +184,10 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
                 .ifPresent(d -> restore(d, DeploymentTuning.configMapName(profile.getMetadata().getName()), context));
         context.getClient().configMaps().inNamespace(profile.getMetadata().getNamespace())
                 .withName(DeploymentTuning.configMapName(profile.getMetadata().getName())).delete();
+        if (metricsFetcher != null) {
+            metricsFetcher.forget(profile);
+        }
+        metrics.forget(key(profile));
         return DeleteControl.defaultDelete();
     }
 
@@ -234,16 +264,21 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
     record Rollout(boolean complete, String reason, String message) {
     }
 
+    /** Events on transitions: Warnings for trouble (pressure True, anything else False), Normal when it clears or succeeds. */
     private static void recordEvents(TuningProfile profile, TuningProfileStatus before, TuningProfileStatus after, KubernetesClient client) {
         EventRecorder events = new EventRecorder(client);
         for (Condition changed : Conditions.transitions(before.getConditions(), after.getConditions())) {
-            if (changed.getType().equals(READY)) {
+            String status = changed.getStatus();
+            if (changed.getType().equals(READY) || Finding.UNKNOWN.equals(status) || "RollingOut".equals(changed.getReason())) {
                 continue;
             }
-            boolean bad = "False".equals(changed.getStatus()) && !"RollingOut".equals(changed.getReason()) && !"RecommendOnly".equals(changed.getReason());
-            if (bad) {
+            boolean trouble = PressureDetector.CONDITION_TYPES.contains(changed.getType())
+                    ? Finding.TRUE.equals(status)
+                    : Finding.FALSE.equals(status) && !"RecommendOnly".equals(changed.getReason());
+            if (trouble) {
                 events.warning(profile, changed.getReason(), changed.getMessage());
-            } else if ("True".equals(changed.getStatus()) || "RecommendOnly".equals(changed.getReason())) {
+            } else if (Conditions.find(before.getConditions(), changed.getType()).isPresent() || Finding.TRUE.equals(status)
+                    || "RecommendOnly".equals(changed.getReason())) {
                 events.normal(profile, changed.getReason(), changed.getMessage());
             }
         }
@@ -254,6 +289,10 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
 
     private static String targetName(TuningProfile profile) {
         return profile.getSpec() == null || profile.getSpec().getTargetRef() == null ? "" : profile.getSpec().getTargetRef().getName();
+    }
+
+    private static String key(TuningProfile profile) {
+        return targetKey(profile.getMetadata().getNamespace(), profile.getMetadata().getName());
     }
 
     private static String targetKey(String namespace, String name) {
@@ -299,6 +338,21 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
             condition(APPLIED, true, "Applied", message);
             condition(ROLLOUT_COMPLETE, rollout.complete(), rollout.reason(), rollout.message());
             condition(READY, rollout.complete(), rollout.complete() ? "Ready" : rollout.reason(), rollout.message());
+        }
+
+        void metrics(MetricsReport metrics) {
+            condition(Conditions.METRICS_AVAILABLE, metrics.availableStatus(), metrics.availableReason(), metrics.availableMessage());
+            if (metrics.observed() != null) {
+                status.setObserved(metrics.observed());
+            }
+            if (metrics.verdict() != null) {
+                metrics.verdict().findings().forEach(f -> condition(f.type(), f.status(), f.reason(), f.message()));
+                status.setRecommendations(metrics.verdict().recommendations());
+            }
+        }
+
+        private void condition(String type, String value, String reason, String message) {
+            status.setConditions(Conditions.set(status.getConditions(), type, value, reason, message, generation, now));
         }
 
         private void condition(String type, boolean value, String reason, String message) {

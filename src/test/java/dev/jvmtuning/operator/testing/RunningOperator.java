@@ -1,6 +1,5 @@
 package dev.jvmtuning.operator.testing;
 
-import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.reconciler.TuningProfileReconciler;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -13,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,6 +25,8 @@ import java.util.regex.Pattern;
  */
 public final class RunningOperator {
     public static final Duration RESYNC = Duration.ofSeconds(3);
+    /** Profiles with this label belong to a test that runs its own operator (under another identity). */
+    public static final String OWN_OPERATOR_LABEL = "test.jvmtuning.dev/own-operator";
     private static final Set<String> WRITES = Set.of("POST", "PUT", "PATCH", "DELETE");
     private static final Pattern NAMESPACED = Pattern.compile("/namespaces/([^/]+)/([^/?]+)");
     private static RunningOperator shared;
@@ -44,8 +46,8 @@ public final class RunningOperator {
                 }))
                 .build();
         Operator operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false));
-        OperatorSettings settings = () -> RESYNC;
-        operator.register(new TuningProfileReconciler(settings));
+        operator.register(TestSettings.reconciler(RESYNC, Optional.empty()),
+                o -> o.withLabelSelector("!" + OWN_OPERATOR_LABEL));
         operator.start();
         Runtime.getRuntime().addShutdownHook(new Thread(operator::stop));
     }

@@ -1,0 +1,51 @@
+{{- define "jto.fullname" -}}
+{{- if contains .Chart.Name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "jto.labels" -}}
+app.kubernetes.io/name: {{ .Chart.Name }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
+{{- end -}}
+
+{{- define "jto.selectorLabels" -}}
+app.kubernetes.io/name: {{ .Chart.Name }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{- define "jto.serviceAccountName" -}}
+{{- default (include "jto.fullname" .) .Values.serviceAccount.name -}}
+{{- end -}}
+
+{{/* What the operator does, and nothing more: each rule names the code that needs it. */}}
+{{- define "jto.namespacedRules" -}}
+# the profiles: watch them, add and remove the cleanup finalizer, write their status
+- apiGroups: [jvmtuning.dev]
+  resources: [tuningprofiles]
+  verbs: [get, list, watch, patch, update]
+- apiGroups: [jvmtuning.dev]
+  resources: [tuningprofiles/status]
+  verbs: [get, patch, update]
+# the targets: watch them, server-side apply the operator's fields, restore them on delete
+- apiGroups: [apps]
+  resources: [deployments]
+  verbs: [get, list, watch, patch, update]
+# the rendered server properties, owned by each profile
+- apiGroups: [""]
+  resources: [configmaps]
+  verbs: [get, list, watch, create, patch, delete]
+# the target's pods, to find the ones whose metrics to read
+- apiGroups: [""]
+  resources: [pods]
+  verbs: [get, list]
+# Events on profiles
+- apiGroups: [""]
+  resources: [events]
+  verbs: [create, patch]
+{{- end -}}

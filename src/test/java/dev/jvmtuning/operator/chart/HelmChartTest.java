@@ -1,0 +1,198 @@
+package dev.jvmtuning.operator.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.reconciler.Conditions;
+import dev.jvmtuning.operator.reconciler.TuningProfileReconciler;
+import dev.jvmtuning.operator.testing.FakeKubelet;
+import dev.jvmtuning.operator.testing.LocalControlPlane;
+import dev.jvmtuning.operator.testing.RunningOperator;
+import dev.jvmtuning.operator.testing.TestSettings;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.Operator;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The chart with a real helm against the real API server. */
+class HelmChartTest {
+    private static final Path CHART = Path.of("charts/jvm-tuning-operator");
+    private static final String HELM = System.getProperty("helm.binary", "helm");
+    private static final String K8S_VERSION = System.getProperty("k8s.version", "1.36.3");
+    private static LocalControlPlane controlPlane;
+    private static KubernetesClient client;
+
+    @BeforeAll
+    static void controlPlane() {
+        controlPlane = LocalControlPlane.shared();
+        controlPlane.installCrd();
+        client = controlPlane.client();
+    }
+
+    static String helm(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(HELM));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as("helm %s:%n%s", String.join(" ", args), output).isZero();
+        return output;
+    }
+
+    static List<HasMetadata> template(String... values) throws Exception {
+        List<String> args = new ArrayList<>(List.of("template", "jvm-tuning-operator", CHART.toString(),
+                "--namespace", "jvm-tuning-system", "--kube-version", K8S_VERSION));
+        for (String value : values) {
+            args.addAll(List.of("--set", value));
+        }
+        return client.load(new ByteArrayInputStream(helm(args.toArray(String[]::new)).getBytes(StandardCharsets.UTF_8))).items();
+    }
+
+    @Test
+    void lintsCleanWithDefaultAndNonDefaultValues() throws Exception {
+        assertThat(helm("lint", CHART.toString(), "--strict")).contains("0 chart(s) failed");
+        assertThat(helm("lint", CHART.toString(), "--strict", "--set", "replicas=3", "--set", "watchNamespaces={a,b}",
+                "--set", "serviceMonitor.enabled=true", "--set", "metrics.prometheusUrl=http://prometheus.monitoring:9090"))
+                .contains("0 chart(s) failed");
+    }
+
+    @Test
+    void everyRenderedObjectIsAcceptedByTheApiServer() throws Exception {
+        String operatorNamespace = controlPlane.newNamespace("jto-system");
+        String watched = controlPlane.newNamespace("jto-watched");
+        List<List<HasMetadata>> renderings = List.of(template(),
+                template("replicas=2", "watchNamespaces={" + watched + "}", "serviceMonitor.enabled=true",
+                        "metrics.prometheusUrl=http://prometheus.monitoring:9090", "resources.limits.memory=1Gi"));
+        for (List<HasMetadata> objects : renderings) {
+            assertThat(objects).extracting(HasMetadata::getKind).contains("Deployment", "ServiceAccount", "Service");
+            for (HasMetadata object : objects) {
+                if (object.getKind().equals("ServiceMonitor")) {
+                    continue; // a prometheus-operator kind this API server does not serve
+                }
+                String namespace = object.getMetadata().getNamespace() == null || object.getMetadata().getNamespace().equals("jvm-tuning-system")
+                        ? operatorNamespace : object.getMetadata().getNamespace();
+                if (object.getKind().startsWith("Cluster")) {
+                    client.resource(object).dryRun().create();
+                } else {
+                    client.resource(object).inNamespace(namespace).dryRun().create();
+                }
+            }
+        }
+        assertThat(renderings.get(1)).filteredOn(o -> o.getKind().equals("Role")).extracting(o -> o.getMetadata().getNamespace())
+                .contains(watched);
+        assertThat(renderings.get(1)).noneMatch(o -> o.getKind().startsWith("Cluster"));
+        assertThat(renderings.get(0)).anyMatch(o -> o.getKind().equals("ClusterRole"));
+    }
+
+    @Test
+    void theOperatorPodIsLockedDown() throws Exception {
+        var deployment = (io.fabric8.kubernetes.api.model.apps.Deployment) template().stream()
+                .filter(o -> o.getKind().equals("Deployment")).findFirst().orElseThrow();
+        var pod = deployment.getSpec().getTemplate().getSpec();
+        var container = pod.getContainers().get(0);
+
+        assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+        assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+        assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+        assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+        assertThat(container.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+        assertThat(container.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/q/health/live");
+        assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/q/health/ready");
+        assertThat(container.getResources().getLimits()).containsKeys("cpu", "memory");
+    }
+
+    @Test
+    void theChartsCrdAndThePlainManifestsStayInSync() throws Exception {
+        assertThat(Files.readString(CHART.resolve("crds").resolve(LocalControlPlane.CRD_FILE.getFileName())))
+                .as("charts/jvm-tuning-operator/crds/ must hold the same CRD as crds/").isEqualTo(Files.readString(LocalControlPlane.CRD_FILE));
+        String rendered = "# Rendered from charts/jvm-tuning-operator by deploy/render-manifests.sh; do not edit.\n"
+                + helm("template", "jvm-tuning-operator", CHART.toString(), "--namespace", "jvm-tuning-system", "--include-crds",
+                        "--kube-version", K8S_VERSION);
+        assertThat(Files.readString(Path.of("deploy/manifests/jvm-tuning-operator.yaml")))
+                .as("deploy/manifests is stale: run deploy/render-manifests.sh").isEqualTo(rendered);
+    }
+
+    @Test
+    void installedChartsIdentityIsEnoughToTuneAndNoMore() throws Exception {
+        controlPlane.ensureControllerManager();
+        String release = "jto-" + Long.toHexString(System.nanoTime()).substring(0, 6);
+        String operatorNamespace = controlPlane.newNamespace("jto-system");
+        String watched = controlPlane.newNamespace("jto-watched");
+        String other = controlPlane.newNamespace("jto-other");
+        Path kubeconfig = controlPlane.kubeconfig();
+        helm("install", release, CHART.toString(), "--kubeconfig", kubeconfig.toString(), "--namespace", operatorNamespace,
+                "--set", "watchNamespaces={" + watched + "}", "--wait=false");
+
+        String serviceAccount = release + "-jvm-tuning-operator";
+        String token = client.serviceAccounts().inNamespace(operatorNamespace).withName(serviceAccount)
+                .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build())
+                .getStatus().getToken();
+        Config admin = client.getConfiguration();
+        Config asOperator = new ConfigBuilder(Config.empty()).withMasterUrl(admin.getMasterUrl()).withCaCertData(admin.getCaCertData()).withCaCertFile(admin.getCaCertFile())
+                .withOauthToken(token).build();
+        try (KubernetesClient operatorClient = new KubernetesClientBuilder().withConfig(asOperator).build()) {
+            Operator operator = new Operator(o -> o.withKubernetesClient(operatorClient).withCloseClientOnStop(false));
+            operator.register(TestSettings.reconciler(Duration.ofSeconds(5), Optional.empty()),
+                    o -> o.settingNamespaces(watched).withLabelSelector(RunningOperator.OWN_OPERATOR_LABEL));
+            operator.start();
+            try {
+                client.load(Files.newInputStream(Path.of("examples/orders-api.yaml"))).items().forEach(o -> {
+                    if (o.getKind().equals("TuningProfile")) {
+                        o.getMetadata().setLabels(java.util.Map.of(RunningOperator.OWN_OPERATOR_LABEL, "true"));
+                    }
+                    client.resource(o).inNamespace(watched).create();
+                });
+                new FakeKubelet(client).awaitRollout(watched, "orders-api", Duration.ofSeconds(90));
+                await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
+                    new FakeKubelet(client).markPodsReady(watched);
+                    TuningProfile profile = client.resources(TuningProfile.class).inNamespace(watched).withName("orders-api").get();
+                    assertThat(profile.getStatus()).isNotNull();
+                    assertThat(Conditions.find(profile.getStatus().getConditions(), "Ready"))
+                            .hasValueSatisfying(c -> assertThat(c.getStatus()).as(c.getMessage()).isEqualTo("True"));
+                });
+            } finally {
+                operator.stop();
+            }
+
+            assertThatThrownBy(() -> operatorClient.secrets().inNamespace(watched).list())
+                    .isInstanceOf(KubernetesClientException.class).hasMessageContaining("Forbidden");
+            assertThatThrownBy(() -> operatorClient.apps().deployments().inNamespace(other).list())
+                    .isInstanceOf(KubernetesClientException.class).hasMessageContaining("Forbidden");
+            assertThatThrownBy(() -> operatorClient.configMaps().inNamespace(other).resource(new ConfigMapBuilder()
+                    .withNewMetadata().withName("x").endMetadata().build()).create())
+                    .isInstanceOf(KubernetesClientException.class).hasMessageContaining("Forbidden");
+            assertThatThrownBy(() -> operatorClient.namespaces().list())
+                    .isInstanceOf(KubernetesClientException.class).hasMessageContaining("Forbidden");
+        }
+
+        helm("uninstall", release, "--kubeconfig", kubeconfig.toString(), "--namespace", operatorNamespace);
+        String instance = "app.kubernetes.io/instance=" + release;
+        assertThat(client.apps().deployments().inNamespace(operatorNamespace).withLabelSelector(instance).list().getItems()).isEmpty();
+        assertThat(client.serviceAccounts().inNamespace(operatorNamespace).withLabelSelector(instance).list().getItems()).isEmpty();
+        assertThat(client.services().inNamespace(operatorNamespace).withLabelSelector(instance).list().getItems()).isEmpty();
+        assertThat(client.rbac().roles().inNamespace(watched).withLabelSelector(instance).list().getItems()).isEmpty();
+        assertThat(client.rbac().roleBindings().inNamespace(watched).withLabelSelector(instance).list().getItems()).isEmpty();
+        assertThat(client.apiextensions().v1().customResourceDefinitions().withName("tuningprofiles.jvmtuning.dev").get())
+                .as("the CRD stays, with every profile, by Helm's crds/ policy").isNotNull();
+    }
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The main job: a local control plane, the TuningProfile CRD, the operator, the example service and
-# its profile; waits until the profile is Ready and prints it with the Deployment's rendered environment.
+# The main job: a local control plane, `helm install` of the chart (CRD, ServiceAccount, RBAC), the
+# operator running under the chart's ServiceAccount, the example service and its profile; waits until
+# the profile is Ready and prints it with the Deployment's rendered environment.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 NAMESPACE="${NAMESPACE:-shop}"
@@ -15,15 +16,24 @@ step "local control plane"
 "$REPO_ROOT/deploy/local/up.sh"
 export KUBECONFIG="$KUBECONFIG_FILE"
 
-step "CRD"
-kubectl apply --server-side -f "$REPO_ROOT/crds/tuningprofiles.jvmtuning.dev-v1.yml"
+step "helm install jvm-tuning-operator (watching namespace $NAMESPACE)"
+kubectl create namespace "$NAMESPACE" --dry-run=client -o yaml | kubectl apply -f -
+helm upgrade --install jvm-tuning-operator "$REPO_ROOT/charts/jvm-tuning-operator" -n jvm-tuning-system --create-namespace \
+  --set "watchNamespaces={$NAMESPACE}"
 kubectl wait --for=condition=Established --timeout=60s crd/tuningprofiles.jvmtuning.dev
 
-step "operator"
-"$REPO_ROOT/deploy/local/run-operator.sh"
+step "operator, authenticated as the chart's ServiceAccount"
+# No kubelet runs the chart's pod here, so the same operator runs as a local process with that
+# ServiceAccount's token: what it may do is exactly what the chart grants.
+operator_kubeconfig="$JTO_STATE/operator.kubeconfig"
+kubectl config view --raw --minify --flatten >"$operator_kubeconfig"
+KUBECONFIG="$operator_kubeconfig" kubectl config set-credentials admin \
+  --token="$(kubectl create token jvm-tuning-operator -n jvm-tuning-system --duration=24h)" >/dev/null
+kubectl --kubeconfig "$operator_kubeconfig" auth can-i list secrets -n "$NAMESPACE" >/dev/null 2>&1 &&
+  { echo "the operator's identity can read Secrets: RBAC is too broad" >&2; exit 1; }
+OPERATOR_KUBECONFIG="$operator_kubeconfig" WATCH_NAMESPACES="$NAMESPACE" "$REPO_ROOT/deploy/local/run-operator.sh"
 
 step "example: $EXAMPLE in namespace $NAMESPACE"
-kubectl create namespace "$NAMESPACE" --dry-run=client -o yaml | kubectl apply -f -
 kubectl apply -n "$NAMESPACE" -f "$EXAMPLE"
 profile="$(kubectl get -f "$EXAMPLE" -n "$NAMESPACE" -o jsonpath='{range .items[?(@.kind=="TuningProfile")]}{.metadata.name}{end}')"
 deployment="$(kubectl get tp "$profile" -n "$NAMESPACE" -o jsonpath='{.spec.targetRef.name}')"

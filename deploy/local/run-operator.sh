@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds the operator if its sources changed and starts it against the local control plane, in the
 # background; down.sh stops it with the rest. Log: $JTO_STATE/logs/operator.log.
+# OPERATOR_KUBECONFIG: the identity it runs as (default: the admin kubeconfig);
+# WATCH_NAMESPACES: comma-separated namespaces (default: all).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 app="$REPO_ROOT/target/quarkus-app/quarkus-run.jar"
@@ -11,7 +13,8 @@ if grep -q '^operator ' "$JTO_STATE/pids" 2>/dev/null; then
   echo "operator already running" >&2
   exit 0
 fi
-KUBECONFIG="$KUBECONFIG_FILE" QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT="${OPERATOR_HTTP_PORT:-18080}" \
+env KUBECONFIG="${OPERATOR_KUBECONFIG:-$KUBECONFIG_FILE}" \
+  ${WATCH_NAMESPACES:+QUARKUS_OPERATOR_SDK_CONTROLLERS_TUNINGPROFILE_NAMESPACES=$WATCH_NAMESPACES} QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT="${OPERATOR_HTTP_PORT:-18080}" \
   nohup java -Xmx256m -jar "$app" >"$JTO_STATE/logs/operator.log" 2>&1 &
 echo "operator $!" >>"$JTO_STATE/pids"
 for _ in $(seq 120); do

@@ -19,6 +19,18 @@ public interface OperatorSettings {
     /** Metrics reading; the only URL besides the pods' own is this install-time Prometheus. */
     Metrics metrics();
 
+    /** The agent image that profiles with metrics.injectAgent get as an init container. */
+    Agent agent();
+
+    interface Agent {
+        @WithDefault("ghcr.io/jvm-tuning-operator/jvm-tuning-agent:0.1.0")
+        String image();
+
+        /** Where the jar sits in that image. */
+        @WithDefault("/jvm-tuning-agent.jar")
+        String jarPath();
+    }
+
     interface Metrics {
         /** Base URL of the Prometheus that profiles with metrics.source Prometheus are judged from. */
         Optional<String> prometheusUrl();

@@ -98,7 +98,7 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         Metrics metrics = metrics(profile);
         Map<String, Outcome> outcomes = metrics.getSource() == MetricsSource.Prometheus
                 ? queryPrometheus(profile, pods)
-                : scrapePods(pods, metrics.getPort() == null ? 8080 : metrics.getPort(), path(profile));
+                : scrapePods(pods, metrics.effectivePort(), path(profile));
         Map<String, PodSnapshot> snapshots = new LinkedHashMap<>();
         Map<String, String> failures = new LinkedHashMap<>();
         outcomes.forEach((pod, outcome) -> {
@@ -251,6 +251,9 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         String path = metrics(profile).getPath();
         if (path != null) {
             return path;
+        }
+        if (metrics(profile).agentInjected()) {
+            return "/metrics";
         }
         Runtime runtime = profile.getSpec().getRuntime();
         return switch (runtime) {

@@ -7,6 +7,7 @@ import dev.jvmtuning.operator.api.v1alpha1.Collector;
 import dev.jvmtuning.operator.api.v1alpha1.ConnectionPool;
 import dev.jvmtuning.operator.api.v1alpha1.Gc;
 import dev.jvmtuning.operator.api.v1alpha1.Heap;
+import dev.jvmtuning.operator.api.v1alpha1.Metrics;
 import dev.jvmtuning.operator.api.v1alpha1.Queue;
 import dev.jvmtuning.operator.api.v1alpha1.Runtime;
 import dev.jvmtuning.operator.api.v1alpha1.Threads;
@@ -121,6 +122,7 @@ public final class Planner {
             planCollector();
             planQueues();
             planConnectionPool();
+            planAgent();
             if (!invalid.isEmpty()) {
                 return new Rejected(Reason.Invalid, invalid);
             }
@@ -129,7 +131,7 @@ public final class Planner {
             }
             TuningValues values = new TuningValues(maxThreads, minSpare, acceptCount, maxConnections, maxQueueSize,
                     poolMax, poolMinIdle, activeProcessorCount, heapRendered ? heap : null, young, collector, zGenerational,
-                    maxPause, parallelGcThreads, concGcThreads,
+                    maxPause, parallelGcThreads, concGcThreads, agentPort(),
                     budget == null ? null : budget.codeCache(), budget == null ? null : budget.directMemory());
             Rendering rendering = Renderer.render(values, spec, facts);
             List<String> allWarnings = new ArrayList<>(warnings);
@@ -520,6 +522,20 @@ public final class Planner {
                     invalid.add("connectionPool.minIdle " + poolMinIdle + " exceeds connectionPool.maxSize " + poolMax);
                 }
                 decide("connectionPool.minIdle", poolMinIdle.toString(), "spec", "set in the profile");
+            }
+        }
+
+        private Integer agentPort() {
+            Metrics metrics = spec.getMetrics();
+            return metrics != null && metrics.agentInjected() ? metrics.effectivePort() : null;
+        }
+
+        private void planAgent() {
+            Metrics metrics = spec.getMetrics();
+            if (metrics != null && metrics.agentInjected()) {
+                decide("metrics.agent", Integer.toString(metrics.effectivePort()), "R17",
+                        "the jvm-tuning agent is injected and serves /metrics on this port: context switches, run-queue delay "
+                                + "and CPU throttling exist per container only inside the pod");
             }
         }
 

@@ -21,6 +21,7 @@ public record TuningValues(
         Integer maxPauseMillis,
         Integer parallelGcThreads,
         Integer concGcThreads,
+        Integer agentPort,
         Long reservedCodeCacheBytes,
         Long maxDirectMemoryBytes) {
 }

@@ -2,11 +2,18 @@ package dev.jvmtuning.operator.reconciler;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jvmtuning.operator.render.AgentInjection;
 import dev.jvmtuning.operator.render.Rendering;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import java.nio.charset.StandardCharsets;
@@ -61,7 +68,10 @@ public final class DeploymentTuning {
             }
             env.add(var);
         }
-        return new ContainerBuilder(container).withEnv(env).build();
+        List<VolumeMount> mounts = Objects.requireNonNullElse(container.getVolumeMounts(), List.<VolumeMount>of()).stream()
+                .filter(m -> !AgentInjection.NAME.equals(m.getName())).toList();
+        return new ContainerBuilder(container).withEnv(env).withVolumeMounts(mounts.isEmpty() && container.getVolumeMounts() == null ? null : mounts)
+                .build();
     }
 
     /**
@@ -69,7 +79,8 @@ public final class DeploymentTuning {
      * value followed by the rendered flags; each server property references the profile's ConfigMap,
      * except those the container already sets itself, which win.
      */
-    public static Deployment desired(Deployment current, Container userContainer, String profile, Rendering rendering, String configMapName) {
+    public static Deployment desired(Deployment current, Container userContainer, String profile, Rendering rendering, String configMapName,
+            Agent agent) {
         List<EnvVar> env = new ArrayList<>();
         env.add(new EnvVar(rendering.jvmOptionsVariable(), rendering.jvmOptionsValue(), null));
         List<String> userNames = Objects.requireNonNullElse(userContainer.getEnv(), List.<EnvVar>of()).stream().map(EnvVar::getName).toList();
@@ -82,7 +93,7 @@ public final class DeploymentTuning {
         String userValue = userContainer.getEnv() == null ? null : userContainer.getEnv().stream()
                 .filter(v -> v.getName().equals(rendering.jvmOptionsVariable())).map(EnvVar::getValue).findFirst().orElse(null);
         annotations.put(ORIGINAL_JVM_OPTIONS, json(new OriginalJvmOptions(rendering.jvmOptionsVariable(), userValue, rendering.jvmOptionsValue())));
-        return new DeploymentBuilder()
+        Deployment desired = new DeploymentBuilder()
                 .withApiVersion("apps/v1").withKind("Deployment")
                 .withNewMetadata().withName(current.getMetadata().getName()).withNamespace(current.getMetadata().getNamespace())
                 .withAnnotations(annotations).endMetadata()
@@ -91,6 +102,29 @@ public final class DeploymentTuning {
                 .withNewSpec().addNewContainer().withName(userContainer.getName()).withEnv(env).endContainer().endSpec()
                 .endTemplate().endSpec()
                 .build();
+        if (agent != null) {
+            injectAgent(desired.getSpec().getTemplate().getSpec(), agent);
+        }
+        return desired;
+    }
+
+    /** The agent image and where its jar sits in it; null when the profile does not inject the agent. */
+    public record Agent(String image, String jarPath) {
+    }
+
+    /** An init container copies the agent's jar into a volume the target container mounts read-only. */
+    private static void injectAgent(PodSpec pod, Agent agent) {
+        pod.setInitContainers(List.of(new ContainerBuilder().withName(AgentInjection.NAME).withImage(agent.image())
+                .withCommand("cp", agent.jarPath(), AgentInjection.JAR)
+                .addNewVolumeMount().withName(AgentInjection.NAME).withMountPath(AgentInjection.DIRECTORY).endVolumeMount()
+                .withNewSecurityContext().withAllowPrivilegeEscalation(false).withRunAsNonRoot(true).withReadOnlyRootFilesystem(true)
+                .withNewCapabilities().withDrop("ALL").endCapabilities().endSecurityContext()
+                .withNewResources().addToRequests("cpu", new Quantity("10m")).addToRequests("memory", new Quantity("16Mi"))
+                .addToLimits("memory", new Quantity("32Mi")).endResources()
+                .build()));
+        pod.setVolumes(List.of(new VolumeBuilder().withName(AgentInjection.NAME).withNewEmptyDir().endEmptyDir().build()));
+        pod.getContainers().get(0).setVolumeMounts(List.of(new VolumeMountBuilder().withName(AgentInjection.NAME)
+                .withMountPath(AgentInjection.DIRECTORY).withReadOnly(true).build()));
     }
 
     /** True when the Deployment already holds exactly the desired fields, so no write is needed. */
@@ -105,6 +139,11 @@ public final class DeploymentTuning {
         Optional<Container> currentContainer = current.getSpec().getTemplate().getSpec().getContainers().stream()
                 .filter(c -> c.getName().equals(desiredContainer.getName())).findFirst();
         if (!annotationsMatch || !desiredHash.equals(templateAnnotations.get(SETTINGS_HASH)) || currentContainer.isEmpty()) {
+            return false;
+        }
+        boolean agentWanted = desired.getSpec().getTemplate().getSpec().getInitContainers() != null
+                && !desired.getSpec().getTemplate().getSpec().getInitContainers().isEmpty();
+        if (agentWanted != hasAgent(current.getSpec().getTemplate().getSpec())) {
             return false;
         }
         List<EnvVar> currentEnv = Objects.requireNonNullElse(currentContainer.get().getEnv(), List.of());
@@ -123,7 +162,16 @@ public final class DeploymentTuning {
         Deployment copy = new DeploymentBuilder(current).build();
         List<Container> containers = copy.getSpec().getTemplate().getSpec().getContainers().stream()
                 .map(c -> userContainer(current, c, configMapName)).toList();
-        copy.getSpec().getTemplate().getSpec().setContainers(new ArrayList<>(containers));
+        PodSpec pod = copy.getSpec().getTemplate().getSpec();
+        pod.setContainers(new ArrayList<>(containers));
+        if (pod.getInitContainers() != null) {
+            List<Container> initContainers = pod.getInitContainers().stream().filter(c -> !AgentInjection.NAME.equals(c.getName())).toList();
+            pod.setInitContainers(initContainers.isEmpty() ? null : new ArrayList<>(initContainers));
+        }
+        if (pod.getVolumes() != null) {
+            List<Volume> volumes = pod.getVolumes().stream().filter(v -> !AgentInjection.NAME.equals(v.getName())).toList();
+            pod.setVolumes(volumes.isEmpty() ? null : new ArrayList<>(volumes));
+        }
         removeAnnotation(copy.getSpec().getTemplate().getMetadata().getAnnotations(), SETTINGS_HASH);
         removeAnnotation(copy.getMetadata().getAnnotations(), TUNED_BY);
         removeAnnotation(copy.getMetadata().getAnnotations(), ORIGINAL_JVM_OPTIONS);
@@ -144,6 +192,10 @@ public final class DeploymentTuning {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }
+    }
+
+    private static boolean hasAgent(PodSpec pod) {
+        return pod.getInitContainers() != null && pod.getInitContainers().stream().anyMatch(c -> AgentInjection.NAME.equals(c.getName()));
     }
 
     private static boolean isOurs(EnvVar var, String configMapName) {

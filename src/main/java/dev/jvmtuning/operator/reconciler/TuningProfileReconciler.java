@@ -164,7 +164,9 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
             return true;
         }
         applyConfigMap(profile, plan.rendering(), configMapName, context);
-        Deployment desired = DeploymentTuning.desired(deployment, userContainer, name, plan.rendering(), configMapName);
+        DeploymentTuning.Agent agent = profile.getSpec().getMetrics() != null && profile.getSpec().getMetrics().agentInjected()
+                ? new DeploymentTuning.Agent(settings.agent().image(), settings.agent().jarPath()) : null;
+        Deployment desired = DeploymentTuning.desired(deployment, userContainer, name, plan.rendering(), configMapName, agent);
         Deployment live = deployment;
         if (!DeploymentTuning.upToDate(deployment, desired, configMapName)) {
             LOG.infof("applying settings %s to Deployment %s/%s", DeploymentTuning.hash(plan.rendering(), configMapName),

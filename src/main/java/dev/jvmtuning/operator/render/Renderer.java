@@ -40,6 +40,7 @@ public final class Renderer {
         addFlag(flags, renderedAs, "gc.maxPauseMillis", values.maxPauseMillis(), ms -> "-XX:MaxGCPauseMillis=" + ms);
         addFlag(flags, renderedAs, "gc.parallelThreads", values.parallelGcThreads(), n -> "-XX:ParallelGCThreads=" + n);
         addFlag(flags, renderedAs, "gc.concurrentThreads", values.concGcThreads(), n -> "-XX:ConcGCThreads=" + n);
+        addFlag(flags, renderedAs, "metrics.agent", values.agentPort(), AgentInjection::flag);
         // The budget counted these two; pin them so it holds, unless the user pinned them already.
         if (values.reservedCodeCacheBytes() != null) {
             addUnlessUserSet(flags, userFlags, "-XX:ReservedCodeCacheSize=" + Units.jvmMebibytes(values.reservedCodeCacheBytes()));

@@ -162,6 +162,33 @@ class TuningProfileReconcilerTest {
     }
 
     @Test
+    void anInjectedAgentComesWithTheProfileAndGoesWithIt() throws Exception {
+        client.resource(deployment("agent", "1", "1Gi")).inNamespace(namespace).create();
+        awaitRollout("agent");
+        PodTemplateSpec before = liveDeployment("agent").getSpec().getTemplate();
+
+        createProfile("agent", "agent", "runtime: SpringBootTomcat\nthreads: {max: 20}\nmetrics: {injectAgent: true}");
+        awaitCondition("agent", "Applied", "True", "Applied");
+
+        var pod = liveDeployment("agent").getSpec().getTemplate().getSpec();
+        assertThat(pod.getInitContainers()).singleElement().satisfies(init -> {
+            assertThat(init.getName()).isEqualTo("jvm-tuning-agent");
+            assertThat(init.getImage()).isEqualTo("example/jvm-tuning-agent:test");
+            assertThat(init.getCommand()).containsExactly("cp", "/jvm-tuning-agent.jar", "/jvm-tuning-agent/jvm-tuning-agent.jar");
+            assertThat(init.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+        });
+        assertThat(pod.getVolumes()).anyMatch(v -> v.getName().equals("jvm-tuning-agent") && v.getEmptyDir() != null);
+        assertThat(pod.getContainers().get(0).getVolumeMounts())
+                .anyMatch(m -> m.getMountPath().equals("/jvm-tuning-agent") && Boolean.TRUE.equals(m.getReadOnly()));
+        assertThat(env(liveDeployment("agent")).get("JAVA_TOOL_OPTIONS").getValue())
+                .contains("-javaagent:/jvm-tuning-agent/jvm-tuning-agent.jar=port=9404,host=0.0.0.0");
+
+        client.resources(TuningProfile.class).inNamespace(namespace).withName("agent").delete();
+        await().atMost(TIMEOUT).until(() -> profile("agent") == null);
+        assertThat(liveDeployment("agent").getSpec().getTemplate()).isEqualTo(before);
+    }
+
+    @Test
     void recommendInfeasibleAndInvalidLeaveTheDeploymentUntouched() throws InterruptedException {
         client.resource(deployment("ledger", "2", "2Gi")).inNamespace(namespace).create();
         awaitRollout("ledger");

@@ -7,15 +7,19 @@ import java.time.Duration;
 import java.util.Optional;
 
 /** Operator settings for tests that run the reconciler outside Quarkus: the defaults of OperatorSettings but for what a test sets. */
-public record TestSettings(Duration resyncPeriod, Metrics metrics) implements OperatorSettings {
+public record TestSettings(Duration resyncPeriod, Metrics metrics, Agent agent) implements OperatorSettings {
 
     public static TestSettings of(Duration resyncPeriod, Optional<String> prometheusUrl) {
-        return new TestSettings(resyncPeriod, new TestMetrics(prometheusUrl, Duration.ofSeconds(10), 16 * 1024 * 1024, 8));
+        return new TestSettings(resyncPeriod, new TestMetrics(prometheusUrl, Duration.ofSeconds(10), 16 * 1024 * 1024, 8),
+                new TestAgent("example/jvm-tuning-agent:test", "/jvm-tuning-agent.jar"));
     }
 
     /** The reconciler as tests run it, outside Quarkus: these settings and a private meter registry. */
     public static TuningProfileReconciler reconciler(Duration resyncPeriod, Optional<String> prometheusUrl) {
         return new TuningProfileReconciler(of(resyncPeriod, prometheusUrl), new SimpleMeterRegistry());
+    }
+
+    public record TestAgent(String image, String jarPath) implements Agent {
     }
 
     public record TestMetrics(Optional<String> prometheusUrl, Duration timeout, int maxBodyBytes, int concurrency) implements Metrics {

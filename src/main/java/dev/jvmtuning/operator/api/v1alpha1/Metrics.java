@@ -16,14 +16,20 @@ public class Metrics {
     @JsonPropertyDescription("Pod: scrape each ready pod of the target. Prometheus: query the server configured at install time.")
     private MetricsSource source = MetricsSource.Pod;
 
+    @JsonPropertyDescription("Inject the jvm-tuning agent into the target: an init container copies its jar into a shared volume "
+            + "and -javaagent starts it on metrics.port (default 9404), serving /metrics with context switches, run-queue delay, "
+            + "CPU throttling and pressure besides the JVM's own metrics. Removed again with the profile.")
+    private Boolean injectAgent;
+
     @Min(1)
     @Max(65_535)
-    @JsonPropertyDescription("Port of the pods' metrics endpoint. Defaults to 8080.")
+    @JsonPropertyDescription("Port of the pods' metrics endpoint. Defaults to 9404 with injectAgent, else 8080.")
     private Integer port;
 
     @Size(max = 256)
     @Pattern("^/[A-Za-z0-9/._~-]*$")
-    @JsonPropertyDescription("Path of the pods' metrics endpoint. Defaults by runtime: /actuator/prometheus for Spring Boot, /q/metrics for Quarkus, /metrics otherwise.")
+    @JsonPropertyDescription("Path of the pods' metrics endpoint. Defaults to /metrics with injectAgent, else by runtime: "
+            + "/actuator/prometheus for Spring Boot, /q/metrics for Quarkus, /metrics otherwise.")
     private String path;
 
     @Default("30s")
@@ -31,4 +37,16 @@ public class Metrics {
     @ValidationRule(value = "duration(self) >= duration('5s')", message = "metrics.interval must be at least 5s")
     @JsonPropertyDescription("How often the metrics are read, e.g. 30s.")
     private String interval = "30s";
+
+    public static final int AGENT_PORT = 9404;
+    public static final int SERVER_PORT = 8080;
+
+    public boolean agentInjected() {
+        return Boolean.TRUE.equals(injectAgent);
+    }
+
+    /** The port to read: the profile's, else the agent's or the server's usual one. */
+    public int effectivePort() {
+        return port != null ? port : agentInjected() ? AGENT_PORT : SERVER_PORT;
+    }
 }

@@ -50,25 +50,22 @@ public final class JvmFlags {
 
     /** The maximum heap these flags set with -Xmx or -XX:MaxHeapSize. */
     public OptionalLong maxHeapBytes() {
-        OptionalLong result = OptionalLong.empty();
-        for (String flag : flags) {
-            if (flag.startsWith("-Xmx")) {
-                result = OptionalLong.of(Units.jvmBytes(flag.substring(4)));
-            } else if (flag.startsWith("-XX:MaxHeapSize=")) {
-                result = OptionalLong.of(Units.jvmBytes(flag.substring("-XX:MaxHeapSize=".length())));
-            }
-        }
-        return result;
+        return lastSize("-Xmx", "-XX:MaxHeapSize=", 1);
     }
 
-    /** The thread stack size set with -Xss or -XX:ThreadStackSize (KiB). */
+    /** The thread stack size set with -Xss or -XX:ThreadStackSize (which counts KiB). */
     public OptionalLong threadStackBytes() {
+        return lastSize("-Xss", "-XX:ThreadStackSize=", Units.KI);
+    }
+
+    /** The last size set by the short form (-Xmx512m) or the -XX form, whose bare numbers count {@code xxUnit} bytes. */
+    private OptionalLong lastSize(String shortForm, String xxForm, long xxUnit) {
         OptionalLong result = OptionalLong.empty();
         for (String flag : flags) {
-            if (flag.startsWith("-Xss")) {
-                result = OptionalLong.of(Units.jvmBytes(flag.substring(4)));
-            } else if (flag.startsWith("-XX:ThreadStackSize=")) {
-                result = OptionalLong.of(Long.parseLong(flag.substring("-XX:ThreadStackSize=".length())) * Units.KI);
+            if (flag.startsWith(shortForm)) {
+                result = OptionalLong.of(Units.jvmBytes(flag.substring(shortForm.length())));
+            } else if (flag.startsWith(xxForm)) {
+                result = OptionalLong.of(Units.jvmBytes(flag.substring(xxForm.length())) * xxUnit);
             }
         }
         return result;

@@ -271,7 +271,9 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         EventRecorder events = new EventRecorder(client);
         for (Condition changed : Conditions.transitions(before.getConditions(), after.getConditions())) {
             String status = changed.getStatus();
-            if (changed.getType().equals(READY) || Finding.UNKNOWN.equals(status) || "RollingOut".equals(changed.getReason())) {
+            // No ready pods (scaled to zero, rolling out) and rolling out are states, not faults: no Event.
+            if (changed.getType().equals(READY) || Finding.UNKNOWN.equals(status)
+                    || List.of("RollingOut", "NoReadyPods", "FirstSample").contains(changed.getReason())) {
                 continue;
             }
             boolean trouble = PressureDetector.CONDITION_TYPES.contains(changed.getType())

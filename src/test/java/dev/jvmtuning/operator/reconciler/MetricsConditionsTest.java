@@ -17,14 +17,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The whole loop on the real control plane: the operator finds the target's Ready pod, whose IP is
- * loopback, scrapes the real JVM behind it, and reports pressure in the profile's status; when the
- * pressure goes, so does the condition.
+ * loopback, scrapes the real JVM behind it (churning garbage, then fighting for the CPUs, then calm),
+ * and reports each pressure in the profile's status; when the pressure goes, so does the condition.
  */
 class MetricsConditionsTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(90);
 
     @Test
-    void gcPressureAppearsUnderChurnAndClearsWhenItStops() throws Exception {
+    void gcAndContextSwitchPressureAppearUnderLoadAndClearWhenItStops() throws Exception {
         LocalControlPlane controlPlane = LocalControlPlane.shared();
         controlPlane.ensureControllerManager();
         RunningOperator.shared();
@@ -58,10 +58,22 @@ class MetricsConditionsTest {
                     .anyMatch(e -> e.getType().equals("Warning") && e.getReason().equals("GCTimeHigh"));
         }
 
-        try (WorkloadProcess calm = WorkloadProcess.start("calm", 120, port)) {
+        try (WorkloadProcess switching = WorkloadProcess.start("switch", 120, port)) {
+            awaitCondition(client, namespace, "ContextSwitchPressure", "True");
             awaitCondition(client, namespace, "GCPressure", "False");
-            assertThat(profile(client, namespace).getStatus().getObserved().getGcTimePercent()).isLessThan(10);
+            assertThat(profile(client, namespace).getStatus().getObserved().getInvoluntarySwitchesPerCorePerSecond()).isGreaterThan(2000);
         }
+
+        try (WorkloadProcess calm = WorkloadProcess.start("calm", 120, port)) {
+            awaitCondition(client, namespace, "ContextSwitchPressure", "False");
+            awaitCondition(client, namespace, "GCPressure", "False");
+            TuningProfile profile = profile(client, namespace);
+            assertThat(profile.getStatus().getObserved().getGcTimePercent()).isLessThan(10);
+            assertThat(profile.getStatus().getObserved().getInvoluntarySwitchesPerCorePerSecond()).isLessThan(2000);
+        }
+        assertThat(client.v1().events().inNamespace(namespace).list().getItems())
+                .anyMatch(e -> e.getType().equals("Warning") && e.getReason().equals("InvoluntarySwitchesHigh"))
+                .anyMatch(e -> e.getType().equals("Normal") && e.getReason().equals("InvoluntarySwitchesNormal"));
     }
 
     private static TuningProfile profile(KubernetesClient client, String namespace) {

@@ -21,6 +21,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -124,7 +125,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
             control = UpdateControl.noUpdate();
         } else {
             TuningProfile patch = new TuningProfile();
-            patch.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+            patch.setMetadata(new ObjectMetaBuilder()
                     .withName(profile.getMetadata().getName()).withNamespace(profile.getMetadata().getNamespace()).build());
             patch.setStatus(after);
             control = UpdateControl.patchStatus(patch);

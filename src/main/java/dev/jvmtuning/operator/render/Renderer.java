@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
@@ -87,7 +88,7 @@ public final class Renderer {
     }
 
     private static <T> void addFlag(List<String> flags, Map<String, String> renderedAs, String decision, T value,
-            java.util.function.Function<T, String> flag) {
+            Function<T, String> flag) {
         if (value != null) {
             String rendered = flag.apply(value);
             flags.add(rendered);

@@ -18,16 +18,13 @@ import java.util.Objects;
  * ReplicaSet controllers still decide, for real, which pods exist and when a rollout is complete.
  */
 public final class FakeKubelet {
-    private final KubernetesClient client;
-    private final String podIp;
+    /** Loopback, so a local JVM process can stand behind every pod. */
+    private static final String POD_IP = "127.0.0.1";
 
-    public FakeKubelet(KubernetesClient client, String podIp) {
-        this.client = client;
-        this.podIp = podIp;
-    }
+    private final KubernetesClient client;
 
     public FakeKubelet(KubernetesClient client) {
-        this(client, "127.0.0.1");
+        this.client = client;
     }
 
     /** Marks every pod of the namespace Ready that is not yet; returns how many it marked. */
@@ -83,8 +80,8 @@ public final class FakeKubelet {
         String now = Instant.now().toString();
         PodStatusBuilder status = new PodStatusBuilder(pod.getStatus())
                 .withPhase("Running")
-                .withPodIP(podIp)
-                .withPodIPs(new PodIPBuilder().withIp(podIp).build())
+                .withPodIP(POD_IP)
+                .withPodIPs(new PodIPBuilder().withIp(POD_IP).build())
                 .withStartTime(now)
                 .withConditions(
                         condition("PodScheduled", now), condition("Initialized", now),

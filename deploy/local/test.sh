@@ -6,6 +6,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 "$REPO_ROOT/deploy/local/install-tools.sh"
 cd "$REPO_ROOT"
-# The agent first: the operator's tests attach it to real workload JVMs.
+# The agent and the lab's Spring Boot app first: the operator's tests run them as real workload JVMs.
 ./mvnw -B -ntp -f agent/pom.xml verify
+./mvnw -B -ntp -q -f lab/workload-app/pom.xml package
 ./mvnw -B -ntp verify "$@"

@@ -20,7 +20,23 @@ public record PodSnapshot(
         Double busyThreads,
         Double maxThreads,
         Double pendingConnections,
-        Double heapAfterGcRatio) {
+        Double heapAfterGcRatio,
+        Service service) {
+
+    /**
+     * Where requests spend their time, cumulative: the counters the observed workload is
+     * estimated from (R1, R8, R17). Null where not exposed.
+     *
+     * @param requests               requests served, management endpoints excluded
+     * @param requestSeconds         wall time those requests spent in the server
+     * @param runQueueDelaySeconds   time the JVM's threads waited for a CPU (schedstat)
+     * @param connectionWaitSeconds  time spent waiting for a pooled database connection
+     * @param connectionHoldSeconds  time pooled database connections were held
+     */
+    public record Service(Double requests, Double requestSeconds, Double runQueueDelaySeconds, Double connectionWaitSeconds,
+            Double connectionHoldSeconds) {
+        public static final Service NONE = new Service(null, null, null, null, null);
+    }
 
     /** Every series name this reads, for a Prometheus query. */
     public static final List<String> SERIES = List.of("jvm_gc_pause_seconds_sum", "jvm_gc_collection_seconds_sum",
@@ -31,7 +47,9 @@ public record PodSnapshot(
             "executor_active_threads", "jvmtuning_server_threads_max", "tomcat_threads_config_max_threads", "jetty_threads_config_max",
             "tomcat_threadpool_maxthreads", "hikaricp_connections_pending", "agroal_awaiting_count", "jvm_memory_usage_after_gc_percent",
             "jvm_memory_usage_after_gc", "jvm_memory_pool_collection_used_bytes", "jvm_memory_pool_collection_max_bytes",
-            "jvm_memory_pool_max_bytes");
+            "jvm_memory_pool_max_bytes", "process_cpu_time_ns_total", "http_server_requests_seconds_count",
+            "http_server_requests_seconds_sum", "jvmtuning_run_queue_delay_seconds_total", "hikaricp_connections_acquire_seconds_sum",
+            "hikaricp_connections_usage_seconds_sum");
 
     /** Reads a scrape; the first dialect that exposes a figure wins. */
     public static PodSnapshot of(Scrape scrape, long atMillis) {
@@ -44,14 +62,32 @@ public record PodSnapshot(
                 firstSum(samples, series("jvmtuning_context_switches_total").and(s -> "involuntary".equals(s.label("kind")))),
                 firstSum(samples, series("jvmtuning_cpu_cfs_periods_total"), series("container_cpu_cfs_periods_total")),
                 firstSum(samples, series("jvmtuning_cpu_cfs_throttled_periods_total"), series("container_cpu_cfs_throttled_periods_total")),
-                firstSum(samples, series("process_cpu_seconds_total"), series("container_cpu_usage_seconds_total")),
+                cpuSeconds(samples),
                 firstSum(samples, series("jvmtuning_cpu_limit_cores"), series("jvmtuning_available_processors"), series("system_cpu_count")),
                 firstSum(samples, series("jvmtuning_server_threads_busy"), series("tomcat_threads_busy_threads"), series("jetty_threads_busy"),
                         series("tomcat_threadpool_currentthreadsbusy"), series("executor_active_threads").and(s -> "worker".equals(s.label("name")))),
                 firstSum(samples, series("jvmtuning_server_threads_max"), series("tomcat_threads_config_max_threads"), series("jetty_threads_config_max"),
                         series("tomcat_threadpool_maxthreads")),
                 firstSum(samples, series("hikaricp_connections_pending"), series("agroal_awaiting_count")),
-                heapAfterGc(samples));
+                heapAfterGc(samples),
+                new Service(
+                        firstSum(samples, series("http_server_requests_seconds_count").and(PodSnapshot::servesRequests)),
+                        firstSum(samples, series("http_server_requests_seconds_sum").and(PodSnapshot::servesRequests)),
+                        firstSum(samples, series("jvmtuning_run_queue_delay_seconds_total")),
+                        firstSum(samples, series("hikaricp_connections_acquire_seconds_sum")),
+                        firstSum(samples, series("hikaricp_connections_usage_seconds_sum"))));
+    }
+
+    /** Scrapes and probes of the management endpoints are not the workload. */
+    private static boolean servesRequests(Sample s) {
+        String uri = s.label("uri");
+        return uri == null || !(uri.startsWith("/actuator") || uri.startsWith("/q/"));
+    }
+
+    private static Double cpuSeconds(List<Sample> samples) {
+        Double seconds = firstSum(samples, series("process_cpu_seconds_total"), series("container_cpu_usage_seconds_total"));
+        Double micrometerNanos = firstSum(samples, series("process_cpu_time_ns_total"));
+        return seconds != null || micrometerNanos == null ? seconds : micrometerNanos / 1e9;
     }
 
     private static Predicate<Sample> series(String name) {

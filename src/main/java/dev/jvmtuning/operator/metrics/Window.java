@@ -19,7 +19,29 @@ public final class Window {
 
     /** One pod's rates; null where either snapshot lacks the figure. */
     record PodRates(Double gcTimePercent, Double involuntaryPerCorePerSecond, Double throttlePercent, Double cpuCores,
-            Double busyThreads, Double maxThreads, Double pendingConnections, Double heapAfterGcPercent) {
+            Double busyThreads, Double maxThreads, Double pendingConnections, Double heapAfterGcPercent, ServiceRates service) {
+    }
+
+    /** Per-request figures of one pod; null where the pod served no requests in the window. */
+    record ServiceRates(Double requestsPerSecond, Double latencyMillis, Double cpuMillis, Double runQueueMillis,
+            Double connectionWaitMillis, Double connectionHoldMillis) {
+
+        static ServiceRates of(PodSnapshot.Service before, PodSnapshot.Service now, Double cpuSeconds, double seconds) {
+            Double requests = increase(before.requests(), now.requests());
+            if (requests == null || requests <= 0) {
+                return new ServiceRates(requests == null ? null : 0.0, null, null, null, null, null);
+            }
+            return new ServiceRates(requests / seconds,
+                    perRequest(increase(before.requestSeconds(), now.requestSeconds()), requests),
+                    perRequest(cpuSeconds, requests),
+                    perRequest(increase(before.runQueueDelaySeconds(), now.runQueueDelaySeconds()), requests),
+                    perRequest(increase(before.connectionWaitSeconds(), now.connectionWaitSeconds()), requests),
+                    perRequest(increase(before.connectionHoldSeconds(), now.connectionHoldSeconds()), requests));
+        }
+
+        private static Double perRequest(Double seconds, double requests) {
+            return seconds == null ? null : 1000 * seconds / requests;
+        }
     }
 
     /**
@@ -49,7 +71,8 @@ public final class Window {
                     periods == null || throttled == null || periods <= 0 ? null : 100 * throttled / periods,
                     cpu == null ? null : cpu / seconds,
                     now.busyThreads(), now.maxThreads(), now.pendingConnections(),
-                    now.heapAfterGcRatio() == null ? null : 100 * now.heapAfterGcRatio()));
+                    now.heapAfterGcRatio() == null ? null : 100 * now.heapAfterGcRatio(),
+                    ServiceRates.of(before.service(), now.service(), cpu, seconds)));
         }
         if (rates.isEmpty()) {
             return null;
@@ -65,6 +88,12 @@ public final class Window {
         observed.setMaxThreads(mean(rates, PodRates::maxThreads));
         observed.setPendingConnections(mean(rates, PodRates::pendingConnections));
         observed.setHeapAfterGcPercent(mean(rates, PodRates::heapAfterGcPercent));
+        observed.setRequestsPerSecond(mean(rates, r -> r.service().requestsPerSecond()));
+        observed.setMeanLatencyMillis(mean(rates, r -> r.service().latencyMillis()));
+        observed.setCpuMillisPerRequest(mean(rates, r -> r.service().cpuMillis()));
+        observed.setRunQueueMillisPerRequest(mean(rates, r -> r.service().runQueueMillis()));
+        observed.setConnectionWaitMillisPerRequest(mean(rates, r -> r.service().connectionWaitMillis()));
+        observed.setConnectionHoldMillisPerRequest(mean(rates, r -> r.service().connectionHoldMillis()));
         return observed;
     }
 

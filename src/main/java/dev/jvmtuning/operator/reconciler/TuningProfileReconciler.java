@@ -5,12 +5,18 @@ import static dev.jvmtuning.operator.reconciler.Conditions.READY;
 import static dev.jvmtuning.operator.reconciler.Conditions.ROLLOUT_COMPLETE;
 
 import dev.jvmtuning.operator.api.v1alpha1.Mode;
+import dev.jvmtuning.operator.api.v1alpha1.Observed;
+import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.Setting;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
+import dev.jvmtuning.operator.api.v1alpha1.Workload;
 import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.metrics.MetricsFetcher;
 import dev.jvmtuning.operator.metrics.MetricsReport;
+import dev.jvmtuning.operator.planner.ContainerFacts;
+import dev.jvmtuning.operator.planner.ObservedWorkload;
 import dev.jvmtuning.operator.planner.PlanResult;
 import dev.jvmtuning.operator.planner.Planner;
 import dev.jvmtuning.operator.pressure.Finding;
@@ -115,7 +121,8 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         if (target.isEmpty()) {
             report.notApplied("TargetNotFound", "Deployment " + targetName(profile) + " not found in namespace " + profile.getMetadata().getNamespace());
         } else if (reconcileWith(profile, target.get(), context, report)) {
-            context.getSecondaryResource(MetricsReport.class).ifPresent(report::metrics);
+            context.getSecondaryResource(MetricsReport.class)
+                    .ifPresent(metrics -> report.metrics(metrics, remeasured(profile, report, metrics.observed(), context)));
         }
         TuningProfileStatus after = report.status();
         recordEvents(profile, before, after, context.getClient());
@@ -149,14 +156,15 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         }
         String configMapName = DeploymentTuning.configMapName(name);
         Container userContainer = DeploymentTuning.userContainer(deployment, lookup.container(), configMapName);
-        PlanResult result = Planner.plan(profile.getSpec(), TargetContainer.facts(deployment, userContainer, null));
+        ContainerFacts facts = TargetContainer.facts(deployment, userContainer, null);
+        PlanResult result = Planner.plan(profile.getSpec(), facts);
         if (result instanceof PlanResult.Rejected rejected) {
             // The last applied settings, if any, stay in place: a bad edit must not undo a good state.
             report.notApplied(rejected.reason().name(), String.join("; ", rejected.messages()));
             return true;
         }
         PlanResult.Plan plan = (PlanResult.Plan) result;
-        report.planned(plan);
+        report.planned(plan, facts);
         if (profile.getSpec().getMode() == Mode.Recommend) {
             if (DeploymentTuning.tunedBy(deployment, name)) {
                 restore(deployment, configMapName, context);
@@ -192,6 +200,24 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         }
         metrics.forget(key(profile));
         return DeleteControl.defaultDelete();
+    }
+
+    /**
+     * The closed loop (observe, then plan): the profile's workload with the figures its pods show,
+     * recommended when planning with them would change the threads or the connection pool.
+     */
+    private static List<Recommendation> remeasured(TuningProfile profile, Report report, Observed observed, Context<TuningProfile> context) {
+        Workload declared = profile.getSpec().getWorkload();
+        if (report.plan == null || observed == null) {
+            return List.of();
+        }
+        return ObservedWorkload.remeasure(declared, observed).map(measured -> {
+            TuningProfileSpec spec = context.getClient().getKubernetesSerialization().clone(profile.getSpec());
+            spec.setWorkload(measured);
+            return Planner.plan(spec, report.facts) instanceof PlanResult.Plan replanned
+                    ? ObservedWorkload.recommend(declared, measured, report.plan.values(), replanned.values(), observed)
+                    : List.<Recommendation>of();
+        }).orElse(List.of());
     }
 
     /** One replace with the live resourceVersion: the user's template comes back in a single write, or not at all on a conflict (then retried). */
@@ -309,6 +335,8 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         private final TuningProfileStatus status = new TuningProfileStatus();
         private final Long generation;
         private final String now = Instant.now().toString();
+        private PlanResult.Plan plan;
+        private ContainerFacts facts;
 
         Report(TuningProfileStatus previous, Long generation) {
             this.generation = generation;
@@ -326,7 +354,9 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
             status.setConditions(Conditions.remove(status.getConditions(), ROLLOUT_COMPLETE));
         }
 
-        void planned(PlanResult.Plan plan) {
+        void planned(PlanResult.Plan plan, ContainerFacts facts) {
+            this.plan = plan;
+            this.facts = facts;
             status.setSettings(plan.decisions().stream().map(d -> new Setting(d.name(), d.value(),
                     plan.rendering().renderedAs().get(d.name()), d.rule(), d.rationale())).toList());
             status.setWarnings(plan.warnings());
@@ -345,14 +375,17 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
             condition(READY, rollout.complete(), rollout.complete() ? "Ready" : rollout.reason(), rollout.message());
         }
 
-        void metrics(MetricsReport metrics) {
+        /** @param remeasured the closed loop's recommendations, beside the detector's */
+        void metrics(MetricsReport metrics, List<Recommendation> remeasured) {
             condition(Conditions.METRICS_AVAILABLE, metrics.availableStatus(), metrics.availableReason(), metrics.availableMessage());
             if (metrics.observed() != null) {
                 status.setObserved(metrics.observed());
             }
             if (metrics.verdict() != null) {
                 metrics.verdict().findings().forEach(f -> condition(f.type(), f.status(), f.reason(), f.message()));
-                status.setRecommendations(metrics.verdict().recommendations());
+                List<Recommendation> recommendations = new ArrayList<>(metrics.verdict().recommendations());
+                recommendations.addAll(remeasured);
+                status.setRecommendations(recommendations);
             }
         }
 

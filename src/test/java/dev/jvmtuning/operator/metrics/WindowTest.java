@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class WindowTest {
 
     static PodSnapshot snapshot(long at, double gc, double switches, double periods, double throttled, double cpu) {
-        return new PodSnapshot(at, gc, switches, periods, throttled, cpu, 2.0, 10.0, 200.0, 0.0, 0.5);
+        return new PodSnapshot(at, gc, switches, periods, throttled, cpu, 2.0, 10.0, 200.0, 0.0, 0.5, PodSnapshot.Service.NONE);
     }
 
     @Test
@@ -27,6 +27,34 @@ class WindowTest {
         assertThat(o.getCpuThrottlePercent()).isEqualTo(25.0);                    // (50 % + 0 %) / 2
         assertThat(o.getCpuCores()).isEqualTo(0.75);
         assertThat(o.getHeapAfterGcPercent()).isEqualTo(50.0);
+    }
+
+    @Test
+    void requestCountersBecomePerRequestFigures() {
+        PodSnapshot before = new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 2.0, 10.0, 200.0, 0.0, 0.5,
+                new PodSnapshot.Service(1000.0, 300.0, 5.0, 2.0, 20.0));
+        PodSnapshot after = new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 14.0, 2.0, 10.0, 200.0, 0.0, 0.5,
+                new PodSnapshot.Service(3000.0, 900.0, 7.0, 2.0, 120.0));
+
+        Observed o = Window.observe(Map.of("a", before), Map.of("a", after), null);
+
+        assertThat(o.getRequestsPerSecond()).isEqualTo(200.0);
+        assertThat(o.getMeanLatencyMillis()).isEqualTo(300.0);
+        assertThat(o.getCpuMillisPerRequest()).isEqualTo(2.0);
+        assertThat(o.getRunQueueMillisPerRequest()).isEqualTo(1.0);
+        assertThat(o.getConnectionWaitMillisPerRequest()).isEqualTo(0.0);
+        assertThat(o.getConnectionHoldMillisPerRequest()).isEqualTo(50.0);
+    }
+
+    @Test
+    void aWindowWithoutRequestsHasNoPerRequestFigures() {
+        PodSnapshot.Service idle = new PodSnapshot.Service(1000.0, 300.0, 5.0, null, null);
+        Observed o = Window.observe(Map.of("a", new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 2.0, 0.0, 200.0, 0.0, 0.5, idle)),
+                Map.of("a", new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 11.0, 2.0, 0.0, 200.0, 0.0, 0.5, idle)), null);
+
+        assertThat(o.getRequestsPerSecond()).isEqualTo(0.0);
+        assertThat(o.getMeanLatencyMillis()).isNull();
+        assertThat(o.getCpuMillisPerRequest()).isNull();
     }
 
     @Test
@@ -51,14 +79,24 @@ class WindowTest {
                 new Sample("tomcat_threads_busy_threads", Map.of("name", "http-nio-8080"), 12, null),
                 new Sample("tomcat_threads_config_max_threads", Map.of("name", "http-nio-8080"), 200, null),
                 new Sample("hikaricp_connections_pending", Map.of("pool", "HikariPool-1"), 3, null),
-                new Sample("jvm_memory_usage_after_gc_percent", Map.of("area", "heap", "pool", "long-lived"), 0.42, null)), 0, List.of());
+                new Sample("jvm_memory_usage_after_gc_percent", Map.of("area", "heap", "pool", "long-lived"), 0.42, null),
+                new Sample("process_cpu_time_ns_total", Map.of(), 2.5e9, null),
+                new Sample("http_server_requests_seconds_count", Map.of("uri", "/work", "status", "200"), 90, null),
+                new Sample("http_server_requests_seconds_count", Map.of("uri", "/work", "status", "500"), 10, null),
+                new Sample("http_server_requests_seconds_count", Map.of("uri", "/actuator/prometheus", "status", "200"), 7, null),
+                new Sample("http_server_requests_seconds_sum", Map.of("uri", "/work", "status", "200"), 30, null),
+                new Sample("http_server_requests_seconds_sum", Map.of("uri", "/actuator/prometheus", "status", "200"), 1, null),
+                new Sample("hikaricp_connections_acquire_seconds_sum", Map.of("pool", "HikariPool-1"), 4, null),
+                new Sample("hikaricp_connections_usage_seconds_sum", Map.of("pool", "HikariPool-1"), 5, null)), 0, List.of());
         Scrape prometheusClient = new Scrape(List.of(
                 new Sample("jvm_gc_collection_seconds_sum", Map.of("gc", "G1 Young Generation"), 1.0, null),
                 new Sample("jvm_gc_collection_seconds_sum", Map.of("gc", "G1 Concurrent GC"), 9.0, null),
                 new Sample("jvmtuning_context_switches_total", Map.of("kind", "involuntary"), 500, null),
                 new Sample("jvmtuning_context_switches_total", Map.of("kind", "voluntary"), 7000, null),
                 new Sample("jvm_memory_pool_collection_used_bytes", Map.of("pool", "G1 Old Gen"), 300, null),
-                new Sample("jvm_memory_pool_collection_max_bytes", Map.of("pool", "G1 Old Gen"), 1000, null)), 0, List.of());
+                new Sample("jvm_memory_pool_collection_max_bytes", Map.of("pool", "G1 Old Gen"), 1000, null),
+                new Sample("process_cpu_seconds_total", Map.of(), 3.0, null),
+                new Sample("jvmtuning_run_queue_delay_seconds_total", Map.of(), 0.25, null)), 0, List.of());
 
         PodSnapshot m = PodSnapshot.of(micrometer, 1);
         PodSnapshot p = PodSnapshot.of(prometheusClient, 1);
@@ -72,5 +110,10 @@ class WindowTest {
         assertThat(p.involuntarySwitches()).isEqualTo(500);
         assertThat(p.heapAfterGcRatio()).isEqualTo(0.3);
         assertThat(p.busyThreads()).isNull();
+        assertThat(m.cpuSeconds()).as("Micrometer counts nanoseconds").isEqualTo(2.5);
+        assertThat(m.service()).as("management endpoints are not the workload")
+                .isEqualTo(new PodSnapshot.Service(100.0, 30.0, null, 4.0, 5.0));
+        assertThat(p.cpuSeconds()).isEqualTo(3.0);
+        assertThat(p.service()).isEqualTo(new PodSnapshot.Service(null, null, 0.25, null, null));
     }
 }

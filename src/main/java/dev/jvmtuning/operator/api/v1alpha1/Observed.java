@@ -26,4 +26,16 @@ public class Observed {
     private Double maxThreads;
     @JsonPropertyDescription("Requests waiting for a database connection.")
     private Double pendingConnections;
+    @JsonPropertyDescription("Requests served per second, per pod (management endpoints excluded).")
+    private Double requestsPerSecond;
+    @JsonPropertyDescription("Mean time a request spent in the server, in milliseconds.")
+    private Double meanLatencyMillis;
+    @JsonPropertyDescription("CPU time the process used per request, in milliseconds.")
+    private Double cpuMillisPerRequest;
+    @JsonPropertyDescription("Time the JVM's threads waited for a CPU per request, in milliseconds: CPU contention, not work.")
+    private Double runQueueMillisPerRequest;
+    @JsonPropertyDescription("Time spent waiting for a database connection per request, in milliseconds.")
+    private Double connectionWaitMillisPerRequest;
+    @JsonPropertyDescription("Time a database connection was held per request, in milliseconds.")
+    private Double connectionHoldMillisPerRequest;
 }

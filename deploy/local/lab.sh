@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The tuning lab: does the planner find settings near the best ones on a real server? For each
+# scenario (io-bound, cpu-bound, mixed, allocation-heavy, pool-bound) the Spring Boot workload app
+# runs as a real process in a cgroup with the scenario's container limits, under closed-loop HTTP
+# load on 127.0.0.1: with the defaults, every point of a sweep, the planner's settings, and the
+# closed loop's (defaults -> observe -> plan, twice). Writes lab/results/RESULTS.md, runs.csv and
+# a PNG per scenario. About 25 minutes on 2 cores for all five. Needs root (it creates cgroups).
+# Usage: deploy/local/lab.sh [SCENARIO ...]
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+[ "$(id -u)" -eq 0 ] || { echo "lab.sh creates cgroups for the workload's container limits: run it as root" >&2; exit 1; }
+cd "$REPO_ROOT"
+out="$REPO_ROOT/target/lab"
+mkdir -p "$out"
+./mvnw -q -B -ntp -f agent/pom.xml package -DskipTests
+./mvnw -q -B -ntp -f lab/workload-app/pom.xml package -DskipTests
+./mvnw -q -B -ntp test-compile dependency:build-classpath -Dmdep.outputFile="$out/classpath.txt" -Dmdep.includeScope=test
+# LAB_OPTS passes -Dlab.runs=N, -Dlab.run-seconds=S or -Dlab.warmup-seconds=S for a quicker, rougher run.
+exec java ${LAB_OPTS:-} -Djava.awt.headless=true -Dlab.app=lab/workload-app/target/lab-workload.jar -Dlab.agent=agent/target/jvm-tuning-agent.jar \
+  -Dlab.logs="$out/logs" \
+  -cp "target/test-classes:target/classes:$(cat "$out/classpath.txt")" dev.jvmtuning.operator.lab.TuningLab lab/results "$@"

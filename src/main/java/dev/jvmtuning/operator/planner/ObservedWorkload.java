@@ -1,0 +1,116 @@
+package dev.jvmtuning.operator.planner;
+
+import static dev.jvmtuning.operator.planner.Units.number;
+
+import dev.jvmtuning.operator.api.v1alpha1.Observed;
+import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
+import dev.jvmtuning.operator.api.v1alpha1.Workload;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The closed loop's step from metrics back to the planner: the workload figures a window of
+ * observed metrics implies. Pure.
+ *
+ * <p>R1 sizes threads by the service time, but the latency a server measures under load also holds
+ * the time its threads waited for a CPU (R17: run-queue delay) and for a database connection (R8).
+ * Both are symptoms of the current settings, not work: planning from them would size the pool for
+ * the congestion it causes (a CPU-bound service at 200 threads on 2 cores reports 1 s per 10 ms
+ * request). So they are taken out, and what remains is never less than the CPU time itself.
+ */
+public final class ObservedWorkload {
+    /** Below this a figure is noise of the counters' resolution. */
+    private static final double SMALLEST_MILLIS = 0.001;
+    private static final double SIGNIFICANT_CHANGE = 0.1;
+
+    private ObservedWorkload() {
+    }
+
+    /**
+     * @param observed   a window's figures (per pod)
+     * @param targetRate the requests per second the pod must carry (the profile's workload), or null to plan for the rate observed
+     * @return the workload to plan with, or empty when the window saw no requests or no request timings
+     */
+    public static Optional<Workload> estimate(Observed observed, Double targetRate) {
+        if (observed == null || observed.getMeanLatencyMillis() == null || observed.getRequestsPerSecond() == null
+                || observed.getRequestsPerSecond() <= 0) {
+            return Optional.empty();
+        }
+        Double cpu = observed.getCpuMillisPerRequest();
+        double congestion = zeroIfAbsent(observed.getRunQueueMillisPerRequest()) + zeroIfAbsent(observed.getConnectionWaitMillisPerRequest());
+        double service = Math.max(SMALLEST_MILLIS, Math.max(observed.getMeanLatencyMillis() - congestion, cpu == null ? 0 : cpu));
+
+        Workload workload = new Workload();
+        workload.setRequestsPerSecond(targetRate != null ? targetRate : observed.getRequestsPerSecond());
+        workload.setMeanLatency(millis(service));
+        if (cpu != null && cpu >= SMALLEST_MILLIS) {
+            workload.setCpuPerRequest(millis(Math.min(cpu, service)));
+        }
+        Double hold = observed.getConnectionHoldMillisPerRequest();
+        if (hold != null && hold >= SMALLEST_MILLIS) {
+            workload.setDbTimePerRequest(millis(Math.min(hold, service)));
+        }
+        return Optional.of(workload);
+    }
+
+    /** The declared workload with the service, CPU and database times a window measured; the target rate and queue wait stay. */
+    public static Optional<Workload> remeasure(Workload declared, Observed observed) {
+        if (declared == null || declared.getRequestsPerSecond() == null) {
+            return Optional.empty();
+        }
+        return estimate(observed, declared.getRequestsPerSecond()).map(measured -> new Workload()
+                .setRequestsPerSecond(declared.getRequestsPerSecond())
+                .setMaxQueueWait(declared.getMaxQueueWait())
+                .setMeanLatency(measured.getMeanLatency())
+                .setCpuPerRequest(measured.getCpuPerRequest() != null ? measured.getCpuPerRequest() : declared.getCpuPerRequest())
+                .setDbTimePerRequest(measured.getDbTimePerRequest() != null ? measured.getDbTimePerRequest() : declared.getDbTimePerRequest()));
+    }
+
+    /**
+     * The closed loop's advice: the measured figures, when planning with them changes the threads or
+     * the connection pool by a tenth or more (otherwise the declared figures are close enough and nothing is said).
+     */
+    public static List<Recommendation> recommend(Workload declared, Workload measured, TuningValues current, TuningValues replanned,
+            Observed observed) {
+        List<String> changes = new ArrayList<>();
+        change(changes, "threads.max", current.maxThreads(), replanned.maxThreads());
+        change(changes, "connectionPool.maxSize", current.poolMaxSize(), replanned.poolMaxSize());
+        if (changes.isEmpty()) {
+            return List.of();
+        }
+        String reason = "measured over " + observed.getWindow() + ": " + number(observed.getMeanLatencyMillis()) + " ms in the server per request, of which "
+                + number(zeroIfAbsent(observed.getRunQueueMillisPerRequest())) + " ms waiting for a CPU and "
+                + number(zeroIfAbsent(observed.getConnectionWaitMillisPerRequest())) + " ms for a database connection (congestion, not work); "
+                + "planned with the measured figures: " + String.join(", ", changes) + " (R1, R2, R8)";
+        List<Recommendation> recommendations = new ArrayList<>();
+        recommendation(recommendations, "workload.meanLatency", declared.getMeanLatency(), measured.getMeanLatency(), reason);
+        recommendation(recommendations, "workload.cpuPerRequest", declared.getCpuPerRequest(), measured.getCpuPerRequest(), reason);
+        recommendation(recommendations, "workload.dbTimePerRequest", declared.getDbTimePerRequest(), measured.getDbTimePerRequest(), reason);
+        return recommendations;
+    }
+
+    /** A change of a tenth or more (at least 2): below that, the windows' noise would make the advice flap. */
+    private static void change(List<String> changes, String name, Integer current, Integer replanned) {
+        if (replanned != null && (current == null || Math.abs(replanned - current) >= Math.max(2, current * SIGNIFICANT_CHANGE))) {
+            changes.add(name + " " + (current == null ? "unset" : current) + " -> " + replanned);
+        }
+    }
+
+    private static void recommendation(List<Recommendation> out, String field, String declared, String measured, String reason) {
+        if (measured != null && !measured.equals(declared)) {
+            out.add(new Recommendation(field, declared, measured, reason));
+        }
+    }
+
+    private static double zeroIfAbsent(Double value) {
+        return value == null ? 0 : value;
+    }
+
+    /** A duration the CRD's pattern admits, to the microsecond; rounded down so cpu and db time never exceed the latency. */
+    private static String millis(double value) {
+        return BigDecimal.valueOf(value).setScale(3, RoundingMode.DOWN).stripTrailingZeros().toPlainString() + "ms";
+    }
+}

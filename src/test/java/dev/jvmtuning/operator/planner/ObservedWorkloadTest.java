@@ -1,0 +1,147 @@
+package dev.jvmtuning.operator.planner;
+
+import static dev.jvmtuning.operator.planner.Specs.container;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jvmtuning.operator.api.v1alpha1.ConnectionPool;
+import dev.jvmtuning.operator.api.v1alpha1.Observed;
+import dev.jvmtuning.operator.api.v1alpha1.Patterns;
+import dev.jvmtuning.operator.api.v1alpha1.Runtime;
+import dev.jvmtuning.operator.api.v1alpha1.TargetRef;
+import dev.jvmtuning.operator.api.v1alpha1.Threads;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
+import dev.jvmtuning.operator.api.v1alpha1.Workload;
+import dev.jvmtuning.operator.planner.PlanResult.Plan;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.DoubleRange;
+import org.junit.jupiter.api.Test;
+
+class ObservedWorkloadTest {
+
+    static Observed observed(double rate, double latency, Double cpu, Double runQueue, Double connectionWait, Double connectionHold) {
+        Observed o = new Observed();
+        o.setRequestsPerSecond(rate);
+        o.setMeanLatencyMillis(latency);
+        o.setCpuMillisPerRequest(cpu);
+        o.setRunQueueMillisPerRequest(runQueue);
+        o.setConnectionWaitMillisPerRequest(connectionWait);
+        o.setConnectionHoldMillisPerRequest(connectionHold);
+        return o;
+    }
+
+    @Test
+    void cpuContentionIsNotServiceTime() {
+        // 200 threads on 2 cores, 10 ms of CPU each: every request waits ~1 s for a core.
+        Workload w = ObservedWorkload.estimate(observed(190, 1052.4, 10.5, 1040.1, null, null), 200.0).orElseThrow();
+
+        assertThat(w.getMeanLatency()).isEqualTo("12.3ms");
+        assertThat(w.getCpuPerRequest()).isEqualTo("10.5ms");
+        assertThat(w.getRequestsPerSecond()).as("the profile's target, not the rate the old settings allowed").isEqualTo(200.0);
+    }
+
+    @Test
+    void waitingForAConnectionIsNotServiceTimeButHoldingOneIsDatabaseTime() {
+        Workload w = ObservedWorkload.estimate(observed(100, 940, 0.8, 1.0, 819.0, 100.2), null).orElseThrow();
+
+        assertThat(w.getMeanLatency()).isEqualTo("120ms");
+        assertThat(w.getDbTimePerRequest()).isEqualTo("100.2ms");
+        assertThat(w.getRequestsPerSecond()).as("no target: the rate observed").isEqualTo(100.0);
+    }
+
+    @Test
+    void theServiceTimeIsNeverBelowTheCpuTime() {
+        Workload w = ObservedWorkload.estimate(observed(50, 20, 6.0, 18.0, null, null), null).orElseThrow();
+
+        assertThat(w.getMeanLatency()).isEqualTo("6ms");
+        assertThat(w.getCpuPerRequest()).isEqualTo("6ms");
+    }
+
+    @Test
+    void anIdleWindowOrOneWithoutRequestTimingsGivesNothing() {
+        assertThat(ObservedWorkload.estimate(observed(0, 0, null, null, null, null), 100.0)).isEmpty();
+        Observed noTimings = observed(10, 0, null, null, null, null);
+        noTimings.setMeanLatencyMillis(null);
+        assertThat(ObservedWorkload.estimate(noTimings, 100.0)).isEmpty();
+        assertThat(ObservedWorkload.estimate(null, 100.0)).isEmpty();
+    }
+
+    @Test
+    void theSeed000IoBoundHandlerObservedAtDefaultsPlansThreadsForTheTarget() {
+        // 200 default threads all busy on a 100-500 ms sleep: 650 req/s observed, 2,000 wanted.
+        Workload w = ObservedWorkload.estimate(observed(650, 301.2, 0.4, 0.2, null, null), 2000.0).orElseThrow();
+
+        Plan plan = (Plan) Planner.plan(spec(w), container(2, "2Gi"));
+
+        assertThat(plan.values().maxThreads()).isEqualTo(753); // 2000 x 0.301 s x 1.25
+    }
+
+    @Test
+    void remeasuringKeepsTheTargetAndTheQueueWaitAndReplacesTheTimes() {
+        Workload declared = new Workload().setRequestsPerSecond(200.0).setMeanLatency("100ms").setCpuPerRequest("2ms")
+                .setMaxQueueWait("2s").setDbTimePerRequest("20ms");
+
+        Workload measured = ObservedWorkload.remeasure(declared, observed(90, 250, 4.0, 10.0, 40.0, 80.0)).orElseThrow();
+
+        assertThat(measured).isEqualTo(new Workload().setRequestsPerSecond(200.0).setMaxQueueWait("2s").setMeanLatency("200ms")
+                .setCpuPerRequest("4ms").setDbTimePerRequest("80ms"));
+        assertThat(ObservedWorkload.remeasure(new Workload().setMeanLatency("100ms"), observed(90, 250, 4.0, null, null, null)))
+                .as("without a target rate there is nothing to plan for").isEmpty();
+    }
+
+    @Test
+    void theClosedLoopRecommendsTheMeasuredFiguresWhenTheyChangeThePlan() {
+        // Declared 50 ms at the database; the pods hold a connection 100 ms and queue for it.
+        Workload declared = new Workload().setRequestsPerSecond(1000.0).setMeanLatency("120ms").setDbTimePerRequest("50ms");
+        Observed o = observed(95, 1060, 0.5, 1.0, 940.0, 100.0);
+        o.setWindow("30s");
+        Workload measured = ObservedWorkload.remeasure(declared, o).orElseThrow();
+
+        var recommendations = ObservedWorkload.recommend(declared, measured, values(declared), values(measured), o);
+
+        assertThat(recommendations).extracting(r -> r.getField() + ": " + r.getCurrent() + " -> " + r.getRecommended())
+                .containsExactly("workload.meanLatency: 120ms -> 119ms", "workload.cpuPerRequest: null -> 0.5ms",
+                        "workload.dbTimePerRequest: 50ms -> 100ms");
+        assertThat(recommendations.get(0).getReason()).contains("measured over 30s", "940 ms for a database connection",
+                "connectionPool.maxSize 63 -> 125");
+    }
+
+    @Test
+    void theClosedLoopIsSilentWhenTheMeasuredFiguresPlanTheSame() {
+        Workload declared = new Workload().setRequestsPerSecond(100.0).setMeanLatency("300ms");
+        Observed o = observed(100, 301, null, null, null, null);
+        Workload measured = ObservedWorkload.remeasure(declared, o).orElseThrow();
+
+        assertThat(measured.getMeanLatency()).isEqualTo("301ms");
+        assertThat(ObservedWorkload.recommend(declared, measured, values(declared), values(measured), o))
+                .as("38 threads either way").isEmpty();
+    }
+
+    private static TuningValues values(Workload workload) {
+        return ((Plan) Planner.plan(spec(workload), container(2, "2Gi"))).values();
+    }
+
+    /** Whatever the counters say, the estimate is a workload the API server admits and the planner accepts. */
+    @Property(tries = 1000)
+    void everyEstimateIsAValidWorkload(@ForAll @DoubleRange(min = 0.01, max = 100_000) double rate,
+            @ForAll @DoubleRange(min = 0, max = 60_000) double latency, @ForAll @DoubleRange(min = 0, max = 60_000) double cpu,
+            @ForAll @DoubleRange(min = 0, max = 60_000) double runQueue, @ForAll @DoubleRange(min = 0, max = 60_000) double wait,
+            @ForAll @DoubleRange(min = 0, max = 60_000) double hold) {
+        Workload w = ObservedWorkload.estimate(observed(rate, latency, cpu, runQueue, wait, hold), null).orElseThrow();
+
+        for (String duration : new String[] {w.getMeanLatency(), w.getCpuPerRequest(), w.getDbTimePerRequest()}) {
+            assertThat(duration == null || duration.matches(Patterns.DURATION)).as(duration).isTrue();
+        }
+        assertThat(Planner.plan(spec(w), container(2, "64Gi"))).isInstanceOf(Plan.class);
+    }
+
+    private static TuningProfileSpec spec(Workload workload) {
+        TuningProfileSpec spec = new TuningProfileSpec();
+        spec.setTargetRef(new TargetRef().setName("web"));
+        spec.setRuntime(Runtime.SpringBootTomcat);
+        spec.setWorkload(workload);
+        spec.setThreads(new Threads());
+        spec.setConnectionPool(new ConnectionPool());
+        return spec;
+    }
+}

@@ -4,7 +4,7 @@
 # runs as a real process in a cgroup with the scenario's container limits, under closed-loop HTTP
 # load on 127.0.0.1: with the defaults, every point of a sweep, the planner's settings, and the
 # closed loop's (defaults -> observe -> plan, twice). Writes lab/results/RESULTS.md, runs.csv and
-# a PNG per scenario. About 25 minutes on 2 cores for all five. Needs root (it creates cgroups).
+# a PNG per scenario. About 28 minutes on 2 cores for all five (longer when the VM steals CPU). Needs root (it creates cgroups).
 # Usage: deploy/local/lab.sh [SCENARIO ...]
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"

@@ -16,7 +16,8 @@ import java.util.Optional;
  * observed metrics implies. Pure.
  *
  * <p>R1 sizes threads by the service time, but the latency a server measures under load also holds
- * the time its threads waited for a CPU (R17: run-queue delay) and for a database connection (R8).
+ * the time its threads waited for a CPU (R17: run-queue delay), for a database connection (R8) and
+ * for the garbage collector's pauses (R15).
  * Both are symptoms of the current settings, not work: planning from them would size the pool for
  * the congestion it causes (a CPU-bound service at 200 threads on 2 cores reports 1 s per 10 ms
  * request). So they are taken out, and what remains is never less than the CPU time itself.
@@ -25,6 +26,8 @@ public final class ObservedWorkload {
     /** Below this a figure is noise of the counters' resolution. */
     private static final double SMALLEST_MILLIS = 0.001;
     private static final double SIGNIFICANT_CHANGE = 0.1;
+    /** Past this the JVM is thrashing and no service time can be read from it. */
+    private static final double MAX_GC_SHARE = 0.9;
 
     private ObservedWorkload() {
     }
@@ -41,7 +44,9 @@ public final class ObservedWorkload {
         }
         Double cpu = observed.getCpuMillisPerRequest();
         double congestion = zeroIfAbsent(observed.getRunQueueMillisPerRequest()) + zeroIfAbsent(observed.getConnectionWaitMillisPerRequest());
-        double service = Math.max(SMALLEST_MILLIS, Math.max(observed.getMeanLatencyMillis() - congestion, cpu == null ? 0 : cpu));
+        // A stop-the-world pause stops every request in flight, so pauses take the same share of a request's time as of the wall clock.
+        double running = 1 - Math.min(MAX_GC_SHARE, zeroIfAbsent(observed.getGcTimePercent()) / 100);
+        double service = Math.max(SMALLEST_MILLIS, Math.max((observed.getMeanLatencyMillis() - congestion) * running, cpu == null ? 0 : cpu));
 
         Workload workload = new Workload();
         workload.setRequestsPerSecond(targetRate != null ? targetRate : observed.getRequestsPerSecond());

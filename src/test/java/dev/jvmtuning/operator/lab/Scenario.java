@@ -50,7 +50,7 @@ record Scenario(String name, String shape, String query, int clients, double cpu
             new Scenario("cpu-bound", "seed 003's Jetty shape on Tomcat: 10 ms of CPU per request, no waiting",
                     "/work?cpuMs=10&allocKb=16", 100, 2, "512Mi", 0,
                     workload(100 / 0.010, "10ms", "10ms", null), false,
-                    List.of(threads(List.of(1, 2, 4, 16)))),
+                    List.of(threads(List.of(1, 2, 4)))),
             new Scenario("mixed", "2 ms of CPU and a 40-60 ms blocking call per request",
                     "/work?cpuMs=2&sleepMinMs=40&sleepMaxMs=60&allocKb=64", 300, 2, "768Mi", 0,
                     workload(300 / 0.052, "52ms", "2ms", null), false,

@@ -38,7 +38,7 @@ import java.util.stream.Stream;
  * jar and the agent jar.
  */
 public final class TuningLab {
-    private static final int WARMUP_SECONDS = Integer.getInteger("lab.warmup-seconds", 10);
+    private static final int WARMUP_SECONDS = Integer.getInteger("lab.warmup-seconds", 8);
     private static final int RUN_SECONDS = Integer.getInteger("lab.run-seconds", 5);
     private static final int RUNS = Integer.getInteger("lab.runs", 3);
     /** A run during which the hypervisor gave more than this share of the CPU to other guests measures the VM, not the settings. */

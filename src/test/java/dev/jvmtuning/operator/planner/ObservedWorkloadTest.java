@@ -50,6 +50,15 @@ class ObservedWorkloadTest {
     }
 
     @Test
+    void gcPausesAreNotServiceTime() {
+        Observed thrashing = observed(150, 300, 4.0, 20.0, null, null);
+        thrashing.setGcTimePercent(60.0);
+
+        assertThat(ObservedWorkload.estimate(thrashing, null).orElseThrow().getMeanLatency())
+                .as("(300 - 20) ms, of which 60%% stopped for GC").isEqualTo("112ms");
+    }
+
+    @Test
     void theServiceTimeIsNeverBelowTheCpuTime() {
         Workload w = ObservedWorkload.estimate(observed(50, 20, 6.0, 18.0, null, null), null).orElseThrow();
 

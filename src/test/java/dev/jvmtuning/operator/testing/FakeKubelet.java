@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -35,8 +37,15 @@ public final class FakeKubelet {
                 continue;
             }
             pod.setStatus(readyStatus(pod));
-            client.pods().inNamespace(namespace).resource(pod).updateStatus();
-            marked++;
+            try {
+                client.pods().inNamespace(namespace).resource(pod).updateStatus();
+                marked++;
+            } catch (KubernetesClientException e) {
+                // The ReplicaSet controller may delete a pod between the list and this write (a rollout replaced it).
+                if (e.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
+                    throw e;
+                }
+            }
         }
         return marked;
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
@@ -75,7 +76,7 @@ class TuningProfileReconcilerTest {
 
     private Optional<Condition> condition(String profile, String type) {
         TuningProfile p = profile(profile);
-        return p == null || p.getStatus() == null ? Optional.empty() : Conditions.find(p.getStatus().getConditions(), type);
+        return p == null || p.getStatus() == null ? Optional.empty() : p.getStatus().getConditions().stream().filter(c -> c.getType().equals(type)).findFirst();
     }
 
     private void awaitCondition(String profile, String type, String status, String reason) {

@@ -7,6 +7,7 @@ import static dev.jvmtuning.operator.model.ConditionType.ROLLOUT_COMPLETE;
 
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.Setting;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.metrics.MetricsReport;
 import dev.jvmtuning.operator.model.ConditionStatus;
@@ -15,6 +16,7 @@ import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.planner.PlanResult.Plan;
 import dev.jvmtuning.operator.pressure.Verdict;
 import dev.jvmtuning.operator.render.Rendering;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -91,6 +93,15 @@ public final class StatusBuilder {
 
     public TuningProfileStatus build() {
         return status;
+    }
+
+    /** A status patch names the profile and carries the status, nothing else of the object. */
+    public static TuningProfile patch(TuningProfile profile, TuningProfileStatus status) {
+        TuningProfile patch = new TuningProfile();
+        patch.setMetadata(new ObjectMetaBuilder().withName(profile.getMetadata().getName()).withNamespace(profile.getMetadata().getNamespace())
+                .build());
+        patch.setStatus(status);
+        return patch;
     }
 
     private void condition(ConditionType type, ConditionStatus value, Reason reason, String message) {

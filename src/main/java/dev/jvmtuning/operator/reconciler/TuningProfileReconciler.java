@@ -83,7 +83,8 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         TuningProfileStatus after = status.build();
         new EventRecorder(context.getClient()).record(profile, EventPolicy.events(before, after));
         metrics.record(Watches.key(profile), after.getConditions());
-        UpdateControl<TuningProfile> control = after.equals(before) ? UpdateControl.noUpdate() : UpdateControl.patchStatus(statusPatch(profile, after));
+        UpdateControl<TuningProfile> control = after.equals(before) ? UpdateControl.noUpdate()
+                : UpdateControl.patchStatus(StatusBuilder.patch(profile, after));
         return control.rescheduleAfter(settings.resyncPeriod());
     }
 
@@ -123,10 +124,8 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
             status.recommendOnly();
         } else {
             writes.configMap(TuningConfigMap.desired(profile, rendering));
-            DeploymentTuning.Agent agent = profile.getSpec().getMetrics() != null && profile.getSpec().getMetrics().agentInjected()
-                    ? new DeploymentTuning.Agent(settings.agent().image(), settings.agent().jarPath()) : null;
             Deployment live = writes.deployment(deployment,
-                    DeploymentTuning.desired(deployment, userContainer, name, rendering, configMapName, agent), configMapName);
+                    DeploymentTuning.desired(deployment, userContainer, name, rendering, configMapName, agent(profile)), configMapName);
             status.applied("settings " + DeploymentTuning.hash(rendering, configMapName) + " rendered into container "
                     + userContainer.getName() + " of Deployment " + deployment.getMetadata().getName(), Rollout.of(live));
         }
@@ -145,6 +144,12 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         });
     }
 
+    /** The agent image and jar set at install time, for a profile that injects the agent; else null. */
+    private DeploymentTuning.Agent agent(TuningProfile profile) {
+        boolean wanted = profile.getSpec().getMetrics() != null && profile.getSpec().getMetrics().agentInjected();
+        return wanted ? new DeploymentTuning.Agent(settings.agent().image(), settings.agent().jarPath()) : null;
+    }
+
     @Override
     public DeleteControl cleanup(TuningProfile profile, Context<TuningProfile> context) {
         String configMapName = TuningConfigMap.name(profile.getMetadata().getName());
@@ -156,13 +161,5 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         watches.forget(profile);
         metrics.forget(Watches.key(profile));
         return DeleteControl.defaultDelete();
-    }
-
-    private static TuningProfile statusPatch(TuningProfile profile, TuningProfileStatus status) {
-        TuningProfile patch = new TuningProfile();
-        patch.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
-                .withName(profile.getMetadata().getName()).withNamespace(profile.getMetadata().getNamespace()).build());
-        patch.setStatus(status);
-        return patch;
     }
 }

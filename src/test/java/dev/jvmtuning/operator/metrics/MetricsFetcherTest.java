@@ -12,6 +12,7 @@ import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.CurrentSettings;
 import dev.jvmtuning.operator.pressure.PressureDetector;
 import dev.jvmtuning.operator.testing.FakeKubelet;
+import dev.jvmtuning.operator.testing.ManualClock;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.TestSettings;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -22,7 +23,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -55,6 +55,7 @@ class MetricsFetcherTest {
     private int scrapes;
     private KubernetesClient client;
     private String namespace;
+    private final ManualClock clock = new ManualClock();
     private MetricsFetcher fetcher;
     private TuningProfile profile;
 
@@ -101,7 +102,7 @@ class MetricsFetcherTest {
         new FakeKubelet(client).awaitRollout(namespace, "web", Duration.ofSeconds(60));
 
         fetcher = new MetricsFetcher(client, p -> Optional.of(deployment), p -> null,
-                TestSettings.of(Duration.ofMinutes(5), Optional.empty()).metrics(), Clock.systemUTC());
+                TestSettings.of(Duration.ofMinutes(5), Optional.empty()).metrics(), clock);
         profile = new TuningProfile();
         profile.setMetadata(new ObjectMetaBuilder().withName("web").withNamespace(namespace).build());
         profile.setSpec(new TuningProfileSpec().setTargetRef(new TargetRef().setName("web"))
@@ -133,9 +134,9 @@ class MetricsFetcherTest {
     }
 
     @Test
-    void twoGoodScrapesGiveRatesAndAVerdict() throws InterruptedException {
+    void twoGoodScrapesGiveRatesAndAVerdict() {
         assertThat(fetch().availableReason().text()).isEqualTo("FirstSample");
-        Thread.sleep(1000);
+        clock.advance(Duration.ofSeconds(1));
         MetricsReport report = fetch();
 
         assertThat(report.availableStatus().text()).isEqualTo("True");

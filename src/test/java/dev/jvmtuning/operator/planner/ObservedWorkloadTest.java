@@ -78,7 +78,7 @@ class ObservedWorkloadTest {
     }
 
     @Test
-    void theSeed000IoBoundHandlerObservedAtDefaultsPlansThreadsForTheTarget() {
+    void anIoBoundHandlerObservedAtDefaultsPlansThreadsForTheTarget() {
         // 200 default threads all busy on a 100-500 ms sleep: 650 req/s observed, 2,000 wanted.
         Workload w = ObservedWorkload.estimate(observed(650, 301.2, 0.4, 0.2, null, null), 2000.0).orElseThrow();
 

@@ -17,7 +17,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
-/** One test per rule of TUNING.md, with the seeds' own scenarios where they measured one. */
+/** One test per rule of docs/tuning-rules.md, with the measured scenario behind the rule where there is one. */
 class PlannerRulesTest {
 
     static Planned plan(String yaml, ContainerFacts facts) {
@@ -41,8 +41,8 @@ class PlannerRulesTest {
     @Nested
     class Threads {
         @Test
-        void r1_littlesLawSizesThePoolForTheSeed000IoBoundHandler() {
-            // seed 000: handler sleeps 100-500 ms (mean 300 ms), barely any CPU; target 1000 req/s per pod on 6 cores
+        void r1_littlesLawSizesThePoolForAnIoBoundHandler() {
+            // an I/O-bound handler sleeping 100-500 ms (mean 300 ms), barely any CPU; target 1000 req/s per pod on 6 cores
             Planned plan = plan("""
                     runtime: SpringBootTomcat
                     workload: {requestsPerSecond: 1000, meanLatency: 300ms, cpuPerRequest: 1ms}
@@ -53,13 +53,13 @@ class PlannerRulesTest {
             assertThat(decision(plan, "threads.max").rule().id()).isEqualTo("R1");
             assertThat(decision(plan, "threads.max").rationale()).contains("300 requests in flight");
             assertThat(plan.rendering().serverEnvironment()).containsEntry("SERVER_TOMCAT_THREADS_MAX", "375");
-            // far above Tomcat's default 200, which seed 000 measured at 660 req/s against 4149 with 2000 threads
+            // far above Tomcat's default 200, which served 660 req/s where 2000 threads served 4149
             assertThat(plan.values().maxThreads()).isGreaterThan(200);
         }
 
         @Test
-        void r2_theSeed003CpuBoundHandlerOnFourCoresGetsAboutSixThreads() {
-            // seed 003: Jetty hello-world, pure CPU (wall time ~ CPU time), best at 6 threads on 4 cores
+        void r2_aCpuBoundHandlerOnFourCoresGetsAboutSixThreads() {
+            // a Jetty hello-world, pure CPU (wall time ~ CPU time), best at 6 threads on 4 cores
             Planned plan = plan("""
                     runtime: SpringBootJetty
                     workload: {requestsPerSecond: 20000, meanLatency: 200ms, cpuPerRequest: 200ms}
@@ -140,8 +140,8 @@ class PlannerRulesTest {
         }
 
         @Test
-        void r7_theSeed003JettyQueueHoldsSixtySecondsOfArrivals() {
-            // seed 003: 100 req/s and a 60 s acceptable wait -> a queue of 6000
+        void r7_aQueueHoldsSixtySecondsOfArrivals() {
+            // 100 req/s and a 60 s acceptable wait -> a queue of 6000
             Planned plan = plan("""
                     runtime: SpringBootJetty
                     workload: {requestsPerSecond: 100, meanLatency: 50ms, maxQueueWait: 60s}
@@ -155,8 +155,8 @@ class PlannerRulesTest {
     @Nested
     class ConnectionPool {
         @Test
-        void r8_theSeed004PoolReachesTheConcurrencyOfFiveSecondQueries() {
-            // seed 004: 100 concurrent clients, SELECT SLEEP(5): pool 10 gave 2 req/s; 100 in flight need 100 connections
+        void r8_thePoolReachesTheConcurrencyOfFiveSecondQueries() {
+            // 100 concurrent clients, SELECT SLEEP(5): pool 10 gave 2 req/s; 100 in flight need 100 connections
             Planned plan = plan("""
                     runtime: SpringBootUndertow
                     workload: {requestsPerSecond: 20, meanLatency: 5s, dbTimePerRequest: 5s}
@@ -237,7 +237,7 @@ class PlannerRulesTest {
         }
 
         @Test
-        void r10_theSeed001FixXmsEqualsXmx() {
+        void r10_xmsEqualsXmx() {
             Planned plan = plan("heap: {percentOfLimit: 50}", container(2, "2Gi"));
 
             assertThat(plan.rendering().renderedFlags()).contains("-Xms1024m", "-Xmx1024m");

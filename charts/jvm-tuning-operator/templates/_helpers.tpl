@@ -40,6 +40,10 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 - apiGroups: [""]
   resources: [configmaps]
   verbs: [get, list, watch, create, patch, delete]
+# the target's ReplicaSets, to keep every ConfigMap an old revision still reads
+- apiGroups: [apps]
+  resources: [replicasets]
+  verbs: [list]
 # the target's pods, to find the ones whose metrics to read
 - apiGroups: [""]
   resources: [pods]

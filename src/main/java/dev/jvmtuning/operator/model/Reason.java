@@ -15,6 +15,7 @@ public enum Reason {
     INFEASIBLE("Infeasible"),
     TARGET_NOT_FOUND("TargetNotFound"),
     CONFLICT("Conflict"),
+    APPLY_FAILED("ApplyFailed"),
     READY("Ready"),
     // RolloutComplete
     ROLLOUT_COMPLETE("RolloutComplete"),

@@ -1,14 +1,18 @@
 package dev.jvmtuning.operator.reconciler;
 
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.render.ConfigMapReferences;
 import dev.jvmtuning.operator.render.DeploymentTuning;
+import dev.jvmtuning.operator.render.TuningConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
-import java.util.Optional;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
@@ -25,19 +29,37 @@ final class TargetWrites {
         this.context = context;
     }
 
+    /** Creates the content-named ConfigMap unless it exists: the same name always holds the same values. */
     void configMap(ConfigMap desired) {
-        Optional<ConfigMap> current = context.getSecondaryResource(ConfigMap.class);
-        if (current.isPresent() && desired.getData().equals(current.get().getData())) {
+        if (context.getSecondaryResources(ConfigMap.class).stream().anyMatch(c -> c.getMetadata().getName().equals(desired.getMetadata().getName()))) {
             return;
         }
         ConfigMap written = context.getClient().resource(desired).fieldManager(TuningProfileReconciler.FIELD_MANAGER).forceConflicts()
                 .serverSideApply();
-        cacheRecentWrite(ConfigMap.class, written, current.orElse(null));
+        cacheRecentWrite(ConfigMap.class, written, null);
+    }
+
+    /**
+     * Deletes the profile's ConfigMaps that neither the current template nor any ReplicaSet of the
+     * Deployment refers to any more; those a ReplicaSet still names stay for `rollout undo`.
+     */
+    void pruneConfigMaps(TuningProfile profile, Deployment deployment, String current) {
+        List<ConfigMap> stale = context.getSecondaryResources(ConfigMap.class).stream()
+                .filter(c -> TuningConfigMap.ownedBy(c, profile) && !c.getMetadata().getName().equals(current)).toList();
+        if (stale.isEmpty()) {
+            return;
+        }
+        Set<String> referenced = context.getClient().apps().replicaSets().inNamespace(deployment.getMetadata().getNamespace())
+                .withLabels(deployment.getSpec().getSelector().getMatchLabels()).list().getItems().stream()
+                .flatMap(rs -> ConfigMapReferences.of(rs.getSpec().getTemplate()).stream())
+                .collect(Collectors.toSet());
+        stale.stream().filter(c -> !referenced.contains(c.getMetadata().getName()))
+                .forEach(c -> context.getClient().resource(c).delete());
     }
 
     /** Applies the desired fields unless the Deployment holds them already; returns the Deployment as it now is. */
-    Deployment deployment(Deployment current, Deployment desired, String configMapName) {
-        if (DeploymentTuning.upToDate(current, desired, configMapName)) {
+    Deployment deployment(Deployment current, Deployment desired, String profile) {
+        if (DeploymentTuning.upToDate(current, desired, profile)) {
             return current;
         }
         LOG.infof("applying settings %s to Deployment %s/%s", desired.getSpec().getTemplate().getMetadata().getAnnotations()
@@ -49,14 +71,16 @@ final class TargetWrites {
     }
 
     /** One replace with the live resourceVersion: the user's template comes back in a single write, or not at all on a conflict (then retried). */
-    void restore(Deployment deployment, String configMapName) {
+    void restore(Deployment deployment, String profile) {
         LOG.infof("restoring Deployment %s/%s", deployment.getMetadata().getNamespace(), deployment.getMetadata().getName());
-        Deployment restored = context.getClient().resource(DeploymentTuning.restored(deployment, configMapName)).update();
+        Deployment restored = context.getClient().resource(DeploymentTuning.restored(deployment, profile)).update();
         cacheRecentWrite(Deployment.class, restored, deployment);
     }
 
-    void deleteConfigMap(String namespace, String name) {
-        context.getClient().configMaps().inNamespace(namespace).withName(name).delete();
+    /** Deletes the profile's own ConfigMaps, never one that merely has a similar name. */
+    void deleteConfigMaps(TuningProfile profile) {
+        context.getSecondaryResources(ConfigMap.class).stream().filter(c -> TuningConfigMap.ownedBy(c, profile))
+                .forEach(c -> context.getClient().resource(c).delete());
     }
 
     @SuppressWarnings("unchecked")

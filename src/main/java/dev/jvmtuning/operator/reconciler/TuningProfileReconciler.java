@@ -18,8 +18,10 @@ import dev.jvmtuning.operator.render.Renderer;
 import dev.jvmtuning.operator.render.Rendering;
 import dev.jvmtuning.operator.render.TuningConfigMap;
 import dev.jvmtuning.operator.target.TargetContainer;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -34,6 +36,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.jboss.logging.Logger;
 
 /**
  * The reconcile as a pipeline: look up the target, plan, render, apply (Apply mode), judge the
@@ -44,6 +47,7 @@ import java.util.Optional;
 public class TuningProfileReconciler implements Reconciler<TuningProfile>, Cleaner<TuningProfile> {
     public static final String NAME = "tuningprofile";
     public static final String FIELD_MANAGER = TuningConfigMap.MANAGER;
+    private static final Logger LOG = Logger.getLogger(TuningProfileReconciler.class);
 
     private final OperatorSettings settings;
     private final OperatorMetrics metrics;
@@ -78,7 +82,14 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
             status.notApplied(Reason.TARGET_NOT_FOUND, "Deployment " + Watches.targetName(profile) + " not found in namespace "
                     + profile.getMetadata().getNamespace());
         } else {
-            tune(profile, target.get(), context, status);
+            try {
+                tune(profile, target.get(), context, status);
+            } catch (KubernetesClientException e) {
+                // Said in status and an Event rather than retried in silence; the next reconcile tries again.
+                LOG.warnf("applying TuningProfile %s failed: %s", Watches.key(profile), e.getMessage());
+                status.notApplied(Reason.APPLY_FAILED, "writing to Deployment " + Watches.targetName(profile) + " failed: "
+                        + Objects.requireNonNullElse(e.getStatus() == null ? null : e.getStatus().getMessage(), e.getMessage()));
+            }
         }
         TuningProfileStatus after = status.build();
         new EventRecorder(context.getClient()).record(profile, EventPolicy.events(before, after));
@@ -97,17 +108,18 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
             return;
         }
         TargetContainer.Lookup lookup = TargetContainer.find(deployment, profile.getSpec().getContainer());
+        TargetWrites writes = new TargetWrites(context);
         if (!lookup.isFound()) {
+            restoreIfTuned(deployment, name, writes);
             status.notApplied(Reason.INVALID, lookup.problem());
             return;
         }
-        String configMapName = TuningConfigMap.name(name);
-        Container userContainer = DeploymentTuning.userContainer(deployment, lookup.container(), configMapName);
+        Container userContainer = DeploymentTuning.userContainer(deployment, lookup.container(), name);
         ContainerFacts facts = TargetContainer.facts(deployment, userContainer, null);
         PlanResult result = Planner.plan(profile.getSpec(), facts);
-        TargetWrites writes = new TargetWrites(context);
         if (result instanceof PlanResult.Rejected rejected) {
-            // The last applied settings, if any, stay in place: a bad edit must not undo a good state.
+            // Flags planned for another spec or container must not stay: the user's own template comes back.
+            restoreIfTuned(deployment, name, writes);
             status.notApplied(rejected.reason(), String.join("; ", rejected.messages()));
             watches.planned(profile, CurrentSettings.UNKNOWN);
             report(profile, null, facts, CurrentSettings.UNKNOWN, context, status);
@@ -118,18 +130,26 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         status.planned(plan, rendering);
         watches.planned(profile, plan.current());
         if (profile.getSpec().getMode() == Mode.Recommend) {
-            if (DeploymentTuning.tunedBy(deployment, name)) {
-                writes.restore(deployment, configMapName);
-            }
+            restoreIfTuned(deployment, name, writes);
             status.recommendOnly();
         } else {
-            writes.configMap(TuningConfigMap.desired(profile, rendering));
+            // The values first, then the template that points at them: no pod ever reads a half-written set.
+            ConfigMap values = TuningConfigMap.desired(profile, rendering);
+            String configMapName = values.getMetadata().getName();
+            writes.configMap(values);
             Deployment live = writes.deployment(deployment,
-                    DeploymentTuning.desired(deployment, userContainer, name, rendering, configMapName, agent(profile)), configMapName);
+                    DeploymentTuning.desired(deployment, userContainer, name, rendering, configMapName, agent(profile)), name);
+            writes.pruneConfigMaps(profile, live, configMapName);
             status.applied("settings " + DeploymentTuning.hash(rendering, configMapName) + " rendered into container "
                     + userContainer.getName() + " of Deployment " + deployment.getMetadata().getName(), Rollout.of(live));
         }
         report(profile, plan, facts, plan.current(), context, status);
+    }
+
+    private static void restoreIfTuned(Deployment deployment, String profile, TargetWrites writes) {
+        if (DeploymentTuning.tunedBy(deployment, profile)) {
+            writes.restore(deployment, profile);
+        }
     }
 
     /** The metrics of the target's pods, judged against the plan in force, and the closed loop's advice. */
@@ -152,12 +172,9 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
 
     @Override
     public DeleteControl cleanup(TuningProfile profile, Context<TuningProfile> context) {
-        String configMapName = TuningConfigMap.name(profile.getMetadata().getName());
         TargetWrites writes = new TargetWrites(context);
-        context.getSecondaryResource(Deployment.class)
-                .filter(d -> DeploymentTuning.tunedBy(d, profile.getMetadata().getName()))
-                .ifPresent(d -> writes.restore(d, configMapName));
-        writes.deleteConfigMap(profile.getMetadata().getNamespace(), configMapName);
+        context.getSecondaryResource(Deployment.class).ifPresent(d -> restoreIfTuned(d, profile.getMetadata().getName(), writes));
+        writes.deleteConfigMaps(profile);
         watches.forget(profile);
         metrics.forget(Watches.key(profile));
         return DeleteControl.defaultDelete();

@@ -2,6 +2,7 @@ package dev.jvmtuning.operator.render;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jvmtuning.operator.model.Names;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -14,11 +15,7 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +33,7 @@ public final class DeploymentTuning {
     public static final String ORIGINAL_JVM_OPTIONS = "jvmtuning.dev/original-jvm-options";
     public static final String SETTINGS_HASH = "jvmtuning.dev/settings-hash";
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int HASH_CHARS = 16;
 
     private DeploymentTuning() {
     }
@@ -45,11 +43,11 @@ public final class DeploymentTuning {
     }
 
     /** The container as its owner declared it: the operator's env entries dropped, the JVM variable back at the user's value. */
-    public static Container userContainer(Deployment deployment, Container container, String configMapName) {
+    public static Container userContainer(Deployment deployment, Container container, String profile) {
         List<EnvVar> env = new ArrayList<>();
         Optional<OriginalJvmOptions> original = original(deployment);
         for (EnvVar var : Objects.requireNonNullElse(container.getEnv(), List.<EnvVar>of())) {
-            if (isOurs(var, configMapName)) {
+            if (isOurs(var, profile)) {
                 continue;
             }
             if (original.isPresent() && original.get().variable().equals(var.getName()) && var.getValueFrom() == null) {
@@ -69,8 +67,10 @@ public final class DeploymentTuning {
 
     /**
      * The apply configuration: only the fields the operator owns. The JVM variable carries the user's
-     * value followed by the rendered flags; each server property references the profile's ConfigMap,
-     * except those the container already sets itself, which win.
+     * value followed by the rendered flags; each server property references the ConfigMap of these
+     * values, except those the container already sets itself, which win. The reference is optional:
+     * should the ConfigMap be gone (the operator uninstalled, a hand-deleted object), the pods still
+     * start with the server's defaults.
      */
     public static Deployment desired(Deployment current, Container userContainer, String profile, Rendering rendering, String configMapName,
             Agent agent) {
@@ -79,7 +79,7 @@ public final class DeploymentTuning {
         List<String> userNames = Objects.requireNonNullElse(userContainer.getEnv(), List.<EnvVar>of()).stream().map(EnvVar::getName).toList();
         rendering.serverEnvironment().keySet().stream().filter(name -> !userNames.contains(name)).forEach(name ->
                 env.add(new EnvVarBuilder().withName(name).withNewValueFrom().withNewConfigMapKeyRef()
-                        .withName(configMapName).withKey(name).endConfigMapKeyRef().endValueFrom().build()));
+                        .withName(configMapName).withKey(name).withOptional(true).endConfigMapKeyRef().endValueFrom().build()));
 
         Map<String, String> annotations = new LinkedHashMap<>();
         annotations.put(TUNED_BY, profile);
@@ -121,7 +121,7 @@ public final class DeploymentTuning {
     }
 
     /** True when the Deployment already holds exactly the desired fields, so no write is needed. */
-    public static boolean upToDate(Deployment current, Deployment desired, String configMapName) {
+    public static boolean upToDate(Deployment current, Deployment desired, String profile) {
         Map<String, String> currentAnnotations = Objects.requireNonNullElse(current.getMetadata().getAnnotations(), Map.of());
         Map<String, String> desiredAnnotations = desired.getMetadata().getAnnotations();
         boolean annotationsMatch = desiredAnnotations.entrySet().stream()
@@ -140,8 +140,8 @@ public final class DeploymentTuning {
             return false;
         }
         List<EnvVar> currentEnv = Objects.requireNonNullElse(currentContainer.get().getEnv(), List.of());
-        long oursNow = currentEnv.stream().filter(v -> isOurs(v, configMapName)).count();
-        long oursWanted = desiredContainer.getEnv().stream().filter(v -> isOurs(v, configMapName)).count();
+        long oursNow = currentEnv.stream().filter(v -> isOurs(v, profile)).count();
+        long oursWanted = desiredContainer.getEnv().stream().filter(v -> isOurs(v, profile)).count();
         return oursNow == oursWanted && currentEnv.containsAll(desiredContainer.getEnv());
     }
 
@@ -151,10 +151,10 @@ public final class DeploymentTuning {
     }
 
     /** The Deployment as it was before the operator wrote to it: its own fields removed, the JVM variable restored. */
-    public static Deployment restored(Deployment current, String configMapName) {
+    public static Deployment restored(Deployment current, String profile) {
         Deployment copy = new DeploymentBuilder(current).build();
         List<Container> containers = copy.getSpec().getTemplate().getSpec().getContainers().stream()
-                .map(c -> userContainer(current, c, configMapName)).toList();
+                .map(c -> userContainer(current, c, profile)).toList();
         PodSpec pod = copy.getSpec().getTemplate().getSpec();
         pod.setContainers(new ArrayList<>(containers));
         if (pod.getInitContainers() != null) {
@@ -176,41 +176,41 @@ public final class DeploymentTuning {
 
     /** A short digest of everything rendered: it changes, and rolls the pods, exactly when a setting does. */
     public static String hash(Rendering rendering, String configMapName) {
-        try {
-            MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            digest.update((rendering.jvmOptionsVariable() + "=" + rendering.jvmOptionsValue() + "\n").getBytes(StandardCharsets.UTF_8));
-            digest.update((configMapName + "\n").getBytes(StandardCharsets.UTF_8));
-            rendering.serverEnvironment().forEach((k, v) -> digest.update((k + "=" + v + "\n").getBytes(StandardCharsets.UTF_8)));
-            return HexFormat.of().formatHex(digest.digest()).substring(0, 16);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
+        StringBuilder rendered = new StringBuilder(rendering.jvmOptionsVariable() + "=" + rendering.jvmOptionsValue() + "\n" + configMapName + "\n");
+        rendering.serverEnvironment().forEach((k, v) -> rendered.append(k).append('=').append(v).append('\n'));
+        return Names.digest(rendered.toString(), HASH_CHARS);
     }
 
     private static boolean hasAgent(PodSpec pod) {
         return pod.getInitContainers() != null && pod.getInitContainers().stream().anyMatch(c -> AgentInjection.NAME.equals(c.getName()));
     }
 
-    private static boolean isOurs(EnvVar var, String configMapName) {
+    /** An env entry that references one of the profile's ConfigMaps. */
+    private static boolean isOurs(EnvVar var, String profile) {
         return var.getValueFrom() != null && var.getValueFrom().getConfigMapKeyRef() != null
-                && configMapName.equals(var.getValueFrom().getConfigMapKeyRef().getName());
+                && var.getValueFrom().getConfigMapKeyRef().getName() != null
+                && var.getValueFrom().getConfigMapKeyRef().getName().startsWith(TuningConfigMap.prefix(profile));
     }
 
     /**
      * The user's part of the JVM variable's current value: the recorded original while the value is
-     * what the operator applied; if someone edited it since, their edit minus the operator's suffix.
+     * what the operator applied; if someone edited it since, their edit without the flags the operator
+     * added, wherever they now stand. A flag of ours that they changed is theirs from then on.
      */
     private static String userValue(OriginalJvmOptions original, String current) {
         if (current == null || current.equals(original.applied())) {
             return original.value();
         }
-        String userPart = Objects.requireNonNullElse(original.value(), "");
-        String ours = original.applied().startsWith(userPart) ? original.applied().substring(userPart.length()).trim() : original.applied();
-        if (ours.isEmpty() || !current.endsWith(ours)) {
-            return current;
-        }
-        String remainder = current.substring(0, current.length() - ours.length()).trim();
-        return remainder.isEmpty() && original.value() == null ? null : remainder;
+        List<String> ours = new ArrayList<>(tokens(original.applied()));
+        tokens(Objects.requireNonNullElse(original.value(), "")).forEach(ours::remove);
+        List<String> remaining = new ArrayList<>(tokens(current));
+        ours.forEach(remaining::remove);
+        String userPart = String.join(" ", remaining);
+        return userPart.isEmpty() && original.value() == null ? null : userPart;
+    }
+
+    private static List<String> tokens(String options) {
+        return options.isBlank() ? List.of() : List.of(options.trim().split("\\s+"));
     }
 
     private static Optional<OriginalJvmOptions> original(Deployment deployment) {

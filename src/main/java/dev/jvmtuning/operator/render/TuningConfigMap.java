@@ -1,14 +1,20 @@
 package dev.jvmtuning.operator.render;
 
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.model.Names;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * The ConfigMap a profile renders its server properties into, owned by the profile so that deleting
- * the profile deletes it. Pure: a profile and a rendering in, the desired object out.
+ * The ConfigMaps a profile renders its server properties into: one per set of values, named by its
+ * content and immutable, so a pod template always points at the values it was rolled out with. An
+ * old ReplicaSet, `kubectl rollout undo` or a container restarted in the middle of a rollout read a
+ * consistent set, and a ConfigMap is removed only once no ReplicaSet refers to it. Owned by the
+ * profile, so deleting the profile deletes them. Pure.
  */
 public final class TuningConfigMap {
     /** The operator's name as field manager and in the managed-by label of what it creates. */
@@ -17,12 +23,31 @@ public final class TuningConfigMap {
     public static final String PROFILE_LABEL = "jvmtuning.dev/profile";
     /** The key that records the rendered JVM flags, for people reading the ConfigMap. */
     public static final String JVM_OPTIONS_KEY = "jvm-options";
+    private static final String SUFFIX = "-jvm-tuning";
+    private static final int CONTENT_DIGEST_CHARS = 10;
 
     private TuningConfigMap() {
     }
 
-    public static String name(String profile) {
-        return profile + "-jvm-tuning";
+    /** What every ConfigMap name of this profile starts with; an env entry referencing such a name is the operator's. */
+    public static String prefix(String profile) {
+        return Names.fit(profile, Names.NAME_MAX - SUFFIX.length() - CONTENT_DIGEST_CHARS - 1) + SUFFIX;
+    }
+
+    /** The name of the ConfigMap holding exactly this rendering's values. */
+    public static String name(String profile, Rendering rendering) {
+        return prefix(profile) + "-" + Names.digest(new TreeMap<>(data(rendering)).toString(), CONTENT_DIGEST_CHARS);
+    }
+
+    /** The profile label's value: the name, or a digest-suffixed cut when it is longer than a label may be. */
+    public static String profileLabel(String profile) {
+        return Names.fit(profile, Names.LABEL_MAX);
+    }
+
+    /** Whether this object is one of the profile's ConfigMaps: labelled for it and owned by it. */
+    public static boolean ownedBy(HasMetadata object, TuningProfile profile) {
+        return profileLabel(profile.getMetadata().getName()).equals(object.getMetadata().getLabels().get(PROFILE_LABEL))
+                && object.getMetadata().getOwnerReferences().stream().anyMatch(o -> profile.getMetadata().getUid().equals(o.getUid()));
     }
 
     /** The server properties as environment variables, and the rendered flags. */
@@ -33,12 +58,14 @@ public final class TuningConfigMap {
     }
 
     public static ConfigMap desired(TuningProfile profile, Rendering rendering) {
+        String name = profile.getMetadata().getName();
         return new ConfigMapBuilder()
-                .withNewMetadata().withName(name(profile.getMetadata().getName())).withNamespace(profile.getMetadata().getNamespace())
-                .addToLabels(MANAGED_BY, MANAGER).addToLabels(PROFILE_LABEL, profile.getMetadata().getName())
+                .withNewMetadata().withName(name(name, rendering)).withNamespace(profile.getMetadata().getNamespace())
+                .addToLabels(MANAGED_BY, MANAGER).addToLabels(PROFILE_LABEL, profileLabel(name))
                 .addNewOwnerReference().withApiVersion(profile.getApiVersion()).withKind(profile.getKind())
-                .withName(profile.getMetadata().getName()).withUid(profile.getMetadata().getUid()).withController(true).endOwnerReference()
+                .withName(name).withUid(profile.getMetadata().getUid()).withController(true).endOwnerReference()
                 .endMetadata()
+                .withImmutable(true)
                 .withData(data(rendering))
                 .build();
     }

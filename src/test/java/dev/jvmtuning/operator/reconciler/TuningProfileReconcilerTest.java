@@ -5,10 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.render.DeploymentTuning;
+import dev.jvmtuning.operator.render.TuningConfigMap;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -97,6 +99,10 @@ class TuningProfileReconcilerTest {
                 .collect(java.util.stream.Collectors.toMap(EnvVar::getName, v -> v));
     }
 
+    private List<ConfigMap> profileConfigMaps(String profile) {
+        return client.configMaps().inNamespace(namespace).withLabel(TuningConfigMap.PROFILE_LABEL, profile).list().getItems();
+    }
+
     private Deployment awaitRollout(String name) throws InterruptedException {
         return new FakeKubelet(client).awaitRollout(namespace, name, TIMEOUT);
     }
@@ -114,9 +120,12 @@ class TuningProfileReconcilerTest {
         Deployment tuned = liveDeployment("orders");
         Map<String, EnvVar> env = env(tuned);
         assertThat(env.get("JAVA_TOOL_OPTIONS").getValue()).contains("-XX:ActiveProcessorCount=2", "-XX:+UseG1GC", "-Xmx");
-        assertThat(env.get("SERVER_TOMCAT_THREADS_MAX").getValueFrom().getConfigMapKeyRef().getName()).isEqualTo("orders-jvm-tuning");
-        assertThat(client.configMaps().inNamespace(namespace).withName("orders-jvm-tuning").get().getData())
-                .containsEntry("SERVER_TOMCAT_THREADS_MAX", "150");
+        String configMap = env.get("SERVER_TOMCAT_THREADS_MAX").getValueFrom().getConfigMapKeyRef().getName();
+        assertThat(configMap).startsWith("orders-jvm-tuning-");
+        assertThat(client.configMaps().inNamespace(namespace).withName(configMap).get()).satisfies(values -> {
+            assertThat(values.getData()).containsEntry("SERVER_TOMCAT_THREADS_MAX", "150");
+            assertThat(values.getImmutable()).isTrue();
+        });
         assertThat(tuned.getSpec().getTemplate().getMetadata().getAnnotations()).containsKey(DeploymentTuning.SETTINGS_HASH);
         assertThat(tuned.getMetadata().getManagedFields()).anyMatch(f -> f.getManager().equals("jvm-tuning-operator") && f.getOperation().equals("Apply"));
 
@@ -159,7 +168,7 @@ class TuningProfileReconcilerTest {
         Deployment after = liveDeployment("billing");
         assertThat(after.getSpec().getTemplate()).isEqualTo(before);
         assertThat(after.getMetadata().getAnnotations()).doesNotContainKeys(DeploymentTuning.TUNED_BY, DeploymentTuning.ORIGINAL_JVM_OPTIONS);
-        assertThat(client.configMaps().inNamespace(namespace).withName("billing-jvm-tuning").get()).isNull();
+        assertThat(profileConfigMaps("billing")).isEmpty();
     }
 
     @Test
@@ -305,7 +314,64 @@ class TuningProfileReconcilerTest {
 
         assertThat(condition("second", "Applied").orElseThrow().getMessage()).contains("already tuned by TuningProfile first");
         assertThat(liveDeployment("shared").getMetadata().getResourceVersion()).isEqualTo(resourceVersion);
-        assertThat(client.configMaps().inNamespace(namespace).withName("second-jvm-tuning").get()).isNull();
+        assertThat(profileConfigMaps("second")).isEmpty();
+    }
+
+    @Test
+    void anEditThatNoLongerFitsTheContainerRestoresTheUsersTemplateInsteadOfKeepingStaleFlags() throws InterruptedException {
+        client.resource(deployment("shrink", "2", "2Gi", new EnvVar("JAVA_TOOL_OPTIONS", "-Dfile.encoding=UTF-8", null)))
+                .inNamespace(namespace).create();
+        awaitRollout("shrink");
+        PodTemplateSpec before = liveDeployment("shrink").getSpec().getTemplate();
+        createProfile("shrink", "shrink", "runtime: SpringBootTomcat\nheap: {size: 1Gi}");
+        awaitCondition("shrink", "Applied", "True", "Applied");
+
+        client.resources(TuningProfile.class).inNamespace(namespace).withName("shrink")
+                .edit(p -> { p.getSpec().getHeap().setSize("4Gi"); return p; });
+
+        awaitCondition("shrink", "Applied", "False", "Infeasible");
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(liveDeployment("shrink").getSpec().getTemplate()).isEqualTo(before));
+        assertThat(liveDeployment("shrink").getMetadata().getAnnotations()).doesNotContainKey(DeploymentTuning.TUNED_BY);
+    }
+
+    @Test
+    void aChangeRollsOutWithItsOwnConfigMapAndTheOldOneGoesOnceNoReplicaSetReadsIt() throws InterruptedException {
+        Deployment noHistory = deployment("revisions", "2", "2Gi");
+        noHistory.getSpec().setRevisionHistoryLimit(0);
+        client.resource(noHistory).inNamespace(namespace).create();
+        createProfile("revisions", "revisions", "runtime: SpringBootTomcat\nthreads: {max: 40}");
+        awaitCondition("revisions", "Applied", "True", "Applied");
+        awaitRollout("revisions");
+        String first = env(liveDeployment("revisions")).get("SERVER_TOMCAT_THREADS_MAX").getValueFrom().getConfigMapKeyRef().getName();
+
+        client.resources(TuningProfile.class).inNamespace(namespace).withName("revisions")
+                .edit(p -> { p.getSpec().getThreads().setMax(80); return p; });
+        await().atMost(TIMEOUT).until(() -> !first.equals(env(liveDeployment("revisions")).get("SERVER_TOMCAT_THREADS_MAX")
+                .getValueFrom().getConfigMapKeyRef().getName()));
+        String second = env(liveDeployment("revisions")).get("SERVER_TOMCAT_THREADS_MAX").getValueFrom().getConfigMapKeyRef().getName();
+        assertThat(client.configMaps().inNamespace(namespace).withName(second).get().getData()).containsEntry("SERVER_TOMCAT_THREADS_MAX", "80");
+        assertThat(client.configMaps().inNamespace(namespace).withName(first).get().getData())
+                .as("the old values stay while the old ReplicaSet may still start pods").containsEntry("SERVER_TOMCAT_THREADS_MAX", "40");
+
+        awaitRollout("revisions");
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(profileConfigMaps("revisions"))
+                .extracting(c -> c.getMetadata().getName()).containsExactly(second));
+    }
+
+    @Test
+    void aConfigMapTheOperatorDoesNotOwnIsNeverDeleted() {
+        client.resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withNewMetadata().withName("mine-jvm-tuning")
+                .addToLabels(TuningConfigMap.PROFILE_LABEL, "mine").endMetadata().addToData("team", "payments").build())
+                .inNamespace(namespace).create();
+        client.resource(deployment("mine", "1", "1Gi")).inNamespace(namespace).create();
+        createProfile("mine", "mine", "runtime: SpringBootTomcat\nthreads: {max: 10}");
+        awaitCondition("mine", "Applied", "True", "Applied");
+
+        client.resources(TuningProfile.class).inNamespace(namespace).withName("mine").delete();
+        await().atMost(TIMEOUT).until(() -> profile("mine") == null);
+
+        assertThat(client.configMaps().inNamespace(namespace).withName("mine-jvm-tuning").get().getData()).containsEntry("team", "payments");
+        assertThat(profileConfigMaps("mine")).extracting(c -> c.getMetadata().getName()).containsExactly("mine-jvm-tuning");
     }
 
     @Test

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  */
 class DeploymentTuningTest {
     private static final String PROFILE = "orders";
-    private static final String CONFIG_MAP = TuningConfigMap.name(PROFILE);
+    private static final String CONFIG_MAP = TuningConfigMap.prefix(PROFILE) + "-0123456789";
     private static final String VARIABLE = "JAVA_TOOL_OPTIONS";
     private static final String FLAGS = "-XX:ActiveProcessorCount=2 -Xms512m -Xmx512m";
     private static final EnvVar FROM_SECRET = new EnvVarBuilder().withName("DB_PASSWORD").withNewValueFrom().withNewSecretKeyRef()
@@ -49,11 +49,11 @@ class DeploymentTuningTest {
         Deployment original = deployment(userEnv);
         Deployment tuned = apply(original, rendering(userEnv));
 
-        Container restored = DeploymentTuning.restored(tuned, CONFIG_MAP).getSpec().getTemplate().getSpec().getContainers().get(0);
+        Container restored = DeploymentTuning.restored(tuned, PROFILE).getSpec().getTemplate().getSpec().getContainers().get(0);
         assertThat(restored.getEnv()).as(situation).containsExactlyInAnyOrderElementsOf(userEnv);
-        assertThat(DeploymentTuning.restored(tuned, CONFIG_MAP).getMetadata().getAnnotations())
+        assertThat(DeploymentTuning.restored(tuned, PROFILE).getMetadata().getAnnotations())
                 .doesNotContainKeys(DeploymentTuning.TUNED_BY, DeploymentTuning.ORIGINAL_JVM_OPTIONS);
-        assertThat(DeploymentTuning.userContainer(tuned, container(tuned), CONFIG_MAP).getEnv()).as(situation)
+        assertThat(DeploymentTuning.userContainer(tuned, container(tuned), PROFILE).getEnv()).as(situation)
                 .containsExactlyInAnyOrderElementsOf(userEnv);
     }
 
@@ -74,7 +74,7 @@ class DeploymentTuningTest {
     @MethodSource("userEnvironments")
     void anAppliedDeploymentIsUpToDateUntilASettingChanges(String situation, List<EnvVar> userEnv) {
         Deployment tuned = apply(deployment(userEnv), rendering(userEnv));
-        Container user = DeploymentTuning.userContainer(tuned, container(tuned), CONFIG_MAP);
+        Container user = DeploymentTuning.userContainer(tuned, container(tuned), PROFILE);
 
         Deployment same = DeploymentTuning.desired(tuned, user, PROFILE, rendering(userEnv), CONFIG_MAP, null);
         Rendering more = new Rendering(VARIABLE, rendering(userEnv).jvmOptionsValue() + " -XX:+UseG1GC", List.of(), rendering(userEnv)
@@ -83,9 +83,9 @@ class DeploymentTuningTest {
         Deployment withAgent = DeploymentTuning.desired(tuned, user, PROFILE, rendering(userEnv), CONFIG_MAP,
                 new DeploymentTuning.Agent("localhost/agent:1", "/agent.jar"));
 
-        assertThat(DeploymentTuning.upToDate(tuned, same, CONFIG_MAP)).as(situation).isTrue();
-        assertThat(DeploymentTuning.upToDate(tuned, changed, CONFIG_MAP)).as(situation).isFalse();
-        assertThat(DeploymentTuning.upToDate(tuned, withAgent, CONFIG_MAP)).as(situation).isFalse();
+        assertThat(DeploymentTuning.upToDate(tuned, same, PROFILE)).as(situation).isTrue();
+        assertThat(DeploymentTuning.upToDate(tuned, changed, PROFILE)).as(situation).isFalse();
+        assertThat(DeploymentTuning.upToDate(tuned, withAgent, PROFILE)).as(situation).isFalse();
         assertThat(DeploymentTuning.hash(more, CONFIG_MAP)).isNotEqualTo(DeploymentTuning.hash(rendering(userEnv), CONFIG_MAP));
     }
 
@@ -95,8 +95,40 @@ class DeploymentTuningTest {
         Deployment tuned = apply(deployment(userEnv), rendering(userEnv));
         setJvmVariable(tuned, "-Dfile.encoding=UTF-8 -Dapp.mode=fast " + FLAGS);
 
-        assertThat(DeploymentTuning.userContainer(tuned, container(tuned), CONFIG_MAP).getEnv())
+        assertThat(DeploymentTuning.userContainer(tuned, container(tuned), PROFILE).getEnv())
                 .containsExactly(new EnvVar(VARIABLE, "-Dfile.encoding=UTF-8 -Dapp.mode=fast", null));
+    }
+
+    @Test
+    void anEditThatMovesTheUsersFlagsBehindTheOperatorsKeepsOnlyTheUsersFlags() {
+        List<EnvVar> userEnv = List.of(new EnvVar(VARIABLE, "-Dfile.encoding=UTF-8", null));
+        Deployment tuned = apply(deployment(userEnv), rendering(userEnv));
+        setJvmVariable(tuned, FLAGS + " -Dfile.encoding=UTF-8 -Dapp.mode=fast");
+
+        assertThat(DeploymentTuning.userContainer(tuned, container(tuned), PROFILE).getEnv())
+                .containsExactly(new EnvVar(VARIABLE, "-Dfile.encoding=UTF-8 -Dapp.mode=fast", null));
+        Container reapplied = container(apply(tuned, rendering(userEnv)));
+        assertThat(byName(reapplied.getEnv()).get(VARIABLE).getValue()).as("the operator's flags once, not twice")
+                .isEqualTo("-Dfile.encoding=UTF-8 " + FLAGS);
+    }
+
+    @Test
+    void aChangedFlagOfTheOperatorsIsTheUsersFromThenOn() {
+        Deployment tuned = apply(deployment(List.of()), rendering(List.of()));
+        setJvmVariable(tuned, "-XX:ActiveProcessorCount=2 -Xms512m -Xmx1g");
+
+        assertThat(DeploymentTuning.userContainer(tuned, container(tuned), PROFILE).getEnv())
+                .containsExactly(new EnvVar(VARIABLE, "-Xmx1g", null));
+    }
+
+    @Test
+    void theServerPropertiesReferenceTheirConfigMapOptionallySoPodsStartWithoutIt() {
+        Deployment tuned = apply(deployment(List.of()), rendering(List.of()));
+        var ref = byName(container(tuned).getEnv()).get("SERVER_TOMCAT_THREADS_MAX").getValueFrom().getConfigMapKeyRef();
+
+        assertThat(ref.getName()).isEqualTo(CONFIG_MAP);
+        assertThat(ref.getOptional()).isTrue();
+        assertThat(ConfigMapReferences.of(tuned.getSpec().getTemplate())).containsExactly(CONFIG_MAP);
     }
 
     @Test
@@ -104,7 +136,7 @@ class DeploymentTuningTest {
         Deployment tuned = apply(deployment(List.of()), rendering(List.of()));
         setJvmVariable(tuned, "-Xss512k");
 
-        assertThat(DeploymentTuning.userContainer(tuned, container(tuned), CONFIG_MAP).getEnv())
+        assertThat(DeploymentTuning.userContainer(tuned, container(tuned), PROFILE).getEnv())
                 .containsExactly(new EnvVar(VARIABLE, "-Xss512k", null));
     }
 
@@ -127,7 +159,7 @@ class DeploymentTuningTest {
         tuned.getSpec().getTemplate().getSpec().setInitContainers(pod.getInitContainers());
         tuned.getSpec().getTemplate().getSpec().setVolumes(pod.getVolumes());
         container(tuned).setVolumeMounts(pod.getContainers().get(0).getVolumeMounts());
-        var restored = DeploymentTuning.restored(tuned, CONFIG_MAP).getSpec().getTemplate().getSpec();
+        var restored = DeploymentTuning.restored(tuned, PROFILE).getSpec().getTemplate().getSpec();
         assertThat(restored.getInitContainers()).isNull();
         assertThat(restored.getVolumes()).isNull();
         assertThat(restored.getContainers().get(0).getVolumeMounts()).isNullOrEmpty();
@@ -150,7 +182,7 @@ class DeploymentTuningTest {
 
     /** Server-side apply of the operator's fields onto the live object: annotations by key, env entries by name. */
     private static Deployment apply(Deployment live, Rendering rendering) {
-        Container user = DeploymentTuning.userContainer(live, container(live), CONFIG_MAP);
+        Container user = DeploymentTuning.userContainer(live, container(live), PROFILE);
         Deployment desired = DeploymentTuning.desired(live, user, PROFILE, rendering, CONFIG_MAP, null);
         Deployment result = new DeploymentBuilder(live).build();
         Map<String, String> annotations = new LinkedHashMap<>(Objects.requireNonNullElse(result.getMetadata().getAnnotations(), Map.of()));

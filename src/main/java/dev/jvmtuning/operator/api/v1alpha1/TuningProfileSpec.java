@@ -15,6 +15,11 @@ import lombok.Data;
         message = "threads.max is omitted, so it must be derived: set workload.requestsPerSecond and workload.meanLatency, or set threads.max")
 @ValidationRule(value = "!has(self.connectionPool) || has(self.connectionPool.maxSize) || (has(self.workload) && has(self.workload.requestsPerSecond) && has(self.workload.dbTimePerRequest))",
         message = "connectionPool.maxSize is omitted, so it must be derived: set workload.requestsPerSecond and workload.dbTimePerRequest, or set connectionPool.maxSize")
+// The operator records the user's value of one variable in one container; moving it elsewhere in place would leave the old one tuned.
+@ValidationRule(value = "self.jvmOptionsVariable == oldSelf.jvmOptionsVariable",
+        message = "jvmOptionsVariable is immutable: delete the profile (which restores the Deployment) and create it with the new variable")
+@ValidationRule(value = "has(self.container) == has(oldSelf.container) && (!has(self.container) || self.container == oldSelf.container)",
+        message = "container is immutable: delete the profile (which restores the Deployment) and create it for the other container")
 public class TuningProfileSpec {
     @Required
     @JsonPropertyDescription("The Deployment to tune, in the profile's own namespace. Immutable.")
@@ -22,7 +27,7 @@ public class TuningProfileSpec {
 
     @Size(max = 63)
     @Pattern(Patterns.DNS_LABEL)
-    @JsonPropertyDescription("Name of the container to tune. May be omitted when the pod has a single container.")
+    @JsonPropertyDescription("Name of the container to tune. May be omitted when the pod has a single container. Immutable.")
     private String container;
 
     @Default("Generic")
@@ -57,7 +62,7 @@ public class TuningProfileSpec {
     private List<@Size(max = 512) String> jvmOptions = new ArrayList<>();
 
     @Default("JAVA_TOOL_OPTIONS")
-    @JsonPropertyDescription("Environment variable that carries the JVM flags: JAVA_TOOL_OPTIONS (any HotSpot JVM), JDK_JAVA_OPTIONS (java launcher, JDK 9+), JAVA_OPTS or CATALINA_OPTS (entrypoint scripts that read them).")
+    @JsonPropertyDescription("Environment variable that carries the JVM flags: JAVA_TOOL_OPTIONS (any HotSpot JVM), JDK_JAVA_OPTIONS (java launcher, JDK 9+), JAVA_OPTS or CATALINA_OPTS (entrypoint scripts that read them). Immutable.")
     private JvmOptionsVariable jvmOptionsVariable = JvmOptionsVariable.JAVA_TOOL_OPTIONS;
 
     @JsonPropertyDescription("Where the pods' metrics are read.")

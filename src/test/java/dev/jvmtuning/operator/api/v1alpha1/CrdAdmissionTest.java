@@ -147,6 +147,27 @@ class CrdAdmissionTest {
     }
 
     @Test
+    void theJvmVariableAndTheContainerAreImmutable() {
+        String namespace = controlPlane.newNamespace("crd");
+        create(namespace, "targetRef: {name: orders-api}\ncontainer: app");
+        TuningProfile created = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders-api").get();
+        created.getSpec().setJvmOptionsVariable(JvmOptionsVariable.JDK_JAVA_OPTIONS);
+        assertThatThrownBy(() -> client.resource(created).update())
+                .isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("jvmOptionsVariable is immutable");
+
+        TuningProfile again = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders-api").get();
+        again.getSpec().setContainer(null);
+        assertThatThrownBy(() -> client.resource(again).update())
+                .isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("container is immutable");
+
+        TuningProfile tuned = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders-api").get();
+        tuned.getSpec().setThreads(new Threads().setMax(50));
+        assertThat(client.resource(tuned).update().getSpec().getThreads().getMax()).as("other fields stay editable").isEqualTo(50);
+    }
+
+    @Test
     void shortNameAndCategoriesAreServed() {
         var resources = client.getApiResources(TuningProfile.GROUP + "/" + TuningProfile.VERSION).getResources();
         assertThat(resources).anySatisfy(r -> {

@@ -13,8 +13,7 @@ out="$REPO_ROOT/target/benchmark"
 mkdir -p "$out"
 
 "$REPO_ROOT/deploy/local/install-tools.sh"
-(cd "$REPO_ROOT" && ./mvnw -q -B -ntp package test-compile dependency:build-classpath -DskipTests \
-  -Dmdep.outputFile="$out/classpath.txt" -Dmdep.includeScope=test)
+(cd "$REPO_ROOT" && ./mvnw -q -B -ntp -f lab/pom.xml -pl bench -am package -Dmaven.test.skip=true)
 "$REPO_ROOT/deploy/local/up.sh"
 export KUBECONFIG="$KUBECONFIG_FILE"
 kubectl apply --server-side -f "$REPO_ROOT/crds/tuningprofiles.jvmtuning.dev-v1.yml" >/dev/null
@@ -70,8 +69,8 @@ for n in "${sizes[@]}"; do
       QUARKUS_OPERATOR_SDK_CONTROLLERS_TUNINGPROFILE_NAMESPACES="$ns" QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT=0 \
         java "${JVM_FLAGS[@]}" -jar "$REPO_ROOT/target/quarkus-app/quarkus-run.jar" >"$log" 2>&1 &
     else
-      java "${JVM_FLAGS[@]}" -cp "$REPO_ROOT/target/test-classes:$REPO_ROOT/target/classes:$(cat "$out/classpath.txt")" \
-        dev.jvmtuning.operator.bench.BenchmarkOperator "$mode" "$KUBECONFIG" "$ns" >"$log" 2>&1 &
+      java "${JVM_FLAGS[@]}" -cp "$REPO_ROOT/lab/bench/target/classes:$(cat "$REPO_ROOT/lab/bench/target/classpath.txt")" \
+        dev.jvmtuning.bench.BenchmarkOperator "$mode" "$KUBECONFIG" "$ns" >"$log" 2>&1 &
     fi
     pid=$!
     deadline=$((SECONDS + 600))

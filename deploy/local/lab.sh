@@ -14,8 +14,8 @@ out="$REPO_ROOT/target/lab"
 mkdir -p "$out"
 ./mvnw -q -B -ntp -f agent/pom.xml package -DskipTests
 ./mvnw -q -B -ntp -f lab/workload-app/pom.xml package -DskipTests
-./mvnw -q -B -ntp test-compile dependency:build-classpath -Dmdep.outputFile="$out/classpath.txt" -Dmdep.includeScope=test
+./mvnw -q -B -ntp -f lab/pom.xml -pl driver -am package -Dmaven.test.skip=true
 # LAB_OPTS passes -Dlab.runs=N, -Dlab.run-seconds=S or -Dlab.warmup-seconds=S for a quicker, rougher run.
 exec java ${LAB_OPTS:-} -Djava.awt.headless=true -Dlab.app=lab/workload-app/target/lab-workload.jar -Dlab.agent=agent/target/jvm-tuning-agent.jar \
   -Dlab.logs="$out/logs" \
-  -cp "target/test-classes:target/classes:$(cat "$out/classpath.txt")" dev.jvmtuning.operator.lab.TuningLab lab/results "$@"
+  -cp "lab/driver/target/classes:$(cat lab/driver/target/classpath.txt)" dev.jvmtuning.lab.TuningLab lab/results "$@"

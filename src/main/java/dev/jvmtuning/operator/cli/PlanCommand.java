@@ -4,11 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
-import dev.jvmtuning.operator.planner.ContainerFacts;
+import dev.jvmtuning.operator.model.ContainerFacts;
+import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.planner.Decision;
 import dev.jvmtuning.operator.planner.PlanResult;
 import dev.jvmtuning.operator.planner.Planner;
-import dev.jvmtuning.operator.planner.Units;
+import dev.jvmtuning.operator.render.Renderer;
+import dev.jvmtuning.operator.render.Rendering;
 import dev.jvmtuning.operator.target.TargetContainer;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -20,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * {@code plan}: previews what the operator would render for a TuningProfile, without a cluster.
@@ -98,7 +101,8 @@ public final class PlanCommand {
             rejected.messages().forEach(m -> err.println("  - " + m));
             return 1;
         }
-        print((PlanResult.Plan) result, out);
+        PlanResult.Plan plan = (PlanResult.Plan) result;
+        print(plan, Renderer.render(plan.values(), profile.getSpec(), facts), out);
         return 0;
     }
 
@@ -149,11 +153,11 @@ public final class PlanCommand {
                 + (facts.javaMajorVersion() == null ? "" : ", JDK " + facts.javaMajorVersion());
     }
 
-    private static void print(PlanResult.Plan plan, PrintStream out) {
+    private static void print(PlanResult.Plan plan, Rendering rendering, PrintStream out) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"SETTING", "VALUE", "RENDERED AS", "RULE", "WHY"});
         for (Decision d : plan.decisions()) {
-            rows.add(new String[] {d.name(), d.value(), plan.rendering().renderedAs().getOrDefault(d.name(), "-"), d.rule(), d.rationale()});
+            rows.add(new String[] {d.name(), d.value(), rendering.renderedAs().getOrDefault(d.setting(), "-"), d.rule().id(), d.rationale()});
         }
         int[] widths = new int[4];
         rows.forEach(r -> {
@@ -167,12 +171,13 @@ public final class PlanCommand {
                     r[0], r[1], r[2], r[3], r[4]);
         }
         out.println();
-        out.println("env " + plan.rendering().jvmOptionsVariable() + "=" + plan.rendering().jvmOptionsValue());
-        plan.rendering().serverEnvironment().forEach((k, v) -> out.println("configmap " + k + "=" + v));
-        if (!plan.warnings().isEmpty()) {
+        out.println("env " + rendering.jvmOptionsVariable() + "=" + rendering.jvmOptionsValue());
+        rendering.serverEnvironment().forEach((k, v) -> out.println("configmap " + k + "=" + v));
+        List<String> warnings = Stream.concat(plan.warnings().stream(), rendering.warnings().stream()).toList();
+        if (!warnings.isEmpty()) {
             out.println();
             out.println("warnings:");
-            plan.warnings().forEach(w -> out.println("  - " + w));
+            warnings.forEach(w -> out.println("  - " + w));
         }
     }
 

@@ -1,16 +1,13 @@
 package dev.jvmtuning.operator.metrics;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jvmtuning.operator.api.v1alpha1.Metrics;
 import dev.jvmtuning.operator.api.v1alpha1.MetricsSource;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
-import dev.jvmtuning.operator.api.v1alpha1.Runtime;
-import dev.jvmtuning.operator.api.v1alpha1.Setting;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.config.OperatorSettings;
-import dev.jvmtuning.operator.planner.Units;
-import dev.jvmtuning.operator.pressure.PressureDetector;
+import dev.jvmtuning.operator.model.ConditionStatus;
+import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.model.Units;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -40,25 +37,32 @@ import java.util.stream.Collectors;
  * Reads a profile's metrics off the reconcile threads: scrapes each Ready pod of the target (its own
  * IP, the profile's port and path) or queries the Prometheus configured at install time, never a URL
  * from the profile. Every request is bounded in time and size; failures become a MetricsAvailable=False
- * report, never an exception.
+ * report, never an exception. It returns what it observed and judges nothing: the reconciler judges the
+ * window against the plan in force.
  */
-public final class MetricsFetcher implements PerResourcePollingEventSource.ResourceFetcher<MetricsReport, TuningProfile> {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
+public final class MetricsFetcher implements PerResourcePollingEventSource.ResourceFetcher<MetricsReport, TuningProfile>, AutoCloseable {
     private final KubernetesClient client;
     private final Function<TuningProfile, Optional<Deployment>> targetOf;
+    private final Function<TuningProfile, Double> processorsOf;
     private final OperatorSettings.Metrics settings;
     private final Clock clock;
+    private final ExecutorService executor;
     private final HttpClient http;
     private final Map<String, Window.History> history = new ConcurrentHashMap<>();
 
+    /**
+     * @param targetOf     the profile's target Deployment, from the informer's cache
+     * @param processorsOf the CPUs the profile's plan gives the JVM (null when unknown), for per-CPU rates
+     *                     of pods that do not report their own
+     */
     public MetricsFetcher(KubernetesClient client, Function<TuningProfile, Optional<Deployment>> targetOf,
-            OperatorSettings.Metrics settings, Clock clock) {
+            Function<TuningProfile, Double> processorsOf, OperatorSettings.Metrics settings, Clock clock) {
         this.client = client;
         this.targetOf = targetOf;
+        this.processorsOf = processorsOf;
         this.settings = settings;
         this.clock = clock;
-        ExecutorService executor = Executors.newFixedThreadPool(settings.concurrency(), r -> {
+        this.executor = Executors.newFixedThreadPool(settings.concurrency(), r -> {
             Thread t = new Thread(r, "metrics-scrape");
             t.setDaemon(true);
             return t;
@@ -72,7 +76,7 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         try {
             return Set.of(report(profile));
         } catch (RuntimeException e) {
-            return Set.of(MetricsReport.unavailable("ScrapeFailed", "metrics could not be read: " + e.getMessage()));
+            return Set.of(MetricsReport.unavailable(Reason.SCRAPE_FAILED, "metrics could not be read: " + e.getMessage()));
         }
     }
 
@@ -86,19 +90,25 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         history.remove(key(profile));
     }
 
+    /** Stops the scrape threads; requests in flight fail and their profiles report so. */
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
+
     private MetricsReport report(TuningProfile profile) {
         Optional<Deployment> target = targetOf.apply(profile);
         if (target.isEmpty()) {
-            return MetricsReport.unavailable("TargetNotFound", "no target Deployment to read metrics from");
+            return MetricsReport.unavailable(Reason.TARGET_NOT_FOUND, "no target Deployment to read metrics from");
         }
         List<Pod> pods = readyPods(target.get());
         if (pods.isEmpty()) {
-            return MetricsReport.unavailable("NoReadyPods", "Deployment " + target.get().getMetadata().getName() + " has no Ready pod");
+            return MetricsReport.unavailable(Reason.NO_READY_PODS, "Deployment " + target.get().getMetadata().getName() + " has no Ready pod");
         }
         Metrics metrics = metrics(profile);
         Map<String, Outcome> outcomes = metrics.getSource() == MetricsSource.Prometheus
                 ? queryPrometheus(profile, pods)
-                : scrapePods(pods, metrics.effectivePort(), path(profile));
+                : scrapePods(pods, metrics.effectivePort(), MetricsEndpoint.path(profile.getSpec()));
         Map<String, PodSnapshot> snapshots = new LinkedHashMap<>();
         Map<String, String> failures = new LinkedHashMap<>();
         outcomes.forEach((pod, outcome) -> {
@@ -109,20 +119,19 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
             }
         });
         if (snapshots.isEmpty()) {
-            return MetricsReport.unavailable(metrics.getSource() == MetricsSource.Prometheus ? "QueryFailed" : "ScrapeFailed",
+            return MetricsReport.unavailable(metrics.getSource() == MetricsSource.Prometheus ? Reason.QUERY_FAILED : Reason.SCRAPE_FAILED,
                     failures.entrySet().stream().limit(3).map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining("; ")));
         }
         Window.History past = history.getOrDefault(key(profile), Window.History.EMPTY);
-        Observed observed = Window.observe(past.snapshots(), snapshots, cores(profile));
+        Observed observed = Window.observe(past.snapshots(), snapshots, processorsOf.apply(profile));
         history.put(key(profile), new Window.History(snapshots, observed != null ? observed : past.observed()));
         String read = "read " + snapshots.size() + " of " + pods.size() + " Ready pods"
                 + (failures.isEmpty() ? "" : "; failed: " + failures.entrySet().stream().limit(3)
                         .map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining("; ")));
         if (observed == null) {
-            return new MetricsReport("True", "FirstSample", read + "; rates follow after the next sample", null, null);
+            return new MetricsReport(ConditionStatus.TRUE, Reason.FIRST_SAMPLE, read + "; rates follow after the next sample", null, null);
         }
-        return new MetricsReport("True", "MetricsRead", read, observed,
-                PressureDetector.judge(observed, past.observed(), profile.getSpec().getPressure(), settings(profile), cores(profile)));
+        return new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, read, observed, past.observed());
     }
 
     private List<Pod> readyPods(Deployment deployment) {
@@ -180,47 +189,25 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
                     "metrics.source is Prometheus but the operator was installed without a Prometheus URL")));
             return outcomes;
         }
-        String podNames = pods.stream().map(p -> p.getMetadata().getName()).collect(Collectors.joining("|"));
-        String query = "{__name__=~\"" + String.join("|", PodSnapshot.SERIES) + "\",namespace=\""
-                + profile.getMetadata().getNamespace() + "\",pod=~\"" + podNames + "\"}";
         URI uri = URI.create(settings.prometheusUrl().get().replaceAll("/+$", "") + "/api/v1/query?query="
-                + URLEncoder.encode(query, StandardCharsets.UTF_8));
+                + URLEncoder.encode(PrometheusQuery.seriesOfPods(profile.getMetadata().getNamespace(),
+                        pods.stream().map(p -> p.getMetadata().getName()).toList()), StandardCharsets.UTF_8));
         try {
             var response = http.sendAsync(HttpRequest.newBuilder(uri).timeout(settings.timeout()).GET().build(),
                     LimitedBody.handler(settings.maxBodyBytes())).get(settings.timeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
             if (response.statusCode() != 200) {
                 throw new IllegalStateException("HTTP " + response.statusCode() + " from Prometheus");
             }
-            Map<String, List<Sample>> byPod = new LinkedHashMap<>();
-            Map<String, Long> timeByPod = new LinkedHashMap<>();
-            for (JsonNode series : JSON.readTree(response.body()).path("data").path("result")) {
-                Map<String, String> labels = new LinkedHashMap<>();
-                series.path("metric").fields().forEachRemaining(f -> labels.put(f.getKey(), f.getValue().asText()));
-                String pod = labels.get("pod");
-                double value = parsePromValue(series.path("value").path(1).asText());
-                long at = (long) (series.path("value").path(0).asDouble() * 1000);
-                byPod.computeIfAbsent(pod, k -> new java.util.ArrayList<>()).add(new Sample(labels.remove("__name__"), labels, value, at));
-                timeByPod.merge(pod, at, Math::max);
-            }
+            Map<String, PodSnapshot> byPod = PrometheusQuery.snapshotsByPod(response.body());
             for (Pod pod : pods) {
                 String name = pod.getMetadata().getName();
-                List<Sample> samples = byPod.get(name);
-                outcomes.put(name, samples == null ? new Outcome(null, "Prometheus has no series for this pod")
-                        : new Outcome(PodSnapshot.of(new Scrape(samples, 0, List.of()), timeByPod.get(name)), null));
+                PodSnapshot snapshot = byPod.get(name);
+                outcomes.put(name, snapshot == null ? new Outcome(null, "Prometheus has no series for this pod") : new Outcome(snapshot, null));
             }
         } catch (Exception e) {
             pods.forEach(p -> outcomes.put(p.getMetadata().getName(), new Outcome(null, describe(e))));
         }
         return outcomes;
-    }
-
-    private static double parsePromValue(String text) {
-        return switch (text) {
-            case "+Inf" -> Double.POSITIVE_INFINITY;
-            case "-Inf" -> Double.NEGATIVE_INFINITY;
-            case "NaN" -> Double.NaN;
-            default -> Double.parseDouble(text);
-        };
     }
 
     private static String describe(Throwable e) {
@@ -244,33 +231,6 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
 
     private static Metrics metrics(TuningProfile profile) {
         return Objects.requireNonNullElseGet(profile.getSpec().getMetrics(), Metrics::new);
-    }
-
-    /** The profile's path, else the runtime's usual endpoint. */
-    static String path(TuningProfile profile) {
-        String path = metrics(profile).getPath();
-        if (path != null) {
-            return path;
-        }
-        if (metrics(profile).agentInjected()) {
-            return "/metrics";
-        }
-        Runtime runtime = profile.getSpec().getRuntime();
-        return switch (runtime) {
-            case SpringBootTomcat, SpringBootJetty, SpringBootUndertow -> "/actuator/prometheus";
-            case Quarkus -> "/q/metrics";
-            case Generic -> "/metrics";
-        };
-    }
-
-    private static Map<String, String> settings(TuningProfile profile) {
-        return profile.getStatus() == null ? Map.of() : profile.getStatus().getSettings().stream()
-                .collect(Collectors.toMap(Setting::getName, Setting::getValue, (a, b) -> b));
-    }
-
-    private static Double cores(TuningProfile profile) {
-        String value = settings(profile).get("jvm.activeProcessorCount");
-        return value == null ? null : Double.valueOf(value);
     }
 
     private static String key(TuningProfile profile) {

@@ -1,6 +1,8 @@
 package dev.jvmtuning.operator.planner;
 
-import static dev.jvmtuning.operator.planner.Units.mebibytes;
+import static dev.jvmtuning.operator.model.Units.mebibytes;
+
+import dev.jvmtuning.operator.model.Units;
 
 /**
  * R9: what the JVM needs besides the heap, and whether it all fits the container's memory.
@@ -27,6 +29,11 @@ public record MemoryBudget(long limit, long heap, long metaspace, long codeCache
 
     public long total() {
         return heap + nonHeap();
+    }
+
+    /** What the limit leaves for thread stacks beside the heap and the rest of non-heap memory. */
+    public long roomForThreads() {
+        return limit - heap - (nonHeap() - threadStacks());
     }
 
     public boolean fits() {

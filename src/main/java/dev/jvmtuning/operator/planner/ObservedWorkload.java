@@ -1,10 +1,15 @@
 package dev.jvmtuning.operator.planner;
 
-import static dev.jvmtuning.operator.planner.Units.number;
+import static dev.jvmtuning.operator.model.Units.number;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.api.v1alpha1.Workload;
+import dev.jvmtuning.operator.model.ContainerFacts;
+import dev.jvmtuning.operator.model.Setting;
+import dev.jvmtuning.operator.model.TuningValues;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -28,6 +33,8 @@ public final class ObservedWorkload {
     private static final double SIGNIFICANT_CHANGE = 0.1;
     /** Past this the JVM is thrashing and no service time can be read from it. */
     private static final double MAX_GC_SHARE = 0.9;
+    /** Copies a spec through its JSON form, so the copy shares nothing with the profile it came from. */
+    private static final ObjectMapper SPEC_COPIER = new ObjectMapper();
 
     private ObservedWorkload() {
     }
@@ -75,14 +82,34 @@ public final class ObservedWorkload {
     }
 
     /**
+     * The closed loop (observe, then plan): the profile's workload with the figures its pods show,
+     * recommended when planning with them would change the threads or the connection pool.
+     *
+     * @param plan the plan in force, from the declared figures
+     */
+    public static List<Recommendation> replan(TuningProfileSpec spec, ContainerFacts facts, PlanResult.Plan plan, Observed observed) {
+        Workload declared = spec.getWorkload();
+        if (observed == null) {
+            return List.of();
+        }
+        return remeasure(declared, observed).map(measured -> {
+            TuningProfileSpec remeasured = SPEC_COPIER.convertValue(spec, TuningProfileSpec.class);
+            remeasured.setWorkload(measured);
+            return Planner.plan(remeasured, facts) instanceof PlanResult.Plan replanned
+                    ? recommend(declared, measured, plan.values(), replanned.values(), observed)
+                    : List.<Recommendation>of();
+        }).orElse(List.of());
+    }
+
+    /**
      * The closed loop's advice: the measured figures, when planning with them changes the threads or
      * the connection pool by a tenth or more (otherwise the declared figures are close enough and nothing is said).
      */
     public static List<Recommendation> recommend(Workload declared, Workload measured, TuningValues current, TuningValues replanned,
             Observed observed) {
         List<String> changes = new ArrayList<>();
-        change(changes, "threads.max", current.maxThreads(), replanned.maxThreads());
-        change(changes, "connectionPool.maxSize", current.poolMaxSize(), replanned.poolMaxSize());
+        change(changes, Setting.THREADS_MAX, current.maxThreads(), replanned.maxThreads());
+        change(changes, Setting.POOL_MAX_SIZE, current.poolMaxSize(), replanned.poolMaxSize());
         if (changes.isEmpty()) {
             return List.of();
         }
@@ -98,9 +125,9 @@ public final class ObservedWorkload {
     }
 
     /** A change of a tenth or more (at least 2): below that, the windows' noise would make the advice flap. */
-    private static void change(List<String> changes, String name, Integer current, Integer replanned) {
+    private static void change(List<String> changes, Setting setting, Integer current, Integer replanned) {
         if (replanned != null && (current == null || Math.abs(replanned - current) >= Math.max(2, current * SIGNIFICANT_CHANGE))) {
-            changes.add(name + " " + (current == null ? "unset" : current) + " -> " + replanned);
+            changes.add(setting.key() + " " + (current == null ? "unset" : current) + " -> " + replanned);
         }
     }
 

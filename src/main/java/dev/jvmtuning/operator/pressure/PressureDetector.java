@@ -1,31 +1,32 @@
 package dev.jvmtuning.operator.pressure;
 
-import static dev.jvmtuning.operator.planner.Units.number;
-import static dev.jvmtuning.operator.pressure.Finding.FALSE;
-import static dev.jvmtuning.operator.pressure.Finding.TRUE;
-import static dev.jvmtuning.operator.pressure.Finding.UNKNOWN;
+import static dev.jvmtuning.operator.model.ConditionStatus.FALSE;
+import static dev.jvmtuning.operator.model.ConditionStatus.TRUE;
+import static dev.jvmtuning.operator.model.ConditionStatus.UNKNOWN;
+import static dev.jvmtuning.operator.model.ConditionType.CONNECTION_POOL_STARVED;
+import static dev.jvmtuning.operator.model.ConditionType.CONTEXT_SWITCH_PRESSURE;
+import static dev.jvmtuning.operator.model.ConditionType.CPU_THROTTLED;
+import static dev.jvmtuning.operator.model.ConditionType.GC_PRESSURE;
+import static dev.jvmtuning.operator.model.ConditionType.THREAD_POOL_SATURATED;
+import static dev.jvmtuning.operator.model.Units.mebibytes;
+import static dev.jvmtuning.operator.model.Units.number;
 
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Pressure;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
+import dev.jvmtuning.operator.model.CurrentSettings;
+import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.model.Setting;
+import dev.jvmtuning.operator.model.Units;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
- * Judges one window of observed figures against the profile's thresholds (TUNING.md R4, R8,
- * R15-R17) and says what to change. Pure: figures in, conditions and recommendations out.
+ * Judges one window of observed figures against the profile's thresholds (rules R4, R8,
+ * R15-R17 of docs/tuning-rules.md) and says what to change from the plan in force. Pure: figures in, conditions and recommendations out.
  */
 public final class PressureDetector {
-    public static final String GC_PRESSURE = "GCPressure";
-    public static final String CONTEXT_SWITCH_PRESSURE = "ContextSwitchPressure";
-    public static final String CPU_THROTTLED = "CPUThrottled";
-    public static final String THREAD_POOL_SATURATED = "ThreadPoolSaturated";
-    public static final String CONNECTION_POOL_STARVED = "ConnectionPoolStarved";
-    public static final List<String> CONDITION_TYPES = List.of(GC_PRESSURE, CONTEXT_SWITCH_PRESSURE, CPU_THROTTLED,
-            THREAD_POOL_SATURATED, CONNECTION_POOL_STARVED);
-
     /** R15: after-GC occupancy this high means the heap is too small for the live data. */
     static final double HEAP_NEARLY_FULL_PERCENT = 90;
     /** R4: a pool this busy has no headroom left. */
@@ -41,10 +42,11 @@ public final class PressureDetector {
      * @param now       the last window's figures
      * @param previous  the window before it, for trends (may be null)
      * @param pressure  the profile's thresholds
-     * @param settings  the rendered settings by name (threads.max, heap.size, connectionPool.maxSize), for recommendations
-     * @param cores     the container's CPUs, or null when unknown
+     * @param current   the plan in force: recommendations start from its threads, heap and pool, and CPU shares are of its processors
      */
-    public static Verdict judge(Observed now, Observed previous, Pressure pressure, Map<String, String> settings, Double cores) {
+    public static Verdict judge(Observed now, Observed previous, Pressure pressure, CurrentSettings current) {
+        Double cores = current.processors();
+        String heap = current.heapBytes() == null ? null : mebibytes(current.heapBytes());
         Pressure limits = Objects.requireNonNullElseGet(pressure, Pressure::new);
         List<Finding> findings = new ArrayList<>();
         List<Recommendation> recommendations = new ArrayList<>();
@@ -53,23 +55,23 @@ public final class PressureDetector {
         Double gc = now.getGcTimePercent();
         Double afterGc = now.getHeapAfterGcPercent();
         if (gc == null) {
-            findings.add(new Finding(GC_PRESSURE, UNKNOWN, "NoData", "no GC time series in the pods' metrics"));
+            findings.add(new Finding(GC_PRESSURE, UNKNOWN, Reason.NO_DATA, "no GC time series in the pods' metrics"));
         } else if (gc >= limits.getGcTimePercent() || (afterGc != null && afterGc >= HEAP_NEARLY_FULL_PERCENT)) {
             boolean timeHigh = gc >= limits.getGcTimePercent();
-            findings.add(new Finding(GC_PRESSURE, TRUE, timeHigh ? "GCTimeHigh" : "HeapNearlyFull",
+            findings.add(new Finding(GC_PRESSURE, TRUE, timeHigh ? Reason.GC_TIME_HIGH : Reason.HEAP_NEARLY_FULL,
                     "GC took " + number(gc) + "% of wall time" + window + " (threshold " + limits.getGcTimePercent() + "%)"
                             + (afterGc == null ? "" : ", heap " + number(afterGc) + "% full after GC")));
             Double before = previous == null ? null : previous.getHeapAfterGcPercent();
             if (afterGc != null && before != null && afterGc > before && afterGc >= 70) {
-                recommendations.add(new Recommendation("heap.size", settings.get("heap.size"), "investigate a leak",
+                recommendations.add(new Recommendation(Setting.HEAP_SIZE.key(), heap, "investigate a leak",
                         "heap after GC rose from " + number(before) + "% to " + number(afterGc)
                                 + "%: if it keeps rising, more heap only delays the OutOfMemoryError (R15)"));
             } else {
-                recommendations.add(new Recommendation("heap.size", settings.get("heap.size"), scaledMemory(settings.get("heap.size"), 1.5),
+                recommendations.add(new Recommendation(Setting.HEAP_SIZE.key(), heap, current.heapBytes() == null ? "+50%" : scaledMemory(current.heapBytes(), 1.5),
                         "GC took " + number(gc) + "% of wall time: give it 50% more heap, within the memory limit (R15)"));
             }
         } else {
-            findings.add(new Finding(GC_PRESSURE, FALSE, "GCTimeNormal",
+            findings.add(new Finding(GC_PRESSURE, FALSE, Reason.GC_TIME_NORMAL,
                     "GC took " + number(gc) + "% of wall time" + window + " (threshold " + limits.getGcTimePercent() + "%)"));
         }
 
@@ -77,86 +79,76 @@ public final class PressureDetector {
         Double cpu = now.getCpuCores();
         boolean cpuSaturated = cpu != null && cores != null && cpu >= HIGH_CPU_SHARE * cores;
         if (switches == null) {
-            findings.add(new Finding(CONTEXT_SWITCH_PRESSURE, UNKNOWN, "NoData",
+            findings.add(new Finding(CONTEXT_SWITCH_PRESSURE, UNKNOWN, Reason.NO_DATA,
                     "no context-switch series: add the jvm-tuning agent to the pods"));
         } else if (switches >= limits.getInvoluntarySwitchesPerCorePerSecond()) {
-            findings.add(new Finding(CONTEXT_SWITCH_PRESSURE, TRUE, "InvoluntarySwitchesHigh",
+            findings.add(new Finding(CONTEXT_SWITCH_PRESSURE, TRUE, Reason.INVOLUNTARY_SWITCHES_HIGH,
                     number(switches) + " involuntary context switches per CPU per second" + window
                             + " (threshold " + limits.getInvoluntarySwitchesPerCorePerSecond() + ")"));
-            Integer threads = integer(settings.get("threads.max"));
+            Integer threads = current.maxThreads();
             if (threads != null && (cpuSaturated || cpu == null)) {
                 int lower = Math.max(cores == null ? 2 : (int) Math.ceil(2 * cores), threads / 2);
-                recommendations.add(new Recommendation("threads.max", threads.toString(), Integer.toString(lower),
+                recommendations.add(new Recommendation(Setting.THREADS_MAX.key(), threads.toString(), Integer.toString(lower),
                         "the CPUs are busy and threads preempt each other: fewer threads do the same work with less switching (R2, R4, R17)"));
             }
         } else {
-            findings.add(new Finding(CONTEXT_SWITCH_PRESSURE, FALSE, "InvoluntarySwitchesNormal", number(switches)
+            findings.add(new Finding(CONTEXT_SWITCH_PRESSURE, FALSE, Reason.INVOLUNTARY_SWITCHES_NORMAL, number(switches)
                     + " involuntary context switches per CPU per second" + window
                     + " (threshold " + limits.getInvoluntarySwitchesPerCorePerSecond() + ")"));
         }
 
         Double throttle = now.getCpuThrottlePercent();
         if (throttle == null) {
-            findings.add(new Finding(CPU_THROTTLED, UNKNOWN, "NoData", "no CFS throttling series (agent or cAdvisor)"));
+            findings.add(new Finding(CPU_THROTTLED, UNKNOWN, Reason.NO_DATA, "no CFS throttling series (agent or cAdvisor)"));
         } else if (throttle >= limits.getCpuThrottlePercent()) {
-            findings.add(new Finding(CPU_THROTTLED, TRUE, "Throttled", number(throttle) + "% of CFS periods throttled" + window
+            findings.add(new Finding(CPU_THROTTLED, TRUE, Reason.THROTTLED, number(throttle) + "% of CFS periods throttled" + window
                     + " (threshold " + limits.getCpuThrottlePercent() + "%)"));
             recommendations.add(new Recommendation("resources.limits.cpu", cores == null ? null : number(cores),
                     cores == null ? "raise" : number(Math.ceil(cores * 1.5)),
                     "throttling starves request and GC threads alike: raise the CPU limit, or lower threads.max (R16)"));
         } else {
-            findings.add(new Finding(CPU_THROTTLED, FALSE, "NotThrottled", number(throttle) + "% of CFS periods throttled" + window
+            findings.add(new Finding(CPU_THROTTLED, FALSE, Reason.NOT_THROTTLED, number(throttle) + "% of CFS periods throttled" + window
                     + " (threshold " + limits.getCpuThrottlePercent() + "%)"));
         }
 
         Double busy = now.getBusyThreads();
         Double max = now.getMaxThreads();
         if (busy == null || max == null || max <= 0) {
-            findings.add(new Finding(THREAD_POOL_SATURATED, UNKNOWN, "NoData", "no busy/max thread series of the web server"));
+            findings.add(new Finding(THREAD_POOL_SATURATED, UNKNOWN, Reason.NO_DATA, "no busy/max thread series of the web server"));
         } else if (busy >= SATURATED_RATIO * max) {
-            findings.add(new Finding(THREAD_POOL_SATURATED, TRUE, "PoolSaturated", number(busy) + " of " + number(max)
+            findings.add(new Finding(THREAD_POOL_SATURATED, TRUE, Reason.POOL_SATURATED, number(busy) + " of " + number(max)
                     + " request threads busy" + (cpu == null ? "" : ", CPU " + number(cpu) + (cores == null ? " cores" : " of " + number(cores) + " cores"))));
             if (cpu != null && cores != null && cpu < LOW_CPU_SHARE * cores) {
-                recommendations.add(new Recommendation("threads.max", number(max), Integer.toString((int) Math.ceil(max * 1.5)),
+                recommendations.add(new Recommendation(Setting.THREADS_MAX.key(), number(max), Integer.toString((int) Math.ceil(max * 1.5)),
                         "every thread is busy while the CPUs idle: the threads wait on I/O, so more of them raise throughput (R1, R4)"));
             } else if (cpuSaturated) {
-                recommendations.add(new Recommendation("threads.max", number(max), number(max),
+                recommendations.add(new Recommendation(Setting.THREADS_MAX.key(), number(max), number(max),
                         "the pool and the CPUs are both saturated: more threads would only add context switches; add replicas or CPU (R2, R4)"));
             }
         } else {
-            findings.add(new Finding(THREAD_POOL_SATURATED, FALSE, "PoolHasHeadroom", number(busy) + " of " + number(max) + " request threads busy"));
+            findings.add(new Finding(THREAD_POOL_SATURATED, FALSE, Reason.POOL_HAS_HEADROOM, number(busy) + " of " + number(max) + " request threads busy"));
         }
 
         Double pending = now.getPendingConnections();
         if (pending == null) {
-            findings.add(new Finding(CONNECTION_POOL_STARVED, UNKNOWN, "NoData", "no connection-pool series (HikariCP or Agroal)"));
+            findings.add(new Finding(CONNECTION_POOL_STARVED, UNKNOWN, Reason.NO_DATA, "no connection-pool series (HikariCP or Agroal)"));
         } else if (pending > 0) {
-            findings.add(new Finding(CONNECTION_POOL_STARVED, TRUE, "ThreadsWaitForConnections", number(pending)
+            findings.add(new Finding(CONNECTION_POOL_STARVED, TRUE, Reason.THREADS_WAIT_FOR_CONNECTIONS, number(pending)
                     + " requests waiting for a database connection on average"));
-            Integer pool = integer(settings.get("connectionPool.maxSize"));
+            Integer pool = current.poolMaxSize();
             if (pool != null) {
-                recommendations.add(new Recommendation("connectionPool.maxSize", pool.toString(), Integer.toString(pool * 2),
+                recommendations.add(new Recommendation(Setting.POOL_MAX_SIZE.key(), pool.toString(), Integer.toString(pool * 2),
                         "workers queue on the pool: it must admit the concurrency that reaches the database (R8); "
                                 + "check the database's connection limit across replicas"));
             }
         } else {
-            findings.add(new Finding(CONNECTION_POOL_STARVED, FALSE, "NoWaiters", "no request waits for a database connection"));
+            findings.add(new Finding(CONNECTION_POOL_STARVED, FALSE, Reason.NO_WAITERS, "no request waits for a database connection"));
         }
         return new Verdict(findings, recommendations);
     }
 
-    private static Integer integer(String value) {
-        try {
-            return value == null ? null : Integer.valueOf(value);
-        } catch (NumberFormatException e) {
-            return null;
-        }
-    }
-
-    private static String scaledMemory(String quantity, double factor) {
-        if (quantity == null || !quantity.endsWith("Mi")) {
-            return "+50%";
-        }
-        return (long) Math.ceil(Long.parseLong(quantity.substring(0, quantity.length() - 2)) * factor) + "Mi";
+    /** A heap grown by a factor, in whole MiB as status writes sizes. */
+    private static String scaledMemory(long bytes, double factor) {
+        return (long) Math.ceil(bytes / Units.MI * factor) + "Mi";
     }
 }

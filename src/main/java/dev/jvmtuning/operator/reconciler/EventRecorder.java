@@ -1,16 +1,18 @@
 package dev.jvmtuning.operator.reconciler;
 
+import dev.jvmtuning.operator.render.TuningConfigMap;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 import org.jboss.logging.Logger;
 
 /** Writes core/v1 Events about a profile, as `kubectl describe tp` shows them. An Event that cannot be written is logged, never fatal. */
 public final class EventRecorder {
-    public static final String COMPONENT = "jvm-tuning-operator";
+    public static final String COMPONENT = TuningConfigMap.MANAGER;
     private static final Logger LOG = Logger.getLogger(EventRecorder.class);
 
     private final KubernetesClient client;
@@ -19,12 +21,9 @@ public final class EventRecorder {
         this.client = client;
     }
 
-    public void normal(HasMetadata about, String reason, String message) {
-        record(about, "Normal", reason, message);
-    }
-
-    public void warning(HasMetadata about, String reason, String message) {
-        record(about, "Warning", reason, message);
+    /** Writes the events the policy chose, in order. */
+    public void record(HasMetadata about, List<EventPolicy.Event> events) {
+        events.forEach(e -> record(about, e.warning() ? "Warning" : "Normal", e.reason().text(), e.message()));
     }
 
     private void record(HasMetadata about, String type, String reason, String message) {

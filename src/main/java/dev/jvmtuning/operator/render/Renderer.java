@@ -3,12 +3,15 @@ package dev.jvmtuning.operator.render;
 import dev.jvmtuning.operator.api.v1alpha1.Collector;
 import dev.jvmtuning.operator.api.v1alpha1.JvmOptionsVariable;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
-import dev.jvmtuning.operator.planner.ContainerFacts;
-import dev.jvmtuning.operator.planner.JvmFlags;
-import dev.jvmtuning.operator.planner.TuningValues;
-import dev.jvmtuning.operator.planner.Units;
+import dev.jvmtuning.operator.model.ContainerFacts;
+import dev.jvmtuning.operator.model.JvmFlags;
+import dev.jvmtuning.operator.model.ServerVocabulary;
+import dev.jvmtuning.operator.model.Setting;
+import dev.jvmtuning.operator.model.TuningValues;
+import dev.jvmtuning.operator.model.Units;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,22 +29,22 @@ public final class Renderer {
     public static Rendering render(TuningValues values, TuningProfileSpec spec, ContainerFacts facts) {
         List<String> userOptions = Objects.requireNonNullElse(spec.getJvmOptions(), List.of());
         JvmFlags userFlags = new JvmFlags(userOptions);
-        Map<String, String> renderedAs = new LinkedHashMap<>();
+        Map<Setting, String> renderedAs = new EnumMap<>(Setting.class);
         List<String> warnings = new ArrayList<>();
 
         List<String> flags = new ArrayList<>();
-        addFlag(flags, renderedAs, "jvm.activeProcessorCount", values.activeProcessorCount(), n -> "-XX:ActiveProcessorCount=" + n);
-        addFlag(flags, renderedAs, "heap.initial", values.heapBytes(), b -> "-Xms" + Units.jvmMebibytes(b));
-        addFlag(flags, renderedAs, "heap.size", values.heapBytes(), b -> "-Xmx" + Units.jvmMebibytes(b));
-        addFlag(flags, renderedAs, "heap.young", values.youngGenerationBytes(), b -> "-Xmn" + Units.jvmMebibytes(b));
-        addFlag(flags, renderedAs, "gc.collector", values.collector(), Renderer::collectorFlag);
+        addFlag(flags, renderedAs, Setting.ACTIVE_PROCESSOR_COUNT, values.activeProcessorCount(), n -> "-XX:ActiveProcessorCount=" + n);
+        addFlag(flags, renderedAs, Setting.HEAP_INITIAL, values.heapBytes(), b -> "-Xms" + Units.jvmMebibytes(b));
+        addFlag(flags, renderedAs, Setting.HEAP_SIZE, values.heapBytes(), b -> "-Xmx" + Units.jvmMebibytes(b));
+        addFlag(flags, renderedAs, Setting.HEAP_YOUNG, values.youngGenerationBytes(), b -> "-Xmn" + Units.jvmMebibytes(b));
+        addFlag(flags, renderedAs, Setting.GC_COLLECTOR, values.collector(), Renderer::collectorFlag);
         if (values.zGenerational()) {
             flags.add("-XX:+ZGenerational");
         }
-        addFlag(flags, renderedAs, "gc.maxPauseMillis", values.maxPauseMillis(), ms -> "-XX:MaxGCPauseMillis=" + ms);
-        addFlag(flags, renderedAs, "gc.parallelThreads", values.parallelGcThreads(), n -> "-XX:ParallelGCThreads=" + n);
-        addFlag(flags, renderedAs, "gc.concurrentThreads", values.concGcThreads(), n -> "-XX:ConcGCThreads=" + n);
-        addFlag(flags, renderedAs, "metrics.agent", values.agentPort(), AgentInjection::flag);
+        addFlag(flags, renderedAs, Setting.GC_MAX_PAUSE_MILLIS, values.maxPauseMillis(), ms -> "-XX:MaxGCPauseMillis=" + ms);
+        addFlag(flags, renderedAs, Setting.GC_PARALLEL_THREADS, values.parallelGcThreads(), n -> "-XX:ParallelGCThreads=" + n);
+        addFlag(flags, renderedAs, Setting.GC_CONCURRENT_THREADS, values.concGcThreads(), n -> "-XX:ConcGCThreads=" + n);
+        addFlag(flags, renderedAs, Setting.METRICS_AGENT, values.agentPort(), AgentInjection::flag);
         // The budget counted these two; pin them so it holds, unless the user pinned them already.
         if (values.reservedCodeCacheBytes() != null) {
             addUnlessUserSet(flags, userFlags, "-XX:ReservedCodeCacheSize=" + Units.jvmMebibytes(values.reservedCodeCacheBytes()));
@@ -50,27 +53,27 @@ public final class Renderer {
 
         ServerVocabulary vocabulary = ServerVocabulary.of(spec.getRuntime());
         TreeMap<String, String> serverEnvironment = new TreeMap<>();
-        Map<Knob, Integer> knobs = new LinkedHashMap<>();
-        knobs.put(Knob.MAX_THREADS, values.maxThreads());
-        knobs.put(Knob.MIN_SPARE_THREADS, values.minSpareThreads());
-        knobs.put(Knob.ACCEPT_COUNT, values.acceptCount());
-        knobs.put(Knob.MAX_CONNECTIONS, values.maxConnections());
-        knobs.put(Knob.MAX_QUEUE_SIZE, values.maxQueueSize());
-        knobs.put(Knob.POOL_MAX_SIZE, values.poolMaxSize());
-        knobs.put(Knob.POOL_MIN_IDLE, values.poolMinIdle());
+        Map<Setting, Integer> serverSettings = new EnumMap<>(Setting.class);
+        serverSettings.put(Setting.THREADS_MAX, values.maxThreads());
+        serverSettings.put(Setting.THREADS_MIN_SPARE, values.minSpareThreads());
+        serverSettings.put(Setting.QUEUE_ACCEPT_COUNT, values.acceptCount());
+        serverSettings.put(Setting.QUEUE_MAX_CONNECTIONS, values.maxConnections());
+        serverSettings.put(Setting.QUEUE_MAX_QUEUE_SIZE, values.maxQueueSize());
+        serverSettings.put(Setting.POOL_MAX_SIZE, values.poolMaxSize());
+        serverSettings.put(Setting.POOL_MIN_IDLE, values.poolMinIdle());
         Map<String, String> properties = new LinkedHashMap<>();
-        knobs.forEach((knob, value) -> {
+        serverSettings.forEach((setting, value) -> {
             if (value == null) {
                 return;
             }
-            String property = vocabulary.properties().get(knob);
+            String property = vocabulary.properties().get(setting);
             if (property == null) {
-                warnings.add("runtime " + spec.getRuntime() + " has no property for " + knob.decision() + ": " + value
+                warnings.add("runtime " + spec.getRuntime() + " has no property for " + setting.key() + ": " + value
                         + " is planned but not rendered");
                 return;
             }
             properties.put(property, value.toString());
-            renderedAs.put(knob.decision(), vocabulary.environmentVariable(property));
+            renderedAs.put(setting, vocabulary.environmentVariable(property));
         });
         if (!properties.isEmpty()) {
             properties.putAll(vocabulary.alwaysSet());
@@ -87,12 +90,12 @@ public final class Renderer {
         return new Rendering(variable.name(), value, List.copyOf(flags), serverEnvironment, renderedAs, List.copyOf(warnings));
     }
 
-    private static <T> void addFlag(List<String> flags, Map<String, String> renderedAs, String decision, T value,
+    private static <T> void addFlag(List<String> flags, Map<Setting, String> renderedAs, Setting setting, T value,
             Function<T, String> flag) {
         if (value != null) {
             String rendered = flag.apply(value);
             flags.add(rendered);
-            renderedAs.put(decision, rendered);
+            renderedAs.put(setting, rendered);
         }
     }
 

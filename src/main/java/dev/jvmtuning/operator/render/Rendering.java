@@ -1,5 +1,6 @@
 package dev.jvmtuning.operator.render;
 
+import dev.jvmtuning.operator.model.Setting;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -11,9 +12,9 @@ import java.util.SortedMap;
  * @param jvmOptionsValue    its full value: the user's own value first, then the rendered flags, then the profile's jvmOptions
  * @param renderedFlags      the flags the operator adds, in order
  * @param serverEnvironment  server properties as environment variables (relaxed binding), for the ConfigMap
- * @param renderedAs         for each decision name, where it went: a flag or an environment variable
+ * @param renderedAs         for each setting, where it went: a flag or an environment variable
  * @param warnings           values that could not be rendered or that something in the container overrides
  */
 public record Rendering(String jvmOptionsVariable, String jvmOptionsValue, List<String> renderedFlags,
-        SortedMap<String, String> serverEnvironment, Map<String, String> renderedAs, List<String> warnings) {
+        SortedMap<String, String> serverEnvironment, Map<Setting, String> renderedAs, List<String> warnings) {
 }

@@ -1,6 +1,6 @@
 package dev.jvmtuning.operator.target;
 
-import dev.jvmtuning.operator.planner.ContainerFacts;
+import dev.jvmtuning.operator.model.ContainerFacts;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Quantity;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
-import dev.jvmtuning.operator.reconciler.Conditions;
 import dev.jvmtuning.operator.reconciler.TuningProfileReconciler;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
@@ -167,7 +166,7 @@ class HelmChartTest {
                     new FakeKubelet(client).markPodsReady(watched);
                     TuningProfile profile = client.resources(TuningProfile.class).inNamespace(watched).withName("orders-api").get();
                     assertThat(profile.getStatus()).isNotNull();
-                    assertThat(Conditions.find(profile.getStatus().getConditions(), "Ready"))
+                    assertThat(profile.getStatus().getConditions().stream().filter(c -> c.getType().equals("Ready")).findFirst())
                             .hasValueSatisfying(c -> assertThat(c.getStatus()).as(c.getMessage()).isEqualTo("True"));
                 });
             } finally {

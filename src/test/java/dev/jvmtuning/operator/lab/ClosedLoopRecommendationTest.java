@@ -8,7 +8,7 @@ import dev.jvmtuning.lab.harness.Container;
 import dev.jvmtuning.lab.harness.LabApp;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
-import dev.jvmtuning.operator.planner.Units;
+import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;

@@ -7,7 +7,12 @@ import dev.jvmtuning.operator.api.v1alpha1.Metrics;
 import dev.jvmtuning.operator.api.v1alpha1.TargetRef;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
+import dev.jvmtuning.operator.model.ConditionStatus;
+import dev.jvmtuning.operator.model.ConditionType;
+import dev.jvmtuning.operator.model.CurrentSettings;
+import dev.jvmtuning.operator.pressure.PressureDetector;
 import dev.jvmtuning.operator.testing.FakeKubelet;
+import dev.jvmtuning.operator.testing.ManualClock;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.TestSettings;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -18,7 +23,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -51,6 +55,7 @@ class MetricsFetcherTest {
     private int scrapes;
     private KubernetesClient client;
     private String namespace;
+    private final ManualClock clock = new ManualClock();
     private MetricsFetcher fetcher;
     private TuningProfile profile;
 
@@ -96,8 +101,8 @@ class MetricsFetcherTest {
                 .endTemplate().endSpec().build()).inNamespace(namespace).create();
         new FakeKubelet(client).awaitRollout(namespace, "web", Duration.ofSeconds(60));
 
-        fetcher = new MetricsFetcher(client, p -> Optional.of(deployment),
-                TestSettings.of(Duration.ofMinutes(5), Optional.empty()).metrics(), Clock.systemUTC());
+        fetcher = new MetricsFetcher(client, p -> Optional.of(deployment), p -> null,
+                TestSettings.of(Duration.ofMinutes(5), Optional.empty()).metrics(), clock);
         profile = new TuningProfile();
         profile.setMetadata(new ObjectMetaBuilder().withName("web").withNamespace(namespace).build());
         profile.setSpec(new TuningProfileSpec().setTargetRef(new TargetRef().setName("web"))
@@ -129,16 +134,17 @@ class MetricsFetcherTest {
     }
 
     @Test
-    void twoGoodScrapesGiveRatesAndAVerdict() throws InterruptedException {
-        assertThat(fetch().availableReason()).isEqualTo("FirstSample");
-        Thread.sleep(1000);
+    void twoGoodScrapesGiveRatesAndAVerdict() {
+        assertThat(fetch().availableReason().text()).isEqualTo("FirstSample");
+        clock.advance(Duration.ofSeconds(1));
         MetricsReport report = fetch();
 
-        assertThat(report.availableStatus()).isEqualTo("True");
+        assertThat(report.availableStatus().text()).isEqualTo("True");
         assertThat(report.availableMessage()).startsWith("read 1 of 1 Ready pods");
         assertThat(report.observed().getGcTimePercent()).isPositive();
         assertThat(report.observed().getInvoluntarySwitchesPerCorePerSecond()).isGreaterThan(2000);
-        assertThat(report.verdict().findings()).anyMatch(f -> f.type().equals("ContextSwitchPressure") && f.status().equals("True"));
+        assertThat(PressureDetector.judge(report.observed(), report.previous(), null, CurrentSettings.UNKNOWN).findings())
+                .anyMatch(f -> f.type() == ConditionType.CONTEXT_SWITCH_PRESSURE && f.status() == ConditionStatus.TRUE);
     }
 
     @Test
@@ -148,7 +154,7 @@ class MetricsFetcherTest {
         behaviour.set(Behaviour.HANG);
         long start = System.nanoTime();
         MetricsReport hang = fetch();
-        assertThat(hang.availableReason()).isEqualTo("ScrapeFailed");
+        assertThat(hang.availableReason().text()).isEqualTo("ScrapeFailed");
         assertThat(hang.availableMessage()).contains("timed out");
         Duration timeout = TestSettings.of(Duration.ofMinutes(5), Optional.empty()).metrics().timeout();
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(timeout.plusSeconds(2));
@@ -177,7 +183,7 @@ class MetricsFetcherTest {
 
         MetricsReport report = fetch();
 
-        assertThat(report.availableStatus()).isEqualTo("False");
-        assertThat(report.availableReason()).isEqualTo("NoReadyPods");
+        assertThat(report.availableStatus().text()).isEqualTo("False");
+        assertThat(report.availableReason().text()).isEqualTo("NoReadyPods");
     }
 }

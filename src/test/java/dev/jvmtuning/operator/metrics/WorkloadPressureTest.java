@@ -7,7 +7,8 @@ import dev.jvmtuning.operator.api.v1alpha1.MetricsSource;
 import dev.jvmtuning.operator.api.v1alpha1.TargetRef;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
-import dev.jvmtuning.operator.pressure.Finding;
+import dev.jvmtuning.operator.model.CurrentSettings;
+import dev.jvmtuning.operator.pressure.PressureDetector;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.LocalPrometheus;
@@ -83,10 +84,11 @@ class WorkloadPressureTest {
     private static Map<String, MetricsReport> judgeAll(MetricsSource source) throws InterruptedException {
         MetricsFetcher fetcher = new MetricsFetcher(client,
                 p -> Optional.ofNullable(client.apps().deployments().inNamespace(namespace).withName(p.getSpec().getTargetRef().getName()).get()),
+                p -> null,
                 TestSettings.of(Duration.ofMinutes(5), Optional.of(prometheus.url())).metrics(), Clock.systemUTC());
         Map<String, MetricsReport> reports = new LinkedHashMap<>();
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (reports.size() < MODES.size() || reports.values().stream().anyMatch(r -> r.verdict() == null)) {
+        while (reports.size() < MODES.size() || reports.values().stream().anyMatch(r -> r.observed() == null)) {
             assertThat(System.nanoTime()).as("verdicts within 90 s: %s", reports).isLessThan(deadline);
             Thread.sleep(LocalPrometheus.SCRAPE_INTERVAL.multipliedBy(2).toMillis());
             MODES.keySet().forEach(mode -> reports.put(mode, fetcher.fetchResources(profile(mode, source)).iterator().next()));
@@ -95,8 +97,9 @@ class WorkloadPressureTest {
     }
 
     private static String status(MetricsReport report, String type) {
-        assertThat(report.verdict()).as("verdict of %s", report).isNotNull();
-        return report.verdict().findings().stream().filter(f -> f.type().equals(type)).findFirst().map(Finding::status).orElseThrow();
+        assertThat(report.observed()).as("a window in %s", report).isNotNull();
+        return PressureDetector.judge(report.observed(), report.previous(), null, CurrentSettings.UNKNOWN).findings().stream()
+                .filter(f -> f.type().text().equals(type)).findFirst().map(f -> f.status().text()).orElseThrow();
     }
 
     @ParameterizedTest

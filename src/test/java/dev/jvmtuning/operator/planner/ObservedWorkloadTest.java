@@ -11,6 +11,8 @@ import dev.jvmtuning.operator.api.v1alpha1.TargetRef;
 import dev.jvmtuning.operator.api.v1alpha1.Threads;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.api.v1alpha1.Workload;
+import dev.jvmtuning.operator.model.TuningValues;
+import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.planner.PlanResult.Plan;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -76,7 +78,7 @@ class ObservedWorkloadTest {
     }
 
     @Test
-    void theSeed000IoBoundHandlerObservedAtDefaultsPlansThreadsForTheTarget() {
+    void anIoBoundHandlerObservedAtDefaultsPlansThreadsForTheTarget() {
         // 200 default threads all busy on a 100-500 ms sleep: 650 req/s observed, 2,000 wanted.
         Workload w = ObservedWorkload.estimate(observed(650, 301.2, 0.4, 0.2, null, null), 2000.0).orElseThrow();
 

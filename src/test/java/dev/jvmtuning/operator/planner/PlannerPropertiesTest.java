@@ -14,8 +14,15 @@ import dev.jvmtuning.operator.api.v1alpha1.TargetRef;
 import dev.jvmtuning.operator.api.v1alpha1.Threads;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.api.v1alpha1.Workload;
+import dev.jvmtuning.operator.model.ContainerFacts;
+import dev.jvmtuning.operator.model.Rule;
+import dev.jvmtuning.operator.model.Setting;
+import dev.jvmtuning.operator.model.TuningValues;
+import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.planner.PlanResult.Plan;
 import dev.jvmtuning.operator.planner.PlanResult.Rejected;
+import dev.jvmtuning.operator.render.Renderer;
+import dev.jvmtuning.operator.render.Rendering;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -60,6 +67,9 @@ class PlannerPropertiesTest {
     @Property(tries = 1000)
     void thePlannerNeverThrows(@ForAll("specs") TuningProfileSpec spec, @ForAll("containers") ContainerFacts facts) {
         PlanResult result = Planner.plan(spec, facts);
+        if (result instanceof Plan plan) {
+            Renderer.render(plan.values(), spec, facts);
+        }
 
         assertThat(result).isInstanceOfAny(Plan.class, Rejected.class);
         Statistics.label("outcome").collect(outcome(result));
@@ -85,7 +95,8 @@ class PlannerPropertiesTest {
         if (!(resultOf(spec, facts) instanceof Plan plan) || plan.budget() == null) {
             return;
         }
-        String options = plan.rendering().jvmOptionsValue();
+        Rendering rendering = Renderer.render(plan.values(), spec, facts);
+        String options = rendering.jvmOptionsValue();
         Optional<Long> xmx = lastSize(options, "-Xmx");
         if (plan.values().heapBytes() != null) {
             assertThat(xmx).as("the effective -Xmx in %s", options).isPresent();
@@ -102,7 +113,8 @@ class PlannerPropertiesTest {
         if (!(resultOf(spec, facts) instanceof Plan plan) || plan.budget() == null) {
             return;
         }
-        String options = plan.rendering().jvmOptionsValue();
+        Rendering rendering = Renderer.render(plan.values(), spec, facts);
+        String options = rendering.jvmOptionsValue();
         assertThat(lastSize(options, "-XX:MaxDirectMemorySize=")).as(options).contains(plan.budget().directMemory());
         assertThat(lastSize(options, "-XX:ReservedCodeCacheSize=")).as(options).contains(plan.budget().codeCache());
     }
@@ -133,12 +145,13 @@ class PlannerPropertiesTest {
         if (!(resultOf(spec, facts) instanceof Plan plan)) {
             return;
         }
-        Map<String, Long> flags = effectiveIntFlags(plan.rendering().jvmOptionsValue());
+        Rendering rendering = Renderer.render(plan.values(), spec, facts);
+        Map<String, Long> flags = effectiveIntFlags(rendering.jvmOptionsValue());
         Long parallel = flags.get("ParallelGCThreads");
         Long concurrent = flags.get("ConcGCThreads");
         Statistics.label("both GC thread flags").collect(parallel != null && concurrent != null);
         if (parallel != null && concurrent != null) {
-            assertThat(concurrent).as(plan.rendering().jvmOptionsValue()).isLessThanOrEqualTo(parallel);
+            assertThat(concurrent).as(rendering.jvmOptionsValue()).isLessThanOrEqualTo(parallel);
         }
     }
 
@@ -176,14 +189,15 @@ class PlannerPropertiesTest {
         if (!(resultOf(spec, facts) instanceof Plan plan)) {
             return;
         }
-        Map<String, String> decisionOfVariable = new HashMap<>();
-        plan.rendering().renderedAs().forEach((decision, target) -> decisionOfVariable.put(target, decision));
-        plan.rendering().serverEnvironment().forEach((name, value) -> {
+        Rendering rendering = Renderer.render(plan.values(), spec, facts);
+        Map<String, Setting> settingOfVariable = new HashMap<>();
+        rendering.renderedAs().forEach((setting, target) -> settingOfVariable.put(target, setting));
+        rendering.serverEnvironment().forEach((name, value) -> {
             assertThat(name).matches("^[A-Z0-9_]+$");
             if (value.equals("0")) {
-                String decision = decisionOfVariable.get(name);
+                Setting setting = settingOfVariable.get(name);
                 assertThat(plan.decisions()).as("%s=0 is only rendered when the profile set it", name)
-                        .anyMatch(d -> d.name().equals(decision) && d.rule().equals("spec") && d.value().equals("0"));
+                        .anyMatch(d -> d.setting() == setting && d.rule() == Rule.SPEC && d.value().equals("0"));
             } else {
                 assertThat(value).as(name).matches("^([1-9][0-9]*|true)$");
             }

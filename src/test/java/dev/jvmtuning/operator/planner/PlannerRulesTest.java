@@ -5,8 +5,11 @@ import static dev.jvmtuning.operator.planner.Specs.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jvmtuning.operator.api.v1alpha1.Collector;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
+import dev.jvmtuning.operator.model.ContainerFacts;
+import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.planner.PlanResult.Plan;
-import dev.jvmtuning.operator.planner.PlanResult.Reason;
 import dev.jvmtuning.operator.planner.PlanResult.Rejected;
 import java.util.List;
 import java.util.Map;
@@ -14,13 +17,14 @@ import java.util.Set;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
-/** One test per rule of TUNING.md, with the seeds' own scenarios where they measured one. */
+/** One test per rule of docs/tuning-rules.md, with the measured scenario behind the rule where there is one. */
 class PlannerRulesTest {
 
-    static Plan plan(String yaml, ContainerFacts facts) {
-        PlanResult result = Planner.plan(spec(yaml), facts);
+    static Planned plan(String yaml, ContainerFacts facts) {
+        TuningProfileSpec spec = spec(yaml);
+        PlanResult result = Planner.plan(spec, facts);
         assertThat(result).as("expected a plan, got %s", result).isInstanceOf(Plan.class);
-        return (Plan) result;
+        return Planned.of((Plan) result, spec, facts);
     }
 
     static Rejected rejected(String yaml, ContainerFacts facts) {
@@ -29,7 +33,7 @@ class PlannerRulesTest {
         return (Rejected) result;
     }
 
-    static Decision decision(Plan plan, String name) {
+    static Decision decision(Planned plan, String name) {
         return plan.decisions().stream().filter(d -> d.name().equals(name)).findFirst()
                 .orElseThrow(() -> new AssertionError("no decision " + name + " in " + plan.decisions()));
     }
@@ -37,32 +41,32 @@ class PlannerRulesTest {
     @Nested
     class Threads {
         @Test
-        void r1_littlesLawSizesThePoolForTheSeed000IoBoundHandler() {
-            // seed 000: handler sleeps 100-500 ms (mean 300 ms), barely any CPU; target 1000 req/s per pod on 6 cores
-            Plan plan = plan("""
+        void r1_littlesLawSizesThePoolForAnIoBoundHandler() {
+            // an I/O-bound handler sleeping 100-500 ms (mean 300 ms), barely any CPU; target 1000 req/s per pod on 6 cores
+            Planned plan = plan("""
                     runtime: SpringBootTomcat
                     workload: {requestsPerSecond: 1000, meanLatency: 300ms, cpuPerRequest: 1ms}
                     """, container(6, "4Gi"));
 
             // 1000 x 0.3 = 300 in flight, +25 % = 375; the CPU cap 6 x 300 / 1 x 1.5 = 2700 is far away
             assertThat(plan.values().maxThreads()).isEqualTo(375);
-            assertThat(decision(plan, "threads.max").rule()).isEqualTo("R1");
+            assertThat(decision(plan, "threads.max").rule().id()).isEqualTo("R1");
             assertThat(decision(plan, "threads.max").rationale()).contains("300 requests in flight");
             assertThat(plan.rendering().serverEnvironment()).containsEntry("SERVER_TOMCAT_THREADS_MAX", "375");
-            // far above Tomcat's default 200, which seed 000 measured at 660 req/s against 4149 with 2000 threads
+            // far above Tomcat's default 200, which served 660 req/s where 2000 threads served 4149
             assertThat(plan.values().maxThreads()).isGreaterThan(200);
         }
 
         @Test
-        void r2_theSeed003CpuBoundHandlerOnFourCoresGetsAboutSixThreads() {
-            // seed 003: Jetty hello-world, pure CPU (wall time ~ CPU time), best at 6 threads on 4 cores
-            Plan plan = plan("""
+        void r2_aCpuBoundHandlerOnFourCoresGetsAboutSixThreads() {
+            // a Jetty hello-world, pure CPU (wall time ~ CPU time), best at 6 threads on 4 cores
+            Planned plan = plan("""
                     runtime: SpringBootJetty
                     workload: {requestsPerSecond: 20000, meanLatency: 200ms, cpuPerRequest: 200ms}
                     """, container(4, "2Gi"));
 
             assertThat(plan.values().maxThreads()).isEqualTo(6);
-            assertThat(decision(plan, "threads.max").rule()).isEqualTo("R3");
+            assertThat(decision(plan, "threads.max").rule().id()).isEqualTo("R3");
             assertThat(plan.rendering().serverEnvironment()).containsEntry("SERVER_JETTY_THREADS_MAX", "6");
         }
 
@@ -77,7 +81,7 @@ class PlannerRulesTest {
 
         @Test
         void r3_explicitThreadsAboveTheCpuCapAreKeptButWarnedAbout() {
-            Plan plan = plan("""
+            Planned plan = plan("""
                     threads: {max: 10000}
                     workload: {requestsPerSecond: 100, meanLatency: 100ms, cpuPerRequest: 10ms}
                     """, container(2, "8Gi"));
@@ -88,7 +92,7 @@ class PlannerRulesTest {
 
         @Test
         void r5_minSpareKeepsTheSteadyConcurrencyWarm() {
-            Plan plan = plan("""
+            Planned plan = plan("""
                     runtime: SpringBootTomcat
                     workload: {requestsPerSecond: 200, meanLatency: 250ms}
                     """, container(2, "2Gi"));
@@ -99,19 +103,19 @@ class PlannerRulesTest {
 
         @Test
         void explicitValuesWinOverDerivedOnes() {
-            Plan plan = plan("""
+            Planned plan = plan("""
                     threads: {max: 77, minSpare: 7}
                     workload: {requestsPerSecond: 1000, meanLatency: 300ms}
                     """, container(2, "2Gi"));
 
             assertThat(plan.values().maxThreads()).isEqualTo(77);
             assertThat(plan.values().minSpareThreads()).isEqualTo(7);
-            assertThat(decision(plan, "threads.max").rule()).isEqualTo("spec");
+            assertThat(decision(plan, "threads.max").rule().id()).isEqualTo("spec");
         }
 
         @Test
         void withoutThreadsOrWorkloadTheServerDefaultStays() {
-            Plan plan = plan("runtime: SpringBootTomcat", container(2, "2Gi"));
+            Planned plan = plan("runtime: SpringBootTomcat", container(2, "2Gi"));
 
             assertThat(plan.values().maxThreads()).isNull();
             assertThat(plan.rendering().serverEnvironment()).doesNotContainKey("SERVER_TOMCAT_THREADS_MAX");
@@ -122,7 +126,7 @@ class PlannerRulesTest {
     class Queues {
         @Test
         void r6_acceptCountAboveSomaxconnIsFlagged() {
-            Plan plan = plan("queue: {acceptCount: 10000}\nruntime: SpringBootTomcat", container(2, "2Gi"));
+            Planned plan = plan("queue: {acceptCount: 10000}\nruntime: SpringBootTomcat", container(2, "2Gi"));
 
             assertThat(plan.rendering().serverEnvironment()).containsEntry("SERVER_TOMCAT_ACCEPTCOUNT", "10000");
             assertThat(plan.warnings()).anyMatch(w -> w.contains("net.core.somaxconn") && w.contains("does nothing"));
@@ -130,15 +134,15 @@ class PlannerRulesTest {
 
         @Test
         void r6_connectionsCoverWorkersPlusQueueSoTheyDoNotCapThroughput() {
-            Plan plan = plan("threads: {max: 9000}\nqueue: {maxQueueSize: 1000}\nruntime: SpringBootTomcat", container(4, "8Gi"));
+            Planned plan = plan("threads: {max: 9000}\nqueue: {maxQueueSize: 1000}\nruntime: SpringBootTomcat", container(4, "8Gi"));
 
             assertThat(plan.values().maxConnections()).isEqualTo(10000);
         }
 
         @Test
-        void r7_theSeed003JettyQueueHoldsSixtySecondsOfArrivals() {
-            // seed 003: 100 req/s and a 60 s acceptable wait -> a queue of 6000
-            Plan plan = plan("""
+        void r7_aQueueHoldsSixtySecondsOfArrivals() {
+            // 100 req/s and a 60 s acceptable wait -> a queue of 6000
+            Planned plan = plan("""
                     runtime: SpringBootJetty
                     workload: {requestsPerSecond: 100, meanLatency: 50ms, maxQueueWait: 60s}
                     """, container(2, "2Gi"));
@@ -151,9 +155,9 @@ class PlannerRulesTest {
     @Nested
     class ConnectionPool {
         @Test
-        void r8_theSeed004PoolReachesTheConcurrencyOfFiveSecondQueries() {
-            // seed 004: 100 concurrent clients, SELECT SLEEP(5): pool 10 gave 2 req/s; 100 in flight need 100 connections
-            Plan plan = plan("""
+        void r8_thePoolReachesTheConcurrencyOfFiveSecondQueries() {
+            // 100 concurrent clients, SELECT SLEEP(5): pool 10 gave 2 req/s; 100 in flight need 100 connections
+            Planned plan = plan("""
                     runtime: SpringBootUndertow
                     workload: {requestsPerSecond: 20, meanLatency: 5s, dbTimePerRequest: 5s}
                     connectionPool: {}
@@ -170,7 +174,7 @@ class PlannerRulesTest {
         @Test
         void r8_theRationaleCountsConnectionsAcrossReplicas() {
             ContainerFacts facts = new ContainerFacts(2.0, 2.0, 2 * Units.GI, 2 * Units.GI, Map.of(), Set.of(), List.of(), List.of(), 17, 4);
-            Plan plan = plan("connectionPool: {maxSize: 40}\nruntime: Quarkus", facts);
+            Planned plan = plan("connectionPool: {maxSize: 40}\nruntime: Quarkus", facts);
 
             assertThat(decision(plan, "connectionPool.maxSize").rationale()).contains("40 x 4 replicas = 160 database connections");
             assertThat(plan.rendering().serverEnvironment()).containsEntry("QUARKUS_DATASOURCE_JDBC_MAX_SIZE", "40");
@@ -181,13 +185,13 @@ class PlannerRulesTest {
     class Memory {
         @Test
         void r9_derivedHeapIsTheLimitMinusTheWholeNonHeapBudget() {
-            Plan plan = plan("runtime: SpringBootTomcat\nthreads: {max: 200}", container(2, "2Gi"));
+            Planned plan = plan("runtime: SpringBootTomcat\nthreads: {max: 200}", container(2, "2Gi"));
 
             MemoryBudget budget = plan.budget();
             assertThat(budget.total()).isLessThanOrEqualTo(2 * Units.GI);
             assertThat(2 * Units.GI - budget.total()).isLessThan(Units.MI);
             assertThat(budget.codeCache()).isEqualTo(240 * Units.MI);
-            assertThat(budget.threads()).isEqualTo(200 + Planner.JVM_OWN_THREADS + 4);
+            assertThat(budget.threads()).isEqualTo(200 + MemoryPlan.JVM_OWN_THREADS + 4);
             assertThat(plan.rendering().renderedFlags()).contains("-Xmx" + budget.heap() / Units.MI + "m");
         }
 
@@ -195,7 +199,7 @@ class PlannerRulesTest {
         void r9_aHeapThatDoesNotFitIsInfeasibleWithTheSumSpelledOut() {
             Rejected rejected = rejected("heap: {size: 1900Mi}\nthreads: {max: 400}\nruntime: SpringBootTomcat", container(2, "2Gi"));
 
-            assertThat(rejected.reason()).isEqualTo(Reason.Infeasible);
+            assertThat(rejected.reason()).isEqualTo(Reason.INFEASIBLE);
             assertThat(rejected.messages().get(0))
                     .startsWith("heap 1900Mi + 444 threads x 256Ki stacks 111Mi + metaspace")
                     .contains("code cache 240Mi")
@@ -205,7 +209,7 @@ class PlannerRulesTest {
 
         @Test
         void r9_derivedThreadsGiveWayToAnExplicitHeap() {
-            Plan plan = plan("""
+            Planned plan = plan("""
                     heap: {size: 1400Mi}
                     workload: {requestsPerSecond: 5000, meanLatency: 500ms}
                     """, container(2, "2Gi"));
@@ -218,7 +222,7 @@ class PlannerRulesTest {
         @Test
         void r9a_twoThousandIoBoundThreadsFitTwoGigabytesBecauseStacksCommitLazily() {
             // R9a: ~230 KiB per busy thread measured; at 1 MiB each the planner would wrongly reject this service
-            Plan plan = plan("threads: {max: 2000}\nruntime: SpringBootTomcat", container(2, "2Gi"));
+            Planned plan = plan("threads: {max: 2000}\nruntime: SpringBootTomcat", container(2, "2Gi"));
 
             assertThat(plan.budget().stackPerThread()).isEqualTo(256 * Units.KI);
             assertThat(plan.values().heapBytes()).isGreaterThan(512 * Units.MI);
@@ -228,13 +232,13 @@ class PlannerRulesTest {
         void r9_aTooSmallLimitIsInfeasible() {
             Rejected rejected = rejected("runtime: SpringBootTomcat", container(1, "256Mi"));
 
-            assertThat(rejected.reason()).isEqualTo(Reason.Infeasible);
+            assertThat(rejected.reason()).isEqualTo(Reason.INFEASIBLE);
             assertThat(rejected.messages().get(0)).contains("256Mi memory limit leaves").contains("raise the limit to at least");
         }
 
         @Test
-        void r10_theSeed001FixXmsEqualsXmx() {
-            Plan plan = plan("heap: {percentOfLimit: 50}", container(2, "2Gi"));
+        void r10_xmsEqualsXmx() {
+            Planned plan = plan("heap: {percentOfLimit: 50}", container(2, "2Gi"));
 
             assertThat(plan.rendering().renderedFlags()).contains("-Xms1024m", "-Xmx1024m");
         }
@@ -243,7 +247,7 @@ class PlannerRulesTest {
         void percentOfLimitWithoutALimitIsInvalid() {
             Rejected rejected = rejected("heap: {percentOfLimit: 50}", ContainerFacts.ofResources(2.0, 2.0, null, null));
 
-            assertThat(rejected.reason()).isEqualTo(Reason.Invalid);
+            assertThat(rejected.reason()).isEqualTo(Reason.INVALID);
             assertThat(rejected.messages()).anyMatch(m -> m.contains("needs a memory limit"));
         }
     }
@@ -252,8 +256,8 @@ class PlannerRulesTest {
     class GarbageCollection {
         @Test
         void r12_parallelGetsAFixedLargerYoungGenerationG1DoesNot() {
-            Plan parallel = plan("gc: {collector: Parallel}\nheap: {size: 1000Mi}", container(2, "2Gi"));
-            Plan g1 = plan("gc: {collector: G1, maxPauseMillis: 100}\nheap: {size: 1000Mi}", container(2, "2Gi"));
+            Planned parallel = plan("gc: {collector: Parallel}\nheap: {size: 1000Mi}", container(2, "2Gi"));
+            Planned g1 = plan("gc: {collector: G1, maxPauseMillis: 100}\nheap: {size: 1000Mi}", container(2, "2Gi"));
 
             assertThat(parallel.rendering().renderedFlags()).contains("-Xmn400m", "-XX:+UseParallelGC");
             assertThat(g1.rendering().renderedFlags()).noneMatch(f -> f.startsWith("-Xmn")).contains("-XX:MaxGCPauseMillis=100");
@@ -283,14 +287,14 @@ class PlannerRulesTest {
                     .contains("-XX:ActiveProcessorCount=2");
             assertThat(plan("", ContainerFacts.ofResources(null, 3.0, Units.GI, Units.GI)).rendering().renderedFlags())
                     .contains("-XX:ActiveProcessorCount=3");
-            Plan none = plan("", ContainerFacts.ofResources(null, null, Units.GI, Units.GI));
+            Planned none = plan("", ContainerFacts.ofResources(null, null, Units.GI, Units.GI));
             assertThat(none.rendering().renderedFlags()).noneMatch(f -> f.startsWith("-XX:ActiveProcessorCount"));
             assertThat(none.warnings()).anyMatch(w -> w.contains("no CPU limit or request"));
         }
 
         @Test
         void r14_g1ThreadCountsFollowHotspotsFormulaAndStayOrdered() {
-            Plan plan = plan("gc: {collector: G1}", container(16, "8Gi"));
+            Planned plan = plan("gc: {collector: G1}", container(16, "8Gi"));
 
             assertThat(plan.values().parallelGcThreads()).isEqualTo(13);
             assertThat(plan.values().concGcThreads()).isEqualTo(3);
@@ -300,7 +304,7 @@ class PlannerRulesTest {
         void r14_concGcThreadsAboveParallelGcThreadsIsInvalid() {
             Rejected rejected = rejected("jvmOptions: ['-XX:ParallelGCThreads=2', '-XX:ConcGCThreads=4']", container(2, "2Gi"));
 
-            assertThat(rejected.reason()).isEqualTo(Reason.Invalid);
+            assertThat(rejected.reason()).isEqualTo(Reason.INVALID);
             assertThat(rejected.messages()).anyMatch(m -> m.contains("ConcGCThreads=4 above ParallelGCThreads=2"));
         }
     }
@@ -325,7 +329,7 @@ class PlannerRulesTest {
         void theUsersOwnJvmOptionsValueIsKeptFirstAndTheProfilesOptionsLast() {
             ContainerFacts facts = new ContainerFacts(2.0, 2.0, 2 * Units.GI, 2 * Units.GI,
                     Map.of("JAVA_TOOL_OPTIONS", "-Dfile.encoding=UTF-8 -javaagent:/otel.jar"), Set.of(), List.of(), List.of(), 17, 1);
-            Plan plan = plan("jvmOptions: ['-XX:+ExitOnOutOfMemoryError']", facts);
+            Planned plan = plan("jvmOptions: ['-XX:+ExitOnOutOfMemoryError']", facts);
 
             String value = plan.rendering().jvmOptionsValue();
             assertThat(plan.rendering().jvmOptionsVariable()).isEqualTo("JAVA_TOOL_OPTIONS");
@@ -345,7 +349,7 @@ class PlannerRulesTest {
         void flagsAndPropertiesHardCodedInTheCommandAreReportedAsOverrides() {
             ContainerFacts facts = new ContainerFacts(2.0, 2.0, 2 * Units.GI, 2 * Units.GI, Map.of("SERVER_TOMCAT_THREADS_MAX", "300"), Set.of(),
                     List.of("sh", "-c"), List.of("exec java -Xmx512m -jar app.jar --server.tomcat.accept-count=50"), 17, 1);
-            Plan plan = plan("runtime: SpringBootTomcat\nthreads: {max: 100}\nqueue: {acceptCount: 300}", facts);
+            Planned plan = plan("runtime: SpringBootTomcat\nthreads: {max: 100}\nqueue: {acceptCount: 300}", facts);
 
             assertThat(plan.warnings())
                     .anyMatch(w -> w.contains("command/args set -Xmx512m, which overrides the rendered -Xmx"))
@@ -355,7 +359,7 @@ class PlannerRulesTest {
 
         @Test
         void genericRendersJvmFlagsOnlyAndSaysWhatItCouldNotRender() {
-            Plan plan = plan("runtime: Generic\nthreads: {max: 50}", container(2, "2Gi"));
+            Planned plan = plan("runtime: Generic\nthreads: {max: 50}", container(2, "2Gi"));
 
             assertThat(plan.rendering().serverEnvironment()).isEmpty();
             assertThat(plan.warnings()).anyMatch(w -> w.contains("runtime Generic has no property for threads.max"));
@@ -363,8 +367,8 @@ class PlannerRulesTest {
 
         @Test
         void quarkusAndSpringBindPropertiesToDifferentlyNamedVariables() {
-            Plan quarkus = plan("runtime: Quarkus\nthreads: {max: 64, minSpare: 8}\nqueue: {maxQueueSize: 100}", container(2, "2Gi"));
-            Plan tomcat = plan("runtime: SpringBootTomcat\nthreads: {max: 64, minSpare: 8}\nqueue: {maxQueueSize: 100}", container(2, "2Gi"));
+            Planned quarkus = plan("runtime: Quarkus\nthreads: {max: 64, minSpare: 8}\nqueue: {maxQueueSize: 100}", container(2, "2Gi"));
+            Planned tomcat = plan("runtime: SpringBootTomcat\nthreads: {max: 64, minSpare: 8}\nqueue: {maxQueueSize: 100}", container(2, "2Gi"));
 
             assertThat(quarkus.rendering().serverEnvironment()).containsOnly(
                     Map.entry("QUARKUS_THREAD_POOL_MAX_THREADS", "64"), Map.entry("QUARKUS_THREAD_POOL_CORE_THREADS", "8"),

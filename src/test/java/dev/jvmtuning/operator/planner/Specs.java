@@ -3,6 +3,8 @@ package dev.jvmtuning.operator.planner;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
+import dev.jvmtuning.operator.model.ContainerFacts;
+import dev.jvmtuning.operator.model.Units;
 import java.io.UncheckedIOException;
 
 /** Builds specs from the YAML a user would write, so tests read like profiles. */

@@ -4,12 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Pressure;
-import java.util.Map;
+import dev.jvmtuning.operator.model.ConditionStatus;
+import dev.jvmtuning.operator.model.ConditionType;
+import dev.jvmtuning.operator.model.CurrentSettings;
+import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.model.Units;
 import org.junit.jupiter.api.Test;
 
-/** One test per rule the detector encodes (TUNING.md R4, R8, R15-R17). */
+/** One test per rule the detector encodes (R4, R8, R15-R17 of docs/tuning-rules.md). */
 class PressureDetectorTest {
-    private static final Map<String, String> SETTINGS = Map.of("threads.max", "200", "heap.size", "1024Mi", "connectionPool.maxSize", "10");
+    /** threads.max 200, heap 1024Mi, connectionPool.maxSize 10, on 2 CPUs. */
+    private static final CurrentSettings CURRENT = new CurrentSettings(200, 1024 * Units.MI, 10, 2.0);
 
     static Observed window() {
         Observed o = new Observed();
@@ -19,7 +24,7 @@ class PressureDetectorTest {
     }
 
     static Finding finding(Verdict verdict, String type) {
-        return verdict.findings().stream().filter(f -> f.type().equals(type)).findFirst().orElseThrow();
+        return verdict.findings().stream().filter(f -> f.type().text().equals(type)).findFirst().orElseThrow();
     }
 
     @Test
@@ -28,9 +33,9 @@ class PressureDetectorTest {
         o.setGcTimePercent(23.4);
         o.setHeapAfterGcPercent(61.0);
 
-        Verdict v = PressureDetector.judge(o, null, new Pressure(), SETTINGS, 2.0);
+        Verdict v = PressureDetector.judge(o, null, new Pressure(), CURRENT);
 
-        assertThat(finding(v, "GCPressure")).isEqualTo(new Finding("GCPressure", "True", "GCTimeHigh",
+        assertThat(finding(v, "GCPressure")).isEqualTo(new Finding(ConditionType.GC_PRESSURE, ConditionStatus.TRUE, Reason.GC_TIME_HIGH,
                 "GC took 23.4% of wall time over 30s (threshold 10%), heap 61% full after GC"));
         assertThat(v.recommendations()).anySatisfy(r -> {
             assertThat(r.getField()).isEqualTo("heap.size");
@@ -47,7 +52,7 @@ class PressureDetectorTest {
         now.setGcTimePercent(15.0);
         now.setHeapAfterGcPercent(93.0);
 
-        Verdict v = PressureDetector.judge(now, before, new Pressure(), SETTINGS, 2.0);
+        Verdict v = PressureDetector.judge(now, before, new Pressure(), CURRENT);
 
         assertThat(v.recommendations()).singleElement().satisfies(r -> {
             assertThat(r.getRecommended()).isEqualTo("investigate a leak");
@@ -61,7 +66,7 @@ class PressureDetectorTest {
         o.setGcTimePercent(2.0);
         o.setHeapAfterGcPercent(95.0);
 
-        assertThat(finding(PressureDetector.judge(o, null, new Pressure(), SETTINGS, 2.0), "GCPressure").reason()).isEqualTo("HeapNearlyFull");
+        assertThat(finding(PressureDetector.judge(o, null, new Pressure(), CURRENT), "GCPressure").reason().text()).isEqualTo("HeapNearlyFull");
     }
 
     @Test
@@ -71,8 +76,8 @@ class PressureDetectorTest {
         Pressure strict = new Pressure();
         strict.setGcTimePercent(5);
 
-        assertThat(finding(PressureDetector.judge(o, null, new Pressure(), SETTINGS, 2.0), "GCPressure").status()).isEqualTo("False");
-        assertThat(finding(PressureDetector.judge(o, null, strict, SETTINGS, 2.0), "GCPressure").status()).isEqualTo("True");
+        assertThat(finding(PressureDetector.judge(o, null, new Pressure(), CURRENT), "GCPressure").status().text()).isEqualTo("False");
+        assertThat(finding(PressureDetector.judge(o, null, strict, CURRENT), "GCPressure").status().text()).isEqualTo("True");
     }
 
     @Test
@@ -81,9 +86,9 @@ class PressureDetectorTest {
         o.setInvoluntarySwitchesPerCorePerSecond(5400.0);
         o.setCpuCores(1.9);
 
-        Verdict v = PressureDetector.judge(o, null, new Pressure(), SETTINGS, 2.0);
+        Verdict v = PressureDetector.judge(o, null, new Pressure(), CURRENT);
 
-        assertThat(finding(v, "ContextSwitchPressure").status()).isEqualTo("True");
+        assertThat(finding(v, "ContextSwitchPressure").status().text()).isEqualTo("True");
         assertThat(finding(v, "ContextSwitchPressure").message()).contains("5400 involuntary context switches per CPU per second", "threshold 2000");
         assertThat(v.recommendations()).anySatisfy(r -> {
             assertThat(r.getField()).isEqualTo("threads.max");
@@ -96,9 +101,9 @@ class PressureDetectorTest {
         Observed o = window();
         o.setCpuThrottlePercent(40.0);
 
-        Verdict v = PressureDetector.judge(o, null, new Pressure(), SETTINGS, 2.0);
+        Verdict v = PressureDetector.judge(o, null, new Pressure(), CURRENT);
 
-        assertThat(finding(v, "CPUThrottled")).isEqualTo(new Finding("CPUThrottled", "True", "Throttled",
+        assertThat(finding(v, "CPUThrottled")).isEqualTo(new Finding(ConditionType.CPU_THROTTLED, ConditionStatus.TRUE, Reason.THROTTLED,
                 "40% of CFS periods throttled over 30s (threshold 25%)"));
         assertThat(v.recommendations()).anyMatch(r -> r.getField().equals("resources.limits.cpu") && r.getRecommended().equals("3"));
     }
@@ -114,10 +119,10 @@ class PressureDetectorTest {
         busy.setMaxThreads(200.0);
         busy.setCpuCores(1.95);
 
-        Verdict waiting = PressureDetector.judge(idle, null, new Pressure(), SETTINGS, 2.0);
-        Verdict computing = PressureDetector.judge(busy, null, new Pressure(), SETTINGS, 2.0);
+        Verdict waiting = PressureDetector.judge(idle, null, new Pressure(), CURRENT);
+        Verdict computing = PressureDetector.judge(busy, null, new Pressure(), CURRENT);
 
-        assertThat(finding(waiting, "ThreadPoolSaturated").status()).isEqualTo("True");
+        assertThat(finding(waiting, "ThreadPoolSaturated").status().text()).isEqualTo("True");
         assertThat(waiting.recommendations()).anyMatch(r -> r.getField().equals("threads.max") && r.getRecommended().equals("300"));
         assertThat(computing.recommendations()).anyMatch(r -> r.getField().equals("threads.max") && r.getRecommended().equals("200")
                 && r.getReason().contains("add replicas or CPU"));
@@ -128,9 +133,9 @@ class PressureDetectorTest {
         Observed o = window();
         o.setPendingConnections(37.0);
 
-        Verdict v = PressureDetector.judge(o, null, new Pressure(), SETTINGS, 2.0);
+        Verdict v = PressureDetector.judge(o, null, new Pressure(), CURRENT);
 
-        assertThat(finding(v, "ConnectionPoolStarved").status()).isEqualTo("True");
+        assertThat(finding(v, "ConnectionPoolStarved").status().text()).isEqualTo("True");
         assertThat(v.recommendations()).anyMatch(r -> r.getField().equals("connectionPool.maxSize") && r.getRecommended().equals("20"));
     }
 
@@ -141,13 +146,13 @@ class PressureDetectorTest {
         o.setInvoluntarySwitchesPerCorePerSecond(35.0);
         o.setCpuThrottlePercent(0.0);
 
-        Verdict v = PressureDetector.judge(o, null, new Pressure(), SETTINGS, 2.0);
+        Verdict v = PressureDetector.judge(o, null, new Pressure(), CURRENT);
 
-        assertThat(finding(v, "GCPressure").status()).isEqualTo("False");
-        assertThat(finding(v, "ContextSwitchPressure").status()).isEqualTo("False");
-        assertThat(finding(v, "CPUThrottled").status()).isEqualTo("False");
-        assertThat(finding(v, "ThreadPoolSaturated").status()).isEqualTo("Unknown");
-        assertThat(finding(v, "ConnectionPoolStarved").status()).isEqualTo("Unknown");
+        assertThat(finding(v, "GCPressure").status().text()).isEqualTo("False");
+        assertThat(finding(v, "ContextSwitchPressure").status().text()).isEqualTo("False");
+        assertThat(finding(v, "CPUThrottled").status().text()).isEqualTo("False");
+        assertThat(finding(v, "ThreadPoolSaturated").status().text()).isEqualTo("Unknown");
+        assertThat(finding(v, "ConnectionPoolStarved").status().text()).isEqualTo("Unknown");
         assertThat(v.recommendations()).isEmpty();
     }
 }

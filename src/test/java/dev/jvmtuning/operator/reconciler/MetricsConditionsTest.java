@@ -81,7 +81,7 @@ class MetricsConditionsTest {
     }
 
     private static Optional<Condition> condition(TuningProfile profile, String type) {
-        return profile == null || profile.getStatus() == null ? Optional.empty() : Conditions.find(profile.getStatus().getConditions(), type);
+        return profile == null || profile.getStatus() == null ? Optional.empty() : profile.getStatus().getConditions().stream().filter(c -> c.getType().equals(type)).findFirst();
     }
 
     private static void awaitCondition(KubernetesClient client, String namespace, String type, String status) {

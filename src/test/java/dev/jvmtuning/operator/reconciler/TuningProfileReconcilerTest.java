@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
@@ -75,7 +76,7 @@ class TuningProfileReconcilerTest {
 
     private Optional<Condition> condition(String profile, String type) {
         TuningProfile p = profile(profile);
-        return p == null || p.getStatus() == null ? Optional.empty() : Conditions.find(p.getStatus().getConditions(), type);
+        return p == null || p.getStatus() == null ? Optional.empty() : p.getStatus().getConditions().stream().filter(c -> c.getType().equals(type)).findFirst();
     }
 
     private void awaitCondition(String profile, String type, String status, String reason) {
@@ -228,8 +229,7 @@ class TuningProfileReconcilerTest {
         String resourceVersion = liveDeployment("search").getMetadata().getResourceVersion();
 
         // several resync periods: every one reconciles, none may write
-        Duration quiet = Duration.ofSeconds(Long.getLong("idempotence.seconds", 60));
-        Thread.sleep(quiet.toMillis());
+        operator.awaitReconciles(namespace, "search", Integer.getInteger("idempotence.reconciles", 5));
 
         assertThat(operator.writes(namespace, "deployments")).as("Deployment writes after Ready").isEqualTo(deploymentWrites);
         assertThat(operator.writes(namespace, "configmaps")).as("ConfigMap writes after Ready").isEqualTo(configMapWrites);
@@ -284,7 +284,7 @@ class TuningProfileReconcilerTest {
         client.resource(reapplied).inNamespace(namespace).fieldManager("argocd-controller").serverSideApply();
 
         await().atMost(TIMEOUT).untilAsserted(() -> assertThat(liveDeployment("gitops").getSpec().getReplicas()).isEqualTo(3));
-        Thread.sleep(RunningOperator.RESYNC.multipliedBy(3).toMillis());
+        operator.awaitReconciles(namespace, "gitops", 3);
         Deployment live = liveDeployment("gitops");
         assertThat(env(live)).containsKeys("JAVA_TOOL_OPTIONS", "SERVER_TOMCAT_THREADS_MAX");
         assertThat(live.getSpec().getTemplate().getMetadata().getAnnotations()).containsKey(DeploymentTuning.SETTINGS_HASH);

@@ -1,5 +1,6 @@
 package dev.jvmtuning.operator.testing;
 
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.reconciler.TuningProfileReconciler;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -8,6 +9,9 @@ import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
 
 /**
  * The operator's reconciler in a JOSDK Operator of this test JVM, against the local control plane,
@@ -32,6 +37,7 @@ public final class RunningOperator {
     private static RunningOperator shared;
 
     private final Map<String, AtomicInteger> writes = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> reconciles = new ConcurrentHashMap<>();
     private final KubernetesClient client;
 
     private RunningOperator(LocalControlPlane controlPlane) throws Exception {
@@ -46,7 +52,7 @@ public final class RunningOperator {
                 }))
                 .build();
         Operator operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false));
-        operator.register(TestSettings.reconciler(RESYNC, Optional.empty()),
+        operator.register(new CountingReconciler(),
                 o -> o.withLabelSelector("!" + OWN_OPERATOR_LABEL));
         operator.start();
         Runtime.getRuntime().addShutdownHook(new Thread(operator::stop));
@@ -63,6 +69,23 @@ public final class RunningOperator {
         return shared;
     }
 
+    /** The operator's reconciler, counting the reconciles it finishes per profile. */
+    private final class CountingReconciler extends TuningProfileReconciler {
+        CountingReconciler() {
+            super(TestSettings.of(RESYNC, Optional.empty()), new SimpleMeterRegistry());
+        }
+
+        @Override
+        public UpdateControl<TuningProfile> reconcile(TuningProfile profile, Context<TuningProfile> context) {
+            try {
+                return super.reconcile(profile, context);
+            } finally {
+                reconciles.computeIfAbsent(profile.getMetadata().getNamespace() + "/" + profile.getMetadata().getName(),
+                        k -> new AtomicInteger()).incrementAndGet();
+            }
+        }
+    }
+
     private void countWrite(HttpRequest request) {
         if (!WRITES.contains(request.method())) {
             return;
@@ -77,6 +100,18 @@ public final class RunningOperator {
     public int writes(String namespace, String resource) {
         AtomicInteger count = writes.get(namespace + "/" + resource);
         return count == null ? 0 : count.get();
+    }
+
+    /** Reconciles of one profile that have finished so far. */
+    public int reconciles(String namespace, String profile) {
+        AtomicInteger count = reconciles.get(namespace + "/" + profile);
+        return count == null ? 0 : count.get();
+    }
+
+    /** Waits until a profile has been reconciled {@code more} times after now: resyncs happened, whatever the clock says. */
+    public void awaitReconciles(String namespace, String profile, int more) {
+        int target = reconciles(namespace, profile) + more;
+        Awaitility.await().atMost(RESYNC.multipliedBy(more + 10)).until(() -> reconciles(namespace, profile) >= target);
     }
 
     public Path kubeconfig() {

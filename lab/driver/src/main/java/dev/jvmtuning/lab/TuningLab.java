@@ -15,11 +15,12 @@ import dev.jvmtuning.operator.metrics.PrometheusTextParser;
 import dev.jvmtuning.operator.metrics.Sample;
 import dev.jvmtuning.operator.metrics.Scrape;
 import dev.jvmtuning.operator.metrics.Window;
-import dev.jvmtuning.operator.planner.ContainerFacts;
+import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.planner.ObservedWorkload;
 import dev.jvmtuning.operator.planner.PlanResult;
 import dev.jvmtuning.operator.planner.Planner;
-import dev.jvmtuning.operator.planner.Units;
+import dev.jvmtuning.operator.model.Units;
+import dev.jvmtuning.operator.render.Renderer;
 import dev.jvmtuning.operator.render.Rendering;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -145,7 +146,7 @@ public final class TuningLab {
             return Measurement.failed(origin, origin, Map.of(), rejected.reason() + ": " + String.join("; ", rejected.messages()));
         }
         PlanResult.Plan plan = (PlanResult.Plan) result;
-        Rendering rendering = plan.rendering();
+        Rendering rendering = Renderer.render(plan.values(), spec, ContainerFacts.ofResources(scenario.cpus(), scenario.cpus(), memory, memory));
         Map<String, String> env = new LinkedHashMap<>(rendering.serverEnvironment());
         env.put(rendering.jvmOptionsVariable(), rendering.jvmOptionsValue());
         notes.add(origin + " from " + figures + " -> " + env);

@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.planner;
+package dev.jvmtuning.operator.model;
 
 import dev.jvmtuning.operator.api.v1alpha1.Collector;
 import java.util.ArrayList;
@@ -56,6 +56,17 @@ public final class JvmFlags {
     /** The thread stack size set with -Xss or -XX:ThreadStackSize (which counts KiB). */
     public OptionalLong threadStackBytes() {
         return lastSize("-Xss", "-XX:ThreadStackSize=", Units.KI);
+    }
+
+    /** The last size set by a flag of the form {@code prefix<size>}, e.g. -XX:MaxDirectMemorySize=64m. */
+    public OptionalLong sizeFlag(String prefix) {
+        OptionalLong result = OptionalLong.empty();
+        for (String flag : flags) {
+            if (flag.startsWith(prefix)) {
+                result = OptionalLong.of(Units.jvmBytes(flag.substring(prefix.length())));
+            }
+        }
+        return result;
     }
 
     /** The last size set by the short form (-Xmx512m) or the -XX form, whose bare numbers count {@code xxUnit} bytes. */

@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.planner;
+package dev.jvmtuning.operator.model;
 
 import dev.jvmtuning.operator.api.v1alpha1.Collector;
 

@@ -1,9 +1,7 @@
-package dev.jvmtuning.operator.reconciler;
+package dev.jvmtuning.operator.render;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jvmtuning.operator.render.AgentInjection;
-import dev.jvmtuning.operator.render.Rendering;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -44,11 +42,6 @@ public final class DeploymentTuning {
 
     /** The JVM flags variable as the user left it (value null: it was not set), recorded while the operator owns the variable. */
     public record OriginalJvmOptions(String variable, String value, String applied) {
-    }
-
-    /** The ConfigMap a profile renders its server properties into. */
-    public static String configMapName(String profile) {
-        return profile + "-jvm-tuning";
     }
 
     /** The container as its owner declared it: the operator's env entries dropped, the JVM variable back at the user's value. */

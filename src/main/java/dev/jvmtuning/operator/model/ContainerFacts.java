@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.planner;
+package dev.jvmtuning.operator.model;
 
 import java.util.List;
 import java.util.Map;

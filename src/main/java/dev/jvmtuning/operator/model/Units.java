@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.planner;
+package dev.jvmtuning.operator.model;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;

@@ -1,0 +1,104 @@
+package dev.jvmtuning.operator.model;
+
+/**
+ * The tuning rules the planner and the pressure detector cite, as shown in
+ * {@code status.settings[].rule}. Each constant carries a short summary with its key figure; the full
+ * rules, the measurements behind them and where the operator applies them are in
+ * {@code docs/tuning-rules.md}.
+ */
+public enum Rule {
+    R1("R1", "Little's law",
+            "Workers needed = arrival rate x mean time in the server (N = lambda x W), plus 25 % headroom. "
+                    + "Lab: 200 workers at 0.3 s per request served 668 req/s (200 / 0.3 s); 800 workers served 2344."),
+    R2("R2", "CPU saturation cap",
+            "C cores are saturated by C x W / c threads (c = CPU seconds per request); beyond 1.5 x that, threads only add "
+                    + "context switches. A pure-CPU Jetty handler on 4 cores peaked at 6 threads (~20,000 req/s)."),
+    R3("R3", "Smaller of R1 and R2, within memory",
+            "Take the CPU cap when Little's figure is larger, and cut derived threads so their stacks fit the memory limit. "
+                    + "A DB-bound Tomcat on 4 cores gave ~725 req/s at 150, 500, 1000 and 5000 threads alike."),
+    R4("R4", "Pool state from metrics",
+            "All workers busy with idle CPUs: raise threads; CPUs saturated with heavy switching: lower them; threads "
+                    + "climbing at flat CPU: a slower downstream. Waits of 2/4/6 s at 100 req/s held ~250/420/620 threads."),
+    R5("R5", "Warm minimum threads",
+            "Keep the steady concurrency lambda x W as the pool's minimum so it does not shrink and regrow under load; "
+                    + "Spring Boot's Tomcat keeps only 10 spare threads by default."),
+    R6("R6", "Accept backlog and somaxconn",
+            "acceptCount is the listen backlog, capped by net.core.somaxconn (128 before Linux 5.4, 4096 after); past it "
+                    + "connections are reset. Planned as one second of arrivals, between 100 and 4096."),
+    R7("R7", "Bounded request queue",
+            "Queue bound = arrival rate x longest acceptable wait (100 req/s x 60 s = 6000). A queue of 100 behind 500 "
+                    + "Tomcat threads raised throughput from ~725 to 1359 req/s at the cost of 43 % rejections."),
+    R8("R8", "Connection pool covers database concurrency",
+            "Pool >= arrival rate x time holding a connection, and pool x replicas under the database's limit. "
+                    + "Ten connections for 5 s queries capped a service at 1.96 req/s; 100 connections gave 12.31."),
+    R9("R9", "Memory budget",
+            "Heap = memory limit - (metaspace + code cache + thread stacks + direct memory + JVM overhead); a heap that "
+                    + "does not fit makes the plan Infeasible instead of an OOM-killed pod."),
+    R9A("R9a", "Committed thread stacks",
+            "Stacks are reserved at -Xss (1 MiB) but committed lazily: RSS grew ~230 KiB per busy worker "
+                    + "(~435 MiB at ~220 threads, ~905 MiB at ~2,260), so the budget counts 256 KiB per thread."),
+    R10("R10", "Fixed heap size",
+            "Initial heap = maximum heap: no resizing pauses, and the memory is claimed at start; explicit sizes "
+                    + "instead of the JVM's default quarter of the limit."),
+    R11("R11", "OutOfMemoryError kinds",
+            "Tell apart heap space, GC overhead limit exceeded (98 % of time in GC freeing under 2 %), metaspace, "
+                    + "unable to create native thread, and direct buffer memory: each has a different fix."),
+    R12("R12", "Generation sizing",
+            "G1 gets a heap size and a pause goal and sizes its young generation itself; Parallel and Serial get 40 % of "
+                    + "the heap as young generation. A too-small young generation cost 100 minor and 7 full GCs in one test."),
+    R13("R13", "Explicit collector choice",
+            "Below 2 CPUs or 1792 MB the JVM silently picks Serial, so the collector is chosen: ZGC from 4 GiB of heap on "
+                    + "JDK 17+; without a pause goal Serial on 1 CPU and Parallel on 2; otherwise G1."),
+    R14("R14", "Container CPU count",
+            "Set -XX:ActiveProcessorCount from the CPU limit (else the request): since JDK 19 / 17.0.5 the JVM ignores CPU "
+                    + "shares and sizes GC and JIT threads for the node. ConcGCThreads above ParallelGCThreads stops the JVM."),
+    R15("R15", "GC pressure and leaks",
+            "GC above ~10 % of wall time or heap over 90 % full after GC means too small a heap; after-GC occupancy that "
+                    + "keeps rising means a leak. -Xmx32m paused 55.6 s in total where -Xmx2048m paused 3.05 s."),
+    R16("R16", "CFS throttling",
+            "Throttled CFS periods above 25 % of all periods starve request and GC threads alike: raise the CPU limit "
+                    + "or run fewer threads."),
+    R17("R17", "Context switches inside the pod",
+            "Involuntary switches per CPU per second and run-queue delay are only readable inside the pod (/proc task "
+                    + "status and schedstat). At 200 threads on 2 CPUs, 643 of 669 ms per request were waits for a CPU."),
+    /** Not a rule: the profile (or its jvmOptions) fixed the value, so status shows where it came from. */
+    SPEC("spec", "Set in the profile",
+            "The value was set in the TuningProfile or its jvmOptions; no rule derived it.");
+
+    private final String id;
+    private final String title;
+    private final String text;
+
+    Rule(String id, String title, String text) {
+        this.id = id;
+        this.title = title;
+        this.text = text;
+    }
+
+    /** The string shown in status, e.g. "R1", "R9a" or "spec"; differs from {@link #name()} for R9a and spec. */
+    public String id() {
+        return id;
+    }
+
+    public String title() {
+        return title;
+    }
+
+    public String text() {
+        return text;
+    }
+
+    /**
+     * The rule with this status id, matched exactly ("R9a", not "R9A"), so ids read back from status round-trip.
+     *
+     * @throws IllegalArgumentException if no rule has this id
+     */
+    public static Rule of(String id) {
+        for (Rule rule : values()) {
+            if (rule.id.equals(id)) {
+                return rule;
+            }
+        }
+        throw new IllegalArgumentException("no tuning rule with id \"" + id + "\"");
+    }
+}

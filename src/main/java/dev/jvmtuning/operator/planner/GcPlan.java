@@ -1,0 +1,125 @@
+package dev.jvmtuning.operator.planner;
+
+import static dev.jvmtuning.operator.model.Units.mebibytes;
+import static dev.jvmtuning.operator.model.Units.number;
+
+import dev.jvmtuning.operator.api.v1alpha1.Collector;
+import dev.jvmtuning.operator.api.v1alpha1.Gc;
+import dev.jvmtuning.operator.model.ContainerFacts;
+import dev.jvmtuning.operator.model.JvmFlags;
+import dev.jvmtuning.operator.model.Rule;
+import dev.jvmtuning.operator.model.Setting;
+import dev.jvmtuning.operator.model.Units;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalInt;
+
+/**
+ * R12-R14: an explicit collector instead of the one the JVM silently picks in a small container, its
+ * pause goal, a fixed young generation for the generational throughput collectors, and GC thread
+ * counts from the container's CPUs.
+ *
+ * @param collector       the collector to render, or null (selected in jvmOptions)
+ * @param maxPauseMillis  the pause goal to render, or null
+ * @param youngBytes      -Xmn, or null
+ */
+record GcPlan(Collector collector, boolean zGenerational, Integer maxPauseMillis, Long youngBytes, Integer parallelThreads,
+        Integer concurrentThreads, List<Decision> decisions) {
+    /** R13: from this heap size on JDK 17+, ZGC's sub-millisecond pauses are worth its overhead. */
+    static final long ZGC_HEAP_THRESHOLD = 4 * Units.GI;
+    /** The JDK a profile is planned for when the image does not say. */
+    static final int DEFAULT_JDK = 17;
+    /**
+     * R12: the young generation's share of the heap. A young generation that was too small caused
+     * 100 minor and 7 full collections in a Tomcat load test; request garbage dies young.
+     */
+    static final int YOUNG_PERCENT_OF_HEAP = 40;
+    /** R14: HotSpot's ParallelGCThreads is the CPU count up to 8, then 8 + 5/8 of the rest. */
+    static final int PARALLEL_GC_FULL_CPUS = 8;
+
+    static GcPlan of(Gc spec, JvmFlags userFlags, ContainerFacts facts, CpuPlan cpus, MemoryPlan memory, PlanNotes notes) {
+        Gc gc = Objects.requireNonNullElseGet(spec, Gc::new);
+        Integer maxPause = gc.getMaxPauseMillis();
+        List<Collector> fromOptions = userFlags.collectors();
+        int jdk = facts.javaMajorVersion() != null ? facts.javaMajorVersion() : DEFAULT_JDK;
+        List<Decision> decisions = new ArrayList<>();
+        Collector collector = null;
+        if (gc.getCollector() != null && gc.getCollector() != Collector.Auto) {
+            collector = gc.getCollector();
+            decisions.add(new Decision(Setting.GC_COLLECTOR, collector.name(), Rule.SPEC, "set in the profile"));
+        } else if (!fromOptions.isEmpty()) {
+            decisions.add(new Decision(Setting.GC_COLLECTOR, fromOptions.get(0).name(), Rule.SPEC, "selected in jvmOptions"));
+        } else {
+            collector = automatic(cpus.cores(), memory.heap(), maxPause, jdk);
+            decisions.add(new Decision(Setting.GC_COLLECTOR, collector.name(), Rule.R13,
+                    automaticRationale(collector, cpus.cores(), memory.heap(), maxPause, jdk)));
+        }
+        Collector effective = collector != null ? collector : fromOptions.get(0);
+        boolean zGenerational = collector == Collector.ZGC && jdk >= 21 && jdk < 23;
+        if (maxPause != null) {
+            if (effective == Collector.G1 || effective == Collector.Parallel) {
+                decisions.add(new Decision(Setting.GC_MAX_PAUSE_MILLIS, maxPause.toString(), Rule.R12, "pause-time goal from the profile"));
+            } else {
+                notes.warnings.add("gc.maxPauseMillis " + maxPause + " is ignored by " + effective + ", which has no pause goal");
+                maxPause = null;
+            }
+        }
+        Long young = null;
+        if (memory.renderedHeap() != null && (effective == Collector.Parallel || effective == Collector.Serial)) {
+            young = memory.heap() * YOUNG_PERCENT_OF_HEAP / 100 / Units.MI * Units.MI;
+            decisions.add(new Decision(Setting.HEAP_YOUNG, mebibytes(young), Rule.R12, YOUNG_PERCENT_OF_HEAP
+                    + "% of the heap for the young generation: request garbage dies young, and a fixed nursery avoids a young "
+                    + "generation so small that it causes full collections"));
+        }
+
+        Integer parallel = null;
+        Integer concurrent = null;
+        if (cpus.activeProcessorCount() != null && (effective == Collector.G1 || effective == Collector.Parallel)) {
+            OptionalInt userParallel = userFlags.intFlag("ParallelGCThreads");
+            OptionalInt userConc = userFlags.intFlag("ConcGCThreads");
+            int n = cpus.activeProcessorCount();
+            int parallelCount = userParallel.orElse(n <= PARALLEL_GC_FULL_CPUS ? n : PARALLEL_GC_FULL_CPUS + (n - PARALLEL_GC_FULL_CPUS) * 5 / 8);
+            if (userParallel.isEmpty()) {
+                parallel = parallelCount;
+                decisions.add(new Decision(Setting.GC_PARALLEL_THREADS, Integer.toString(parallelCount), Rule.R14,
+                        "HotSpot's own formula applied to " + n + " container CPUs"));
+            }
+            if (effective == Collector.G1 && userConc.isEmpty()) {
+                concurrent = Math.max(1, (parallelCount + 2) / 4);
+                decisions.add(new Decision(Setting.GC_CONCURRENT_THREADS, concurrent.toString(), Rule.R14,
+                        "(ParallelGCThreads " + parallelCount + " + 2) / 4, never above ParallelGCThreads"));
+            }
+            if (userConc.isPresent() && userConc.getAsInt() > parallelCount) {
+                notes.invalid.add("jvmOptions set ConcGCThreads=" + userConc.getAsInt() + " above ParallelGCThreads=" + parallelCount
+                        + "; the JVM refuses to start (R14)");
+            }
+        }
+        return new GcPlan(collector, zGenerational, maxPause, young, parallel, concurrent, decisions);
+    }
+
+    /** R13: Serial on one CPU, Parallel on two without a pause goal, G1 otherwise, ZGC for a large heap. */
+    static Collector automatic(double cores, Long heap, Integer maxPause, int jdk) {
+        long heapForChoice = heap != null ? heap : 0;
+        if (heapForChoice >= ZGC_HEAP_THRESHOLD && jdk >= 17) {
+            return Collector.ZGC;
+        }
+        if (cores <= 1 && maxPause == null) {
+            return Collector.Serial;
+        }
+        if (cores <= 2 && maxPause == null) {
+            return Collector.Parallel;
+        }
+        return Collector.G1;
+    }
+
+    private static String automaticRationale(Collector collector, double cores, Long heap, Integer maxPause, int jdk) {
+        String basis = number(cores) + " CPUs, heap " + (heap != null ? mebibytes(heap) : "unknown");
+        return switch (collector) {
+            case ZGC -> basis + ": a heap of 4Gi or more on JDK 17+ gets ZGC's sub-millisecond pauses" + (jdk >= 21 ? " (generational)" : "");
+            case Serial -> basis + ": one CPU cannot run a concurrent collector alongside the application";
+            case Parallel -> basis + ", no pause goal: the throughput collector";
+            default -> basis + (maxPause != null ? ", pause goal " + maxPause + " ms" : "") + ": G1 meets a pause goal";
+        };
+    }
+}

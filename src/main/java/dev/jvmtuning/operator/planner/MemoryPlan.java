@@ -1,0 +1,163 @@
+package dev.jvmtuning.operator.planner;
+
+import static dev.jvmtuning.operator.model.Units.mebibytes;
+
+import dev.jvmtuning.operator.api.v1alpha1.Heap;
+import dev.jvmtuning.operator.api.v1alpha1.Runtime;
+import dev.jvmtuning.operator.model.ContainerFacts;
+import dev.jvmtuning.operator.model.JvmFlags;
+import dev.jvmtuning.operator.model.Rule;
+import dev.jvmtuning.operator.model.Setting;
+import dev.jvmtuning.operator.model.Units;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * R9-R10: the heap is what the memory limit leaves after metaspace, code cache, thread stacks,
+ * direct memory and the JVM's own overhead; an explicit heap that does not fit is refused.
+ *
+ * @param budget       the memory budget, or null when the container has no memory figure
+ * @param heap         the heap in effect when known, whoever set it
+ * @param heapRendered whether the operator renders -Xms/-Xmx (not when the heap comes from jvmOptions)
+ * @param threads      the thread plan, cut down where derived threads had to make room for an explicit heap
+ */
+record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPlan threads, List<Decision> decisions) {
+    /**
+     * R9a: what a busy worker thread's stack really commits. Measured with Spring Boot 3.5 on Tomcat:
+     * RSS rose ~470 MiB from 220 to 2,260 live threads, ~230 KiB each, not the 1 MiB -Xss reserves.
+     */
+    static final long STACK_BUDGET = 256 * Units.KI;
+    /** Threads besides the workers: JIT, VM, signal, reference handling, acceptors, pollers, pool housekeeping. */
+    static final int JVM_OWN_THREADS = 40;
+    /** The worker pool Tomcat, Jetty and Quarkus use when nothing is set. */
+    static final int SERVER_DEFAULT_MAX_THREADS = 200;
+    /** Below this a heap cannot hold a web service's framework, let alone requests. */
+    static final long MIN_HEAP = 32 * Units.MI;
+    /** R9: metaspace is about 14 MiB plus 5.8 KiB per loaded class (the memory calculator's estimate). */
+    static final long METASPACE_BASE = 14 * Units.MI;
+    static final double METASPACE_BYTES_PER_CLASS = 5.8 * Units.KI;
+    /** R9: the JVM reserves 240 MiB of code cache by default; a container under 1 GiB gets a smaller pin. */
+    static final long DEFAULT_CODE_CACHE = 240 * Units.MI;
+    static final long SMALL_CODE_CACHE = 64 * Units.MI;
+    /** GC data structures, symbol tables and malloc arenas: a fixed part and 5 % of the limit. */
+    static final long OVERHEAD_BASE = 32 * Units.MI;
+    static final int OVERHEAD_PERCENT_OF_LIMIT = 5;
+
+    static MemoryPlan of(Heap heapSpec, JvmFlags userFlags, ContainerFacts facts, Runtime runtime, ThreadPlan threads, double cores,
+            PlanNotes notes) {
+        Long limit = facts.memoryBudgetBytes();
+        if (facts.memoryLimitBytes() == null && limit != null) {
+            notes.warnings.add("the container has no memory limit: the heap is budgeted against the memory request " + mebibytes(limit));
+        }
+        long stack = userFlags.threadStackBytes().stream().map(xss -> Math.min(xss, STACK_BUDGET)).findFirst().orElse(STACK_BUDGET);
+        int workerThreads = threads.max() != null ? threads.max() : SERVER_DEFAULT_MAX_THREADS;
+        int ownThreads = JVM_OWN_THREADS + 2 * (int) Math.ceil(cores);
+        long metaspace = METASPACE_BASE + (long) METASPACE_BYTES_PER_CLASS * loadedClasses(runtime);
+        long codeCache = userFlags.sizeFlag("-XX:ReservedCodeCacheSize=")
+                .orElse(limit != null && limit < Units.GI ? SMALL_CODE_CACHE : DEFAULT_CODE_CACHE);
+        long direct = userFlags.sizeFlag("-XX:MaxDirectMemorySize=").orElse(directMemory(runtime));
+        long overhead = OVERHEAD_BASE + (limit == null ? 0 : limit * OVERHEAD_PERCENT_OF_LIMIT / 100);
+
+        Long explicitHeap = null;
+        String heapSource = null;
+        if (heapSpec != null && heapSpec.getSize() != null) {
+            explicitHeap = wholeMi(Units.bytes(heapSpec.getSize()));
+            heapSource = "set in the profile";
+        } else if (heapSpec != null && heapSpec.getPercentOfLimit() != null) {
+            if (limit == null) {
+                notes.invalid.add("heap.percentOfLimit needs a memory limit on the container, and it has none");
+                return new MemoryPlan(null, null, false, threads, List.of());
+            }
+            explicitHeap = wholeMi(limit * heapSpec.getPercentOfLimit() / 100);
+            heapSource = heapSpec.getPercentOfLimit() + "% of the " + mebibytes(limit) + " limit";
+        } else if (userFlags.maxHeapBytes().isPresent()) {
+            explicitHeap = wholeMi(userFlags.maxHeapBytes().getAsLong());
+            heapSource = "set in jvmOptions";
+        }
+        boolean rendered = heapSpec != null;
+        List<Decision> decisions = new ArrayList<>();
+
+        if (limit == null) {
+            if (explicitHeap == null) {
+                notes.warnings.add("the container has no memory limit or request: the heap is left to the JVM (a quarter of the node's memory)");
+                return new MemoryPlan(null, null, false, threads, List.of());
+            }
+            decisions.add(new Decision(Setting.HEAP_SIZE, mebibytes(explicitHeap), Rule.SPEC,
+                    heapSource + "; not checked: the container has no memory limit or request"));
+            return new MemoryPlan(null, explicitHeap, rendered, threads, decisions);
+        }
+
+        MemoryBudget budget = new MemoryBudget(limit, 0, metaspace, codeCache, workerThreads + ownThreads, stack, direct, overhead);
+        long heap;
+        if (explicitHeap != null) {
+            heap = explicitHeap;
+            budget = budget.withHeap(heap);
+            if (!budget.fits() && !threads.explicit() && threads.max() != null) {
+                int fit = (int) (budget.roomForThreads() / budget.stackPerThread()) - ownThreads;
+                if (fit >= 1 && fit < threads.max()) {
+                    threads = threads.cappedTo(fit);
+                    budget = budget.withThreads(fit + ownThreads);
+                }
+            }
+            if (!budget.fits()) {
+                notes.infeasible.add(budget.describe() + " exceeds the " + mebibytes(limit) + " memory limit (R9); "
+                        + "lower the heap or threads, or raise the limit to at least " + mebibytes(roundUpToMi(budget.total())));
+                return new MemoryPlan(budget, heap, rendered, threads, List.of());
+            }
+            decisions.add(new Decision(Setting.HEAP_SIZE, mebibytes(heap), rendered ? Rule.SPEC : Rule.R9, heapSource + "; "
+                    + budget.describe() + " fits the " + mebibytes(limit) + " limit (R9)"));
+        } else {
+            long derived = wholeMi(limit - budget.nonHeap());
+            if (derived < MIN_HEAP) {
+                notes.infeasible.add("the " + mebibytes(limit) + " memory limit leaves " + mebibytes(Math.max(0, derived))
+                        + " for the heap after non-heap memory (" + budget.describe() + "); "
+                        + "raise the limit to at least " + mebibytes(roundUpToMi(budget.nonHeap() + MIN_HEAP)) + " or lower threads (R9)");
+                return new MemoryPlan(budget, null, false, threads, List.of());
+            }
+            heap = derived;
+            rendered = true;
+            budget = budget.withHeap(heap);
+            decisions.add(new Decision(Setting.HEAP_SIZE, mebibytes(heap), Rule.R9,
+                    "the " + mebibytes(limit) + " limit minus non-heap memory: " + budget.describe()));
+        }
+        if (rendered) {
+            decisions.add(new Decision(Setting.HEAP_INITIAL, mebibytes(heap), Rule.R10,
+                    "initial heap = maximum heap: no resizing pauses, and the memory is claimed at start"));
+        }
+        if (userFlags.threadStackBytes().isEmpty()) {
+            decisions.add(new Decision(Setting.THREAD_STACK_BUDGET, (stack / Units.KI) + "Ki", Rule.R9A,
+                    "stacks are reserved at -Xss (1 MiB) but commit lazily: measured ~230 KiB per busy worker, budgeted at 256 KiB"));
+        }
+        return new MemoryPlan(budget, heap, rendered, threads, decisions);
+    }
+
+    /** The heap the operator renders, or null. */
+    Long renderedHeap() {
+        return heapRendered ? heap : null;
+    }
+
+    private static long wholeMi(long bytes) {
+        return bytes / Units.MI * Units.MI;
+    }
+
+    private static long roundUpToMi(long bytes) {
+        return (bytes + Units.MI - 1) / Units.MI * Units.MI;
+    }
+
+    /** Classes a typical service of this stack loads, for the metaspace estimate (R9). */
+    private static int loadedClasses(Runtime runtime) {
+        return switch (runtime) {
+            case SpringBootTomcat, SpringBootJetty, SpringBootUndertow -> 16_000;
+            case Quarkus -> 10_000;
+            case Generic -> 12_000;
+        };
+    }
+
+    /** Direct buffers: Netty (Quarkus) and XNIO (Undertow) pool them; servlet NIO connectors need little. */
+    private static long directMemory(Runtime runtime) {
+        return switch (runtime) {
+            case Quarkus, SpringBootUndertow -> 64 * Units.MI;
+            default -> 32 * Units.MI;
+        };
+    }
+}

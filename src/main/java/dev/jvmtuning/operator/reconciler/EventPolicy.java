@@ -1,0 +1,50 @@
+package dev.jvmtuning.operator.reconciler;
+
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
+import dev.jvmtuning.operator.model.ConditionStatus;
+import dev.jvmtuning.operator.model.ConditionType;
+import dev.jvmtuning.operator.model.Reason;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Which Events a status change deserves. Warnings for trouble (a pressure turning True, any other
+ * condition turning False), Normal when trouble clears or something succeeds; states on the way
+ * (rolling out, no pod Ready yet, a first sample) and Unknown raise none. Pure.
+ */
+public final class EventPolicy {
+
+    /** One Event to write about the profile. */
+    public record Event(boolean warning, Reason reason, String message) {
+    }
+
+    private EventPolicy() {
+    }
+
+    public static List<Event> events(TuningProfileStatus before, TuningProfileStatus after) {
+        List<Event> events = new ArrayList<>();
+        for (Condition changed : Conditions.transitions(before.getConditions(), after.getConditions())) {
+            ConditionType type = ConditionType.find(changed.getType()).orElse(null);
+            Reason reason = Reason.find(changed.getReason()).orElse(null);
+            ConditionStatus status = ConditionStatus.of(changed.getStatus());
+            // Another writer's conditions are theirs to announce.
+            if (type == null || reason == null || type == ConditionType.READY || status == ConditionStatus.UNKNOWN || reason.isState()) {
+                continue;
+            }
+            boolean trouble = type.isPressure()
+                    ? status == ConditionStatus.TRUE
+                    : status == ConditionStatus.FALSE && reason != Reason.RECOMMEND_ONLY;
+            if (trouble) {
+                events.add(new Event(true, reason, changed.getMessage()));
+            } else if (Conditions.find(before.getConditions(), type).isPresent() || status == ConditionStatus.TRUE
+                    || reason == Reason.RECOMMEND_ONLY) {
+                events.add(new Event(false, reason, changed.getMessage()));
+            }
+        }
+        List<String> newWarnings = new ArrayList<>(after.getWarnings());
+        newWarnings.removeAll(before.getWarnings());
+        newWarnings.forEach(w -> events.add(new Event(true, Reason.SETTING_OVERRIDDEN, w)));
+        return events;
+    }
+}

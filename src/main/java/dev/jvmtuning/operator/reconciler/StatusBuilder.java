@@ -1,0 +1,110 @@
+package dev.jvmtuning.operator.reconciler;
+
+import static dev.jvmtuning.operator.model.ConditionType.APPLIED;
+import static dev.jvmtuning.operator.model.ConditionType.METRICS_AVAILABLE;
+import static dev.jvmtuning.operator.model.ConditionType.READY;
+import static dev.jvmtuning.operator.model.ConditionType.ROLLOUT_COMPLETE;
+
+import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
+import dev.jvmtuning.operator.api.v1alpha1.Setting;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
+import dev.jvmtuning.operator.metrics.MetricsReport;
+import dev.jvmtuning.operator.model.ConditionStatus;
+import dev.jvmtuning.operator.model.ConditionType;
+import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.planner.PlanResult.Plan;
+import dev.jvmtuning.operator.pressure.Verdict;
+import dev.jvmtuning.operator.render.Rendering;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Builds a profile's next status from the previous one, one finding at a time; conditions keep their
+ * transition times unless their status flips, and what this reconcile did not look at (settings,
+ * observed figures) stays as it was. Pure.
+ */
+public final class StatusBuilder {
+    private final TuningProfileStatus status = new TuningProfileStatus();
+    private final Long generation;
+    private final String now;
+
+    public StatusBuilder(TuningProfileStatus previous, Long generation, String now) {
+        this.generation = generation;
+        this.now = now;
+        status.setObservedGeneration(generation);
+        status.setConditions(new ArrayList<>(previous.getConditions()));
+        status.setSettings(previous.getSettings());
+        status.setWarnings(previous.getWarnings());
+        status.setObserved(previous.getObserved());
+        status.setRecommendations(previous.getRecommendations());
+    }
+
+    /** Nothing is applied: the target is missing, the profile conflicts, is invalid or does not fit. */
+    public StatusBuilder notApplied(Reason reason, String message) {
+        condition(APPLIED, ConditionStatus.FALSE, reason, message);
+        condition(READY, ConditionStatus.FALSE, reason, message);
+        status.setConditions(Conditions.remove(status.getConditions(), ROLLOUT_COMPLETE));
+        return this;
+    }
+
+    /** The plan's settings, each with where it is rendered, and every warning of planning and rendering. */
+    public StatusBuilder planned(Plan plan, Rendering rendering) {
+        status.setSettings(plan.decisions().stream().map(d -> new Setting(d.name(), d.value(),
+                rendering.renderedAs().get(d.setting()), d.rule().id(), d.rationale())).toList());
+        status.setWarnings(Stream.concat(plan.warnings().stream(), rendering.warnings().stream()).toList());
+        return this;
+    }
+
+    public StatusBuilder recommendOnly() {
+        String message = "Recommend mode: nothing is written to the Deployment; status.settings shows what Apply would render";
+        condition(APPLIED, ConditionStatus.FALSE, Reason.RECOMMEND_ONLY, message);
+        condition(READY, ConditionStatus.TRUE, Reason.RECOMMEND_ONLY, message);
+        status.setConditions(Conditions.remove(status.getConditions(), ROLLOUT_COMPLETE));
+        return this;
+    }
+
+    public StatusBuilder applied(String message, Rollout rollout) {
+        condition(APPLIED, ConditionStatus.TRUE, Reason.APPLIED, message);
+        condition(ROLLOUT_COMPLETE, ConditionStatus.of(rollout.complete()), rollout.reason(), rollout.message());
+        condition(READY, ConditionStatus.of(rollout.complete()), rollout.complete() ? Reason.READY : rollout.reason(), rollout.message());
+        return this;
+    }
+
+    /**
+     * The metrics poll, the detector's verdict on it (null until a window exists) and the closed loop's
+     * recommendations beside the detector's.
+     */
+    public StatusBuilder metrics(MetricsReport metrics, Verdict verdict, List<Recommendation> remeasured) {
+        condition(METRICS_AVAILABLE, metrics.availableStatus(), metrics.availableReason(), metrics.availableMessage());
+        if (metrics.observed() != null) {
+            status.setObserved(metrics.observed());
+        }
+        if (verdict != null) {
+            verdict.findings().forEach(f -> condition(f.type(), f.status(), f.reason(), f.message()));
+            List<Recommendation> recommendations = new ArrayList<>(verdict.recommendations());
+            recommendations.addAll(remeasured);
+            status.setRecommendations(recommendations);
+        }
+        return this;
+    }
+
+    public TuningProfileStatus build() {
+        return status;
+    }
+
+    /** A status patch names the profile and carries the status, nothing else of the object. */
+    public static TuningProfile patch(TuningProfile profile, TuningProfileStatus status) {
+        TuningProfile patch = new TuningProfile();
+        patch.setMetadata(new ObjectMetaBuilder().withName(profile.getMetadata().getName()).withNamespace(profile.getMetadata().getNamespace())
+                .build());
+        patch.setStatus(status);
+        return patch;
+    }
+
+    private void condition(ConditionType type, ConditionStatus value, Reason reason, String message) {
+        status.setConditions(Conditions.set(status.getConditions(), type, value, reason, message, generation, now));
+    }
+}

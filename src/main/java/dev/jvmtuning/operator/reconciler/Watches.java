@@ -1,0 +1,108 @@
+package dev.jvmtuning.operator.reconciler;
+
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.config.OperatorSettings;
+import dev.jvmtuning.operator.metrics.MetricsFetcher;
+import dev.jvmtuning.operator.metrics.MetricsReport;
+import dev.jvmtuning.operator.model.CurrentSettings;
+import dev.jvmtuning.operator.render.TuningConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
+import io.javaoperatorsdk.operator.processing.event.source.polling.PerResourcePollingConfigurationBuilder;
+import io.javaoperatorsdk.operator.processing.event.source.polling.PerResourcePollingEventSource;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+/**
+ * What a profile's reconcile reads besides the profile: its target Deployment and its ConfigMap from
+ * informers, and its pods' metrics from a poller on threads of its own. Holds the last plan's
+ * figures in memory so the poller computes per-CPU rates without reading them back from status.
+ */
+final class Watches implements AutoCloseable {
+    private static final String TARGET_INDEX = "target";
+
+    private final OperatorSettings.Metrics settings;
+    private final Map<ResourceID, CurrentSettings> plans = new ConcurrentHashMap<>();
+    private MetricsFetcher fetcher;
+
+    Watches(OperatorSettings.Metrics settings) {
+        this.settings = settings;
+    }
+
+    List<EventSource<?, TuningProfile>> eventSources(EventSourceContext<TuningProfile> context) {
+        context.getPrimaryCache().addIndexer(TARGET_INDEX, p -> List.of(key(p.getMetadata().getNamespace(), targetName(p))));
+        var deployments = InformerEventSourceConfiguration.from(Deployment.class, TuningProfile.class)
+                .withName("deployments")
+                .withSecondaryToPrimaryMapper(d -> context.getPrimaryCache()
+                        .byIndex(TARGET_INDEX, key(d.getMetadata().getNamespace(), d.getMetadata().getName()))
+                        .stream().map(ResourceID::fromResource).collect(Collectors.toSet()))
+                .withPrimaryToSecondaryMapper((TuningProfile p) -> Set.of(new ResourceID(targetName(p), p.getMetadata().getNamespace())))
+                .withNamespacesInheritedFromController()
+                .build();
+        var configMaps = InformerEventSourceConfiguration.from(ConfigMap.class, TuningProfile.class)
+                .withName("configmaps")
+                .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(TuningProfile.class))
+                .withLabelSelector(TuningConfigMap.MANAGED_BY + "=" + TuningConfigMap.MANAGER)
+                .withNamespacesInheritedFromController()
+                .build();
+        InformerEventSource<Deployment, TuningProfile> deploymentSource = new InformerEventSource<>(deployments, context);
+        fetcher = new MetricsFetcher(context.getClient(),
+                p -> deploymentSource.get(new ResourceID(targetName(p), p.getMetadata().getNamespace())),
+                p -> plans.getOrDefault(ResourceID.fromResource(p), CurrentSettings.UNKNOWN).processors(),
+                settings, Clock.systemUTC());
+        // Polls at each profile's metrics.interval; a changed report triggers a reconcile.
+        var metrics = new PerResourcePollingEventSource<>(MetricsReport.class, context,
+                new PerResourcePollingConfigurationBuilder<MetricsReport, TuningProfile, String>(fetcher, Duration.ofSeconds(30))
+                        .withName("metrics").withResourceIDMapper(r -> "report").build());
+        return List.of(deploymentSource, new InformerEventSource<>(configMaps, context), metrics);
+    }
+
+    /** Records the figures of the plan now in force for a profile. */
+    void planned(TuningProfile profile, CurrentSettings current) {
+        plans.put(ResourceID.fromResource(profile), current);
+    }
+
+    void forget(TuningProfile profile) {
+        plans.remove(ResourceID.fromResource(profile));
+        if (fetcher != null) {
+            fetcher.forget(profile);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (fetcher != null) {
+            fetcher.close();
+        }
+    }
+
+    /** The live profiles (not being deleted) that name this Deployment as their target. */
+    static Collection<TuningProfile> profilesTargeting(Deployment deployment, Context<TuningProfile> context) {
+        return context.getPrimaryCache().byIndex(TARGET_INDEX, key(deployment.getMetadata().getNamespace(), deployment.getMetadata().getName()));
+    }
+
+    static String targetName(TuningProfile profile) {
+        return profile.getSpec() == null || profile.getSpec().getTargetRef() == null ? "" : profile.getSpec().getTargetRef().getName();
+    }
+
+    static String key(TuningProfile profile) {
+        return key(profile.getMetadata().getNamespace(), profile.getMetadata().getName());
+    }
+
+    private static String key(String namespace, String name) {
+        return namespace + "/" + name;
+    }
+}

@@ -1,0 +1,182 @@
+package dev.jvmtuning.operator.render;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jvmtuning.operator.model.Setting;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the operator writes into a Deployment and how it takes it out again, as tables: the user set
+ * the JVM variable or not, set it from a reference, edited the combined value, set a server
+ * variable themselves. Apply is modelled as server-side apply merges these fields: env entries by
+ * name, annotations by key.
+ */
+class DeploymentTuningTest {
+    private static final String PROFILE = "orders";
+    private static final String CONFIG_MAP = TuningConfigMap.name(PROFILE);
+    private static final String VARIABLE = "JAVA_TOOL_OPTIONS";
+    private static final String FLAGS = "-XX:ActiveProcessorCount=2 -Xms512m -Xmx512m";
+    private static final EnvVar FROM_SECRET = new EnvVarBuilder().withName("DB_PASSWORD").withNewValueFrom().withNewSecretKeyRef()
+            .withName("db").withKey("password").endSecretKeyRef().endValueFrom().build();
+
+    static Stream<Arguments> userEnvironments() {
+        return Stream.of(
+                Arguments.of("variable unset", List.of()),
+                Arguments.of("variable set", List.of(new EnvVar(VARIABLE, "-Dfile.encoding=UTF-8", null))),
+                Arguments.of("variable set empty", List.of(new EnvVar(VARIABLE, "", null))),
+                Arguments.of("a reference beside it", List.of(FROM_SECRET, new EnvVar(VARIABLE, "-Duser.timezone=UTC", null))),
+                Arguments.of("server variable set by the user", List.of(new EnvVar("SERVER_TOMCAT_THREADS_MAX", "300", null))));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("userEnvironments")
+    void applyThenRestoreGivesBackTheUsersContainer(String situation, List<EnvVar> userEnv) {
+        Deployment original = deployment(userEnv);
+        Deployment tuned = apply(original, rendering(userEnv));
+
+        Container restored = DeploymentTuning.restored(tuned, CONFIG_MAP).getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertThat(restored.getEnv()).as(situation).containsExactlyInAnyOrderElementsOf(userEnv);
+        assertThat(DeploymentTuning.restored(tuned, CONFIG_MAP).getMetadata().getAnnotations())
+                .doesNotContainKeys(DeploymentTuning.TUNED_BY, DeploymentTuning.ORIGINAL_JVM_OPTIONS);
+        assertThat(DeploymentTuning.userContainer(tuned, container(tuned), CONFIG_MAP).getEnv()).as(situation)
+                .containsExactlyInAnyOrderElementsOf(userEnv);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("userEnvironments")
+    void theJvmVariableCarriesTheUsersValueThenTheFlagsAndAServerVariableTheUserSetWins(String situation, List<EnvVar> userEnv) {
+        Deployment tuned = apply(deployment(userEnv), rendering(userEnv));
+        Map<String, EnvVar> env = byName(container(tuned).getEnv());
+
+        String userValue = userEnv.stream().filter(v -> v.getName().equals(VARIABLE)).map(EnvVar::getValue).findFirst().orElse("");
+        assertThat(env.get(VARIABLE).getValue()).as(situation).isEqualTo((userValue + " " + FLAGS).trim());
+        boolean userSetsThreads = userEnv.stream().anyMatch(v -> v.getName().equals("SERVER_TOMCAT_THREADS_MAX"));
+        assertThat(env.get("SERVER_TOMCAT_THREADS_MAX").getValueFrom() == null).as(situation).isEqualTo(userSetsThreads);
+        assertThat(DeploymentTuning.tunedBy(tuned, PROFILE)).isTrue();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("userEnvironments")
+    void anAppliedDeploymentIsUpToDateUntilASettingChanges(String situation, List<EnvVar> userEnv) {
+        Deployment tuned = apply(deployment(userEnv), rendering(userEnv));
+        Container user = DeploymentTuning.userContainer(tuned, container(tuned), CONFIG_MAP);
+
+        Deployment same = DeploymentTuning.desired(tuned, user, PROFILE, rendering(userEnv), CONFIG_MAP, null);
+        Rendering more = new Rendering(VARIABLE, rendering(userEnv).jvmOptionsValue() + " -XX:+UseG1GC", List.of(), rendering(userEnv)
+                .serverEnvironment(), Map.of(), List.of());
+        Deployment changed = DeploymentTuning.desired(tuned, user, PROFILE, more, CONFIG_MAP, null);
+        Deployment withAgent = DeploymentTuning.desired(tuned, user, PROFILE, rendering(userEnv), CONFIG_MAP,
+                new DeploymentTuning.Agent("localhost/agent:1", "/agent.jar"));
+
+        assertThat(DeploymentTuning.upToDate(tuned, same, CONFIG_MAP)).as(situation).isTrue();
+        assertThat(DeploymentTuning.upToDate(tuned, changed, CONFIG_MAP)).as(situation).isFalse();
+        assertThat(DeploymentTuning.upToDate(tuned, withAgent, CONFIG_MAP)).as(situation).isFalse();
+        assertThat(DeploymentTuning.hash(more, CONFIG_MAP)).isNotEqualTo(DeploymentTuning.hash(rendering(userEnv), CONFIG_MAP));
+    }
+
+    @Test
+    void anEditThatKeepsTheOperatorsSuffixIsTheUsersNewValue() {
+        List<EnvVar> userEnv = List.of(new EnvVar(VARIABLE, "-Dfile.encoding=UTF-8", null));
+        Deployment tuned = apply(deployment(userEnv), rendering(userEnv));
+        setJvmVariable(tuned, "-Dfile.encoding=UTF-8 -Dapp.mode=fast " + FLAGS);
+
+        assertThat(DeploymentTuning.userContainer(tuned, container(tuned), CONFIG_MAP).getEnv())
+                .containsExactly(new EnvVar(VARIABLE, "-Dfile.encoding=UTF-8 -Dapp.mode=fast", null));
+    }
+
+    @Test
+    void anEditThatDropsTheOperatorsSuffixIsTakenWhole() {
+        Deployment tuned = apply(deployment(List.of()), rendering(List.of()));
+        setJvmVariable(tuned, "-Xss512k");
+
+        assertThat(DeploymentTuning.userContainer(tuned, container(tuned), CONFIG_MAP).getEnv())
+                .containsExactly(new EnvVar(VARIABLE, "-Xss512k", null));
+    }
+
+    @Test
+    void theAgentComesAndGoesWithItsInitContainerVolumeAndMount() {
+        Deployment original = deployment(List.of());
+        Deployment desired = DeploymentTuning.desired(original, container(original), PROFILE, rendering(List.of()), CONFIG_MAP,
+                new DeploymentTuning.Agent("localhost/agent:1", "/agent.jar"));
+        var pod = desired.getSpec().getTemplate().getSpec();
+
+        assertThat(pod.getInitContainers()).singleElement().satisfies(init -> {
+            assertThat(init.getImage()).isEqualTo("localhost/agent:1");
+            assertThat(init.getCommand()).containsExactly("cp", "/agent.jar", AgentInjection.JAR);
+            assertThat(init.getSecurityContext().getRunAsNonRoot()).isTrue();
+        });
+        assertThat(pod.getContainers().get(0).getVolumeMounts()).singleElement()
+                .satisfies(m -> assertThat(m.getReadOnly()).isTrue());
+
+        Deployment tuned = apply(original, rendering(List.of()));
+        tuned.getSpec().getTemplate().getSpec().setInitContainers(pod.getInitContainers());
+        tuned.getSpec().getTemplate().getSpec().setVolumes(pod.getVolumes());
+        container(tuned).setVolumeMounts(pod.getContainers().get(0).getVolumeMounts());
+        var restored = DeploymentTuning.restored(tuned, CONFIG_MAP).getSpec().getTemplate().getSpec();
+        assertThat(restored.getInitContainers()).isNull();
+        assertThat(restored.getVolumes()).isNull();
+        assertThat(restored.getContainers().get(0).getVolumeMounts()).isNullOrEmpty();
+    }
+
+    private static Deployment deployment(List<EnvVar> env) {
+        return new DeploymentBuilder().withNewMetadata().withName("orders").withNamespace("shop").endMetadata()
+                .withNewSpec().withReplicas(2).withNewTemplate().withNewMetadata().addToLabels("app", "orders").endMetadata()
+                .withNewSpec().addNewContainer().withName("app").withImage("example/orders:1").withEnv(new ArrayList<>(env)).endContainer()
+                .endSpec().endTemplate().endSpec().build();
+    }
+
+    /** What the renderer would produce for a container with this environment. */
+    private static Rendering rendering(List<EnvVar> userEnv) {
+        String user = userEnv.stream().filter(v -> v.getName().equals(VARIABLE)).map(EnvVar::getValue).findFirst().orElse("");
+        TreeMap<String, String> server = new TreeMap<>(Map.of("SERVER_TOMCAT_THREADS_MAX", "150", "SERVER_TOMCAT_MBEANREGISTRY_ENABLED", "true"));
+        return new Rendering(VARIABLE, (user + " " + FLAGS).trim(), List.of(FLAGS.split(" ")), server,
+                Map.of(Setting.THREADS_MAX, "SERVER_TOMCAT_THREADS_MAX"), List.of());
+    }
+
+    /** Server-side apply of the operator's fields onto the live object: annotations by key, env entries by name. */
+    private static Deployment apply(Deployment live, Rendering rendering) {
+        Container user = DeploymentTuning.userContainer(live, container(live), CONFIG_MAP);
+        Deployment desired = DeploymentTuning.desired(live, user, PROFILE, rendering, CONFIG_MAP, null);
+        Deployment result = new DeploymentBuilder(live).build();
+        Map<String, String> annotations = new LinkedHashMap<>(Objects.requireNonNullElse(result.getMetadata().getAnnotations(), Map.of()));
+        annotations.putAll(desired.getMetadata().getAnnotations());
+        result.getMetadata().setAnnotations(annotations);
+        Map<String, String> template = new LinkedHashMap<>(Objects.requireNonNullElse(result.getSpec().getTemplate().getMetadata()
+                .getAnnotations(), Map.of()));
+        template.putAll(desired.getSpec().getTemplate().getMetadata().getAnnotations());
+        result.getSpec().getTemplate().getMetadata().setAnnotations(template);
+        Map<String, EnvVar> env = byName(container(result).getEnv());
+        desired.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().forEach(v -> env.put(v.getName(), v));
+        container(result).setEnv(new ArrayList<>(env.values()));
+        return result;
+    }
+
+    private static void setJvmVariable(Deployment deployment, String value) {
+        container(deployment).getEnv().replaceAll(v -> v.getName().equals(VARIABLE) ? new EnvVar(VARIABLE, value, null) : v);
+    }
+
+    private static Container container(Deployment deployment) {
+        return deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+    }
+
+    private static Map<String, EnvVar> byName(List<EnvVar> env) {
+        Map<String, EnvVar> byName = new LinkedHashMap<>();
+        Objects.requireNonNullElse(env, List.<EnvVar>of()).forEach(v -> byName.put(v.getName(), v));
+        return byName;
+    }
+}

@@ -87,7 +87,8 @@ public record PodSnapshot(
     private static Double cpuSeconds(List<Sample> samples) {
         Double seconds = firstSum(samples, series("process_cpu_seconds_total"), series("container_cpu_usage_seconds_total"));
         Double micrometerNanos = firstSum(samples, series("process_cpu_time_ns_total"));
-        return seconds != null || micrometerNanos == null ? seconds : micrometerNanos / 1e9;
+        // Boxed on both sides: a mixed ternary would unbox a missing figure into a NullPointerException.
+        return seconds != null || micrometerNanos == null ? seconds : Double.valueOf(micrometerNanos / 1e9);
     }
 
     private static Predicate<Sample> series(String name) {

@@ -87,18 +87,4 @@ public enum Rule {
     public String text() {
         return text;
     }
-
-    /**
-     * The rule with this status id, matched exactly ("R9a", not "R9A"), so ids read back from status round-trip.
-     *
-     * @throws IllegalArgumentException if no rule has this id
-     */
-    public static Rule of(String id) {
-        for (Rule rule : values()) {
-            if (rule.id.equals(id)) {
-                return rule;
-            }
-        }
-        throw new IllegalArgumentException("no tuning rule with id \"" + id + "\"");
-    }
 }

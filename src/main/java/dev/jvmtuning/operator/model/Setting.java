@@ -1,8 +1,5 @@
 package dev.jvmtuning.operator.model;
 
-import java.util.Arrays;
-import java.util.Optional;
-
 /**
  * Every value the planner decides, by the name status shows ({@code status.settings[].name}) and
  * where it goes in the container: a JVM flag, a server property of the runtime, or nowhere (a
@@ -47,10 +44,6 @@ public enum Setting {
 
     public Target target() {
         return target;
-    }
-
-    public static Optional<Setting> byKey(String key) {
-        return Arrays.stream(values()).filter(s -> s.key.equals(key)).findFirst();
     }
 
     @Override

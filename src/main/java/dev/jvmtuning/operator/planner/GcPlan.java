@@ -37,6 +37,9 @@ record GcPlan(Collector collector, boolean zGenerational, Integer maxPauseMillis
     static final int YOUNG_PERCENT_OF_HEAP = 40;
     /** R14: HotSpot's ParallelGCThreads is the CPU count up to 8, then 8 + 5/8 of the rest. */
     static final int PARALLEL_GC_FULL_CPUS = 8;
+    /** R13: JDK 21 and 22 have generational ZGC behind -XX:+ZGenerational; from 23 on it is the only mode. */
+    static final int FIRST_GENERATIONAL_ZGC_JDK = 21;
+    static final int GENERATIONAL_ZGC_DEFAULT_JDK = 23;
 
     static GcPlan of(Gc spec, JvmFlags userFlags, ContainerFacts facts, CpuPlan cpus, MemoryPlan memory, PlanNotes notes) {
         Gc gc = Objects.requireNonNullElseGet(spec, Gc::new);
@@ -56,7 +59,7 @@ record GcPlan(Collector collector, boolean zGenerational, Integer maxPauseMillis
                     automaticRationale(collector, cpus.cores(), memory.heap(), maxPause, jdk)));
         }
         Collector effective = collector != null ? collector : fromOptions.get(0);
-        boolean zGenerational = collector == Collector.ZGC && jdk >= 21 && jdk < 23;
+        boolean zGenerational = collector == Collector.ZGC && jdk >= FIRST_GENERATIONAL_ZGC_JDK && jdk < GENERATIONAL_ZGC_DEFAULT_JDK;
         if (maxPause != null) {
             if (effective == Collector.G1 || effective == Collector.Parallel) {
                 decisions.add(new Decision(Setting.GC_MAX_PAUSE_MILLIS, maxPause.toString(), Rule.R12, "pause-time goal from the profile"));
@@ -116,7 +119,7 @@ record GcPlan(Collector collector, boolean zGenerational, Integer maxPauseMillis
     private static String automaticRationale(Collector collector, double cores, Long heap, Integer maxPause, int jdk) {
         String basis = number(cores) + " CPUs, heap " + (heap != null ? mebibytes(heap) : "unknown");
         return switch (collector) {
-            case ZGC -> basis + ": a heap of 4Gi or more on JDK 17+ gets ZGC's sub-millisecond pauses" + (jdk >= 21 ? " (generational)" : "");
+            case ZGC -> basis + ": a heap of 4Gi or more on JDK 17+ gets ZGC's sub-millisecond pauses" + (jdk >= FIRST_GENERATIONAL_ZGC_JDK ? " (generational)" : "");
             case Serial -> basis + ": one CPU cannot run a concurrent collector alongside the application";
             case Parallel -> basis + ", no pause goal: the throughput collector";
             default -> basis + (maxPause != null ? ", pause goal " + maxPause + " ms" : "") + ": G1 meets a pause goal";

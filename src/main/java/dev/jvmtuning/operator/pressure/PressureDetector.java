@@ -34,6 +34,14 @@ public final class PressureDetector {
     /** R4: CPU below this share of the container's cores means the threads wait, they do not compute. */
     static final double LOW_CPU_SHARE = 0.5;
     static final double HIGH_CPU_SHARE = 0.8;
+    /** R15: a rise in after-GC occupancy counts as a possible leak only from this level on; below it the heap has room. */
+    static final double LEAK_SUSPECT_PERCENT = 70;
+    /** R4, R15, R16: one step of a recommendation that grows a resource: half as much again. */
+    static final double GROWTH_STEP = 1.5;
+    /** R2, R17: under context-switch pressure, halve the threads but keep two per CPU. */
+    static final int THREADS_PER_CPU_FLOOR = 2;
+    /** R8: a starved pool is doubled; the database's connection limit is the owner's to check. */
+    static final int POOL_GROWTH_FACTOR = 2;
 
     private PressureDetector() {
     }
@@ -62,12 +70,12 @@ public final class PressureDetector {
                     "GC took " + number(gc) + "% of wall time" + window + " (threshold " + limits.getGcTimePercent() + "%)"
                             + (afterGc == null ? "" : ", heap " + number(afterGc) + "% full after GC")));
             Double before = previous == null ? null : previous.getHeapAfterGcPercent();
-            if (afterGc != null && before != null && afterGc > before && afterGc >= 70) {
+            if (afterGc != null && before != null && afterGc > before && afterGc >= LEAK_SUSPECT_PERCENT) {
                 recommendations.add(new Recommendation(Setting.HEAP_SIZE.key(), heap, "investigate a leak",
                         "heap after GC rose from " + number(before) + "% to " + number(afterGc)
                                 + "%: if it keeps rising, more heap only delays the OutOfMemoryError (R15)"));
             } else {
-                recommendations.add(new Recommendation(Setting.HEAP_SIZE.key(), heap, current.heapBytes() == null ? "+50%" : scaledMemory(current.heapBytes(), 1.5),
+                recommendations.add(new Recommendation(Setting.HEAP_SIZE.key(), heap, current.heapBytes() == null ? "+50%" : scaledMemory(current.heapBytes(), GROWTH_STEP),
                         "GC took " + number(gc) + "% of wall time: give it 50% more heap, within the memory limit (R15)"));
             }
         } else {
@@ -87,7 +95,7 @@ public final class PressureDetector {
                             + " (threshold " + limits.getInvoluntarySwitchesPerCorePerSecond() + ")"));
             Integer threads = current.maxThreads();
             if (threads != null && (cpuSaturated || cpu == null)) {
-                int lower = Math.max(cores == null ? 2 : (int) Math.ceil(2 * cores), threads / 2);
+                int lower = Math.max(cores == null ? THREADS_PER_CPU_FLOOR : (int) Math.ceil(THREADS_PER_CPU_FLOOR * cores), threads / 2);
                 recommendations.add(new Recommendation(Setting.THREADS_MAX.key(), threads.toString(), Integer.toString(lower),
                         "the CPUs are busy and threads preempt each other: fewer threads do the same work with less switching (R2, R4, R17)"));
             }
@@ -104,7 +112,7 @@ public final class PressureDetector {
             findings.add(new Finding(CPU_THROTTLED, TRUE, Reason.THROTTLED, number(throttle) + "% of CFS periods throttled" + window
                     + " (threshold " + limits.getCpuThrottlePercent() + "%)"));
             recommendations.add(new Recommendation("resources.limits.cpu", cores == null ? null : number(cores),
-                    cores == null ? "raise" : number(Math.ceil(cores * 1.5)),
+                    cores == null ? "raise" : number(Math.ceil(cores * GROWTH_STEP)),
                     "throttling starves request and GC threads alike: raise the CPU limit, or lower threads.max (R16)"));
         } else {
             findings.add(new Finding(CPU_THROTTLED, FALSE, Reason.NOT_THROTTLED, number(throttle) + "% of CFS periods throttled" + window
@@ -119,7 +127,7 @@ public final class PressureDetector {
             findings.add(new Finding(THREAD_POOL_SATURATED, TRUE, Reason.POOL_SATURATED, number(busy) + " of " + number(max)
                     + " request threads busy" + (cpu == null ? "" : ", CPU " + number(cpu) + (cores == null ? " cores" : " of " + number(cores) + " cores"))));
             if (cpu != null && cores != null && cpu < LOW_CPU_SHARE * cores) {
-                recommendations.add(new Recommendation(Setting.THREADS_MAX.key(), number(max), Integer.toString((int) Math.ceil(max * 1.5)),
+                recommendations.add(new Recommendation(Setting.THREADS_MAX.key(), number(max), Integer.toString((int) Math.ceil(max * GROWTH_STEP)),
                         "every thread is busy while the CPUs idle: the threads wait on I/O, so more of them raise throughput (R1, R4)"));
             } else if (cpuSaturated) {
                 recommendations.add(new Recommendation(Setting.THREADS_MAX.key(), number(max), number(max),
@@ -137,7 +145,7 @@ public final class PressureDetector {
                     + " requests waiting for a database connection on average"));
             Integer pool = current.poolMaxSize();
             if (pool != null) {
-                recommendations.add(new Recommendation(Setting.POOL_MAX_SIZE.key(), pool.toString(), Integer.toString(pool * 2),
+                recommendations.add(new Recommendation(Setting.POOL_MAX_SIZE.key(), pool.toString(), Integer.toString(pool * POOL_GROWTH_FACTOR),
                         "workers queue on the pool: it must admit the concurrency that reaches the database (R8); "
                                 + "check the database's connection limit across replicas"));
             }

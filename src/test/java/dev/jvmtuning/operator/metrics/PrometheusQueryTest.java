@@ -1,0 +1,63 @@
+package dev.jvmtuning.operator.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.jvmtuning.operator.api.v1alpha1.Metrics;
+import dev.jvmtuning.operator.api.v1alpha1.Runtime;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The PromQL the operator sends, the reading of Prometheus's answer, and the default metrics paths: pure, no server. */
+class PrometheusQueryTest {
+
+    @Test
+    void theQueryNamesEverySeriesTheSnapshotReadsForThePodsOfOneNamespace() {
+        String query = PrometheusQuery.seriesOfPods("shop", List.of("web-1", "web-2"));
+
+        assertThat(query).startsWith("{__name__=~\"jvm_gc_pause_seconds_sum|").endsWith("\",namespace=\"shop\",pod=~\"web-1|web-2\"}");
+        PodSnapshot.SERIES.forEach(series -> assertThat(query).contains(series));
+    }
+
+    @Test
+    void anAnswerBecomesOneSnapshotPerPodAtItsNewestSampleTime() throws JsonProcessingException {
+        String body = """
+                {"status":"success","data":{"resultType":"vector","result":[
+                  {"metric":{"__name__":"jvm_gc_collection_seconds_sum","gc":"G1 Young Generation","namespace":"shop","pod":"web-1"},
+                   "value":[1700000000.5,"1.25"]},
+                  {"metric":{"__name__":"jvmtuning_available_processors","namespace":"shop","pod":"web-1"},"value":[1700000001,"2"]},
+                  {"metric":{"__name__":"process_cpu_seconds_total","namespace":"shop","pod":"web-2"},"value":[1700000000,"+Inf"]},
+                  {"metric":{"__name__":"hikaricp_connections_pending","namespace":"shop","pod":"web-2"},"value":[1700000000,"NaN"]}
+                ]}}""";
+
+        Map<String, PodSnapshot> snapshots = PrometheusQuery.snapshotsByPod(body);
+
+        assertThat(snapshots).containsOnlyKeys("web-1", "web-2");
+        assertThat(snapshots.get("web-1").atMillis()).isEqualTo(1_700_000_001_000L);
+        assertThat(snapshots.get("web-1").gcPauseSeconds()).isEqualTo(1.25);
+        assertThat(snapshots.get("web-1").cpuLimitCores()).isEqualTo(2.0);
+        assertThat(snapshots.get("web-2").cpuSeconds()).isInfinite();
+    }
+
+    @Test
+    void anAnswerWithoutResultsHasNoSnapshotsAndGarbageIsAnError() throws JsonProcessingException {
+        assertThat(PrometheusQuery.snapshotsByPod("{\"status\":\"success\",\"data\":{\"result\":[]}}")).isEmpty();
+        assertThatThrownBy(() -> PrometheusQuery.snapshotsByPod("<html>")).isInstanceOf(JsonProcessingException.class);
+    }
+
+    @Test
+    void thePathIsTheProfilesElseTheAgentsElseTheRuntimesUsualEndpoint() {
+        assertThat(MetricsEndpoint.path(spec(Runtime.SpringBootTomcat, new Metrics()))).isEqualTo("/actuator/prometheus");
+        assertThat(MetricsEndpoint.path(spec(Runtime.Quarkus, null))).isEqualTo("/q/metrics");
+        assertThat(MetricsEndpoint.path(spec(Runtime.Generic, null))).isEqualTo("/metrics");
+        assertThat(MetricsEndpoint.path(spec(Runtime.Quarkus, new Metrics().setInjectAgent(true)))).isEqualTo("/metrics");
+        assertThat(MetricsEndpoint.path(spec(Runtime.Quarkus, new Metrics().setPath("/custom")))).isEqualTo("/custom");
+    }
+
+    private static TuningProfileSpec spec(Runtime runtime, Metrics metrics) {
+        return new TuningProfileSpec().setRuntime(runtime).setMetrics(metrics);
+    }
+}

@@ -12,9 +12,9 @@ JVM_FLAGS=(${BENCH_JVM_FLAGS:--Xmx128m -XX:+UseSerialGC -XX:ActiveProcessorCount
 out="$REPO_ROOT/target/benchmark"
 mkdir -p "$out"
 
+step "toolchain, build (the benchmark and the operator), local control plane"
 "$REPO_ROOT/deploy/local/install-tools.sh"
-(cd "$REPO_ROOT" && ./mvnw -q -B -ntp package test-compile dependency:build-classpath -DskipTests \
-  -Dmdep.outputFile="$out/classpath.txt" -Dmdep.includeScope=test)
+lab_build bench
 "$REPO_ROOT/deploy/local/up.sh"
 export KUBECONFIG="$KUBECONFIG_FILE"
 kubectl apply --server-side -f "$REPO_ROOT/crds/tuningprofiles.jvmtuning.dev-v1.yml" >/dev/null
@@ -51,10 +51,10 @@ YAML
   done
 }
 
-done_count() { # namespace, mode
+all_done() { # namespace, mode, count: every profile has its Applied condition (the baseline: its observedGeneration)
   local path='{.status.conditions[?(@.type=="Applied")].status}'
   [ "$2" = baseline ] && path='{.status.observedGeneration}'
-  kubectl get tp -n "$1" -o jsonpath="{range .items[*]}$path{\"\\n\"}{end}" | grep -c . || true
+  [ "$(kubectl get tp -n "$1" -o jsonpath="{range .items[*]}$path{\"\\n\"}{end}" | grep -c .)" -ge "$3" ]
 }
 
 printf '\n%-6s %-9s %8s %13s %14s %10s\n' N operator seconds reconciles/s requests/tp peakRSS
@@ -70,16 +70,14 @@ for n in "${sizes[@]}"; do
       QUARKUS_OPERATOR_SDK_CONTROLLERS_TUNINGPROFILE_NAMESPACES="$ns" QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT=0 \
         java "${JVM_FLAGS[@]}" -jar "$REPO_ROOT/target/quarkus-app/quarkus-run.jar" >"$log" 2>&1 &
     else
-      java "${JVM_FLAGS[@]}" -cp "$REPO_ROOT/target/test-classes:$REPO_ROOT/target/classes:$(cat "$out/classpath.txt")" \
-        dev.jvmtuning.operator.bench.BenchmarkOperator "$mode" "$KUBECONFIG" "$ns" >"$log" 2>&1 &
+      java "${JVM_FLAGS[@]}" -cp "$(lab_classpath bench)" dev.jvmtuning.bench.BenchmarkOperator "$mode" "$KUBECONFIG" "$ns" >"$log" 2>&1 &
     fi
     pid=$!
-    deadline=$((SECONDS + 600))
-    while [ "$(done_count "$ns" "$mode")" -lt "$n" ]; do
-      kill -0 "$pid" 2>/dev/null || { echo "$mode operator exited; see $log" >&2; exit 1; }
-      [ "$SECONDS" -lt "$deadline" ] || { echo "$mode: not all $n profiles done in 600 s" >&2; kill "$pid"; exit 1; }
-      sleep 0.5
-    done
+    if ! wait_for --pid "$pid" 600 all_done "$ns" "$mode" "$n"; then
+      kill -0 "$pid" 2>/dev/null || die "$mode operator exited; see $log"
+      kill "$pid"
+      die "$mode: not all $n profiles done in 600 s"
+    fi
     elapsed=$(echo "$(date +%s.%N) - $start" | bc)
     rss_kib=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")
     kill -TERM "$pid"; wait "$pid" 2>/dev/null || true

@@ -8,14 +8,20 @@
 # Usage: deploy/local/lab.sh [SCENARIO ...]
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
-[ "$(id -u)" -eq 0 ] || { echo "lab.sh creates cgroups for the workload's container limits: run it as root" >&2; exit 1; }
+[ "$(id -u)" -eq 0 ] || die "lab.sh creates cgroups for the workload's container limits: run it as root"
 cd "$REPO_ROOT"
 out="$REPO_ROOT/target/lab"
 mkdir -p "$out"
-./mvnw -q -B -ntp -f agent/pom.xml package -DskipTests
-./mvnw -q -B -ntp -f lab/workload-app/pom.xml package -DskipTests
-./mvnw -q -B -ntp test-compile dependency:build-classpath -Dmdep.outputFile="$out/classpath.txt" -Dmdep.includeScope=test
+step "build: the agent, the workload app, the lab and the operator"
+if stale agent/target/jvm-tuning-agent.jar agent/src agent/pom.xml; then
+  maven -f agent/pom.xml package -DskipTests
+fi
+if stale lab/workload-app/target/lab-workload.jar lab/workload-app/src lab/workload-app/pom.xml; then
+  maven -f lab/workload-app/pom.xml package -DskipTests
+fi
+lab_build driver
+step "the lab: ${*:-all scenarios}"
 # LAB_OPTS passes -Dlab.runs=N, -Dlab.run-seconds=S or -Dlab.warmup-seconds=S for a quicker, rougher run.
 exec java ${LAB_OPTS:-} -Djava.awt.headless=true -Dlab.app=lab/workload-app/target/lab-workload.jar -Dlab.agent=agent/target/jvm-tuning-agent.jar \
   -Dlab.logs="$out/logs" \
-  -cp "target/test-classes:target/classes:$(cat "$out/classpath.txt")" dev.jvmtuning.operator.lab.TuningLab lab/results "$@"
+  -cp "$(lab_classpath driver)" dev.jvmtuning.lab.TuningLab lab/results "$@"

@@ -6,21 +6,17 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 app="$REPO_ROOT/target/quarkus-app/quarkus-run.jar"
-if [ ! -f "$app" ] || [ -n "$(find "$REPO_ROOT/src/main" "$REPO_ROOT/pom.xml" -newer "$app" -print -quit)" ]; then
-  (cd "$REPO_ROOT" && ./mvnw -q -B -ntp package -DskipTests)
+log_file="$JTO_STATE/logs/operator.log"
+if stale "$app" "$REPO_ROOT/src/main" "$REPO_ROOT/pom.xml"; then
+  maven package -DskipTests
 fi
 if grep -q '^operator ' "$JTO_STATE/pids" 2>/dev/null; then
-  echo "operator already running" >&2
+  log "operator already running"
   exit 0
 fi
 env KUBECONFIG="${OPERATOR_KUBECONFIG:-$KUBECONFIG_FILE}" \
   ${WATCH_NAMESPACES:+QUARKUS_OPERATOR_SDK_CONTROLLERS_TUNINGPROFILE_NAMESPACES=$WATCH_NAMESPACES} QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT="${OPERATOR_HTTP_PORT:-18080}" \
-  nohup java -Xmx256m -jar "$app" >"$JTO_STATE/logs/operator.log" 2>&1 &
+  nohup java -Xmx256m -jar "$app" >"$log_file" 2>&1 &
 echo "operator $!" >>"$JTO_STATE/pids"
-for _ in $(seq 120); do
-  grep -q "controller started" "$JTO_STATE/logs/operator.log" && { echo "operator running" >&2; exit 0; }
-  kill -0 "$!" 2>/dev/null || break
-  sleep 0.5
-done
-echo "the operator did not start; see $JTO_STATE/logs/operator.log" >&2
-exit 1
+wait_for --pid "$!" 60 grep -q "controller started" "$log_file" || die "the operator did not start; see $log_file"
+log "operator running"

@@ -3,6 +3,9 @@ package dev.jvmtuning.operator.lab;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.jvmtuning.lab.harness.ClosedLoopLoad;
+import dev.jvmtuning.lab.harness.Container;
+import dev.jvmtuning.lab.harness.LabApp;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.model.Units;

@@ -1,10 +1,8 @@
-package dev.jvmtuning.operator.lab;
+package dev.jvmtuning.lab.harness;
 
-import dev.jvmtuning.operator.metrics.PrometheusTextParser;
-import dev.jvmtuning.operator.metrics.Sample;
-import dev.jvmtuning.operator.metrics.Scrape;
-import dev.jvmtuning.operator.testing.WorkloadProcess;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -12,14 +10,17 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** The workload application as a real process in the lab's container, on loopback. */
-final class LabApp implements AutoCloseable {
+/**
+ * The workload application as a real process in the lab's container, on loopback. It depends on nothing
+ * of the operator (the operator's tests compile it too), so its metrics come back as text for the
+ * caller to parse.
+ */
+public final class LabApp implements AutoCloseable {
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
     /** Longer than the operator's default 10 s: the lab wants the figures even when a scrape is slow (it logs how slow). */
     private static final Duration SCRAPE_TIMEOUT = Duration.ofSeconds(60);
@@ -44,11 +45,11 @@ final class LabApp implements AutoCloseable {
      * Starts the app with exactly {@code environment} (plus PATH, the port and the live set) and the
      * jvm-tuning agent appended to JAVA_TOOL_OPTIONS, and waits until it answers its health check.
      */
-    static LabApp start(Path appJar, Path agentJar, Container container, Map<String, String> environment, int liveSetMb, Path log)
+    public static LabApp start(Path appJar, Path agentJar, Container container, Map<String, String> environment, int liveSetMb, Path log)
             throws IOException, InterruptedException {
-        int port = WorkloadProcess.freePort();
-        int managementPort = WorkloadProcess.freePort();
-        int agentPort = WorkloadProcess.freePort();
+        int port = freePort();
+        int managementPort = freePort();
+        int agentPort = freePort();
         ProcessBuilder builder = new ProcessBuilder(container.wrap(List.of("java", "-jar", appJar.toString())))
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         Map<String, String> env = builder.environment();
@@ -72,11 +73,11 @@ final class LabApp implements AutoCloseable {
         return app;
     }
 
-    String url(String pathAndQuery) {
+    public String url(String pathAndQuery) {
         return "http://127.0.0.1:" + port + pathAndQuery;
     }
 
-    int managementPort() {
+    public int managementPort() {
         return managementPort;
     }
 
@@ -85,7 +86,7 @@ final class LabApp implements AutoCloseable {
     }
 
     /** The app's own connector, as named in its tomcat_* series (the management connector has another). */
-    String connectorSuffix() {
+    public String connectorSuffix() {
         return "-" + port;
     }
 
@@ -107,22 +108,20 @@ final class LabApp implements AutoCloseable {
         throw new IOException("the workload did not become healthy in " + STARTUP_TIMEOUT.toSeconds() + " s; its log: " + tail());
     }
 
-    /** The app's own metrics and the agent's, read at one moment, as the operator reads a pod. */
-    Scrape scrape() throws IOException, InterruptedException {
-        List<Sample> samples = new ArrayList<>(PrometheusTextParser.parse(get(management("/actuator/prometheus"))).samples());
-        samples.addAll(PrometheusTextParser.parse(get("http://127.0.0.1:" + agentPort + "/metrics")).samples());
-        return new Scrape(samples, 0, List.of());
+    /** The app's own metrics and the agent's (Prometheus text), read at one moment, as the operator reads a pod. */
+    public List<String> metrics() throws IOException, InterruptedException {
+        return List.of(get(management("/actuator/prometheus")), get("http://127.0.0.1:" + agentPort + "/metrics"));
     }
 
     /** CPU seconds the process has used (all threads, user and system). */
-    double cpuSeconds() throws IOException {
+    public double cpuSeconds() throws IOException {
         String stat = Files.readString(Path.of("/proc/" + process.pid() + "/stat"));
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / (double) CLOCK_TICKS_PER_SECOND;
     }
 
     /** Peak resident memory so far (VmHWM). */
-    long peakRssBytes() throws IOException {
+    public long peakRssBytes() throws IOException {
         Map<String, String> status = new HashMap<>();
         for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
             String[] kv = line.split(":\\s+", 2);
@@ -133,13 +132,19 @@ final class LabApp implements AutoCloseable {
         return Long.parseLong(status.get("VmHWM").replace(" kB", "").trim()) * 1024;
     }
 
-    boolean alive() {
+    public boolean alive() {
         return process.isAlive();
     }
 
-    String tail() throws IOException {
+    public String tail() throws IOException {
         List<String> lines = Files.readAllLines(log);
         return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
     }
 
     private static String get(String url) throws IOException, InterruptedException {

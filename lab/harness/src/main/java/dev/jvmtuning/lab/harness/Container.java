@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.lab;
+package dev.jvmtuning.lab.harness;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,7 +13,7 @@ import java.util.List;
  * default collector, its CPU count). The JVM reads limits only from cgroups, so flags cannot
  * stand in for this without changing the defaults being measured.
  */
-final class Container {
+public final class Container {
     private static final String NAME = "jvm-tuning-lab";
     private static final long CFS_PERIOD_MICROS = 100_000;
     /**
@@ -31,12 +31,12 @@ final class Container {
     }
 
     /** No limits: the process runs where the caller does (for tests that need the app, not its defaults). */
-    static Container unlimited() {
+    public static Container unlimited() {
         return new Container(List.of());
     }
 
     /** Creates (or reuses) the lab's cgroup with these limits; fails with what is missing. */
-    static Container withLimits(double cpus, long memoryBytes) {
+    public static Container withLimits(double cpus, long memoryBytes) {
         try {
             List<String> lines = Files.readAllLines(Path.of("/proc/self/cgroup"));
             String v1Memory = controllerPath(lines, "memory");

@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.lab;
+package dev.jvmtuning.lab.harness;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelFutureListener;
@@ -34,13 +34,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Tomcat's default accept backlog of 100 and cost clients 1-3 s SYN retransmits, an artefact of
  * the harness rather than the server's behaviour.
  */
-final class ClosedLoopLoad implements AutoCloseable {
+public final class ClosedLoopLoad implements AutoCloseable {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     private static final int MAX_RESPONSE_BYTES = 1 << 20;
 
     /** One window's figures; throughput counts 2xx answers only. */
-    record Result(double requestsPerSecond, double meanMillis, double p99Millis, long errors) {
+    public record Result(double requestsPerSecond, double meanMillis, double p99Millis, long errors) {
     }
 
     /** Latencies of the requests answered in one window. */
@@ -79,7 +79,7 @@ final class ClosedLoopLoad implements AutoCloseable {
     private volatile Window window = new Window();
 
     /** Starts {@code clients} clients against {@code url}, which must be on loopback. */
-    ClosedLoopLoad(String url, int clients) {
+    public ClosedLoopLoad(String url, int clients) {
         URI uri = URI.create(url);
         if (!uri.getHost().startsWith("127.")) {
             throw new IllegalArgumentException("the lab sends load to loopback only, not " + uri.getHost());
@@ -158,7 +158,7 @@ final class ClosedLoopLoad implements AutoCloseable {
     }
 
     /** Lets the load run for {@code seconds}, then returns the figures of that window. */
-    Result measure(int seconds) throws InterruptedException {
+    public Result measure(int seconds) throws InterruptedException {
         window = new Window();
         Thread.sleep(seconds * 1000L);
         Window finished = window;

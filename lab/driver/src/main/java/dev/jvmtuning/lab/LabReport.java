@@ -1,6 +1,6 @@
-package dev.jvmtuning.operator.lab;
+package dev.jvmtuning.lab;
 
-import dev.jvmtuning.operator.lab.TuningLab.ScenarioResult;
+import dev.jvmtuning.lab.TuningLab.ScenarioResult;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.geom.Ellipse2D;

@@ -1,5 +1,8 @@
-package dev.jvmtuning.operator.lab;
+package dev.jvmtuning.lab;
 
+import dev.jvmtuning.lab.harness.ClosedLoopLoad;
+import dev.jvmtuning.lab.harness.Container;
+import dev.jvmtuning.lab.harness.LabApp;
 import dev.jvmtuning.operator.api.v1alpha1.ConnectionPool;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Runtime;
@@ -8,6 +11,8 @@ import dev.jvmtuning.operator.api.v1alpha1.Threads;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.api.v1alpha1.Workload;
 import dev.jvmtuning.operator.metrics.PodSnapshot;
+import dev.jvmtuning.operator.metrics.PrometheusTextParser;
+import dev.jvmtuning.operator.metrics.Sample;
 import dev.jvmtuning.operator.metrics.Scrape;
 import dev.jvmtuning.operator.metrics.Window;
 import dev.jvmtuning.operator.model.ContainerFacts;
@@ -62,13 +67,19 @@ public final class TuningLab {
     }
 
     public static void main(String[] args) throws Exception {
+        List<String> names = Scenario.ALL.stream().map(Scenario::name).toList();
         if (args.length < 1) {
-            System.err.println("usage: TuningLab RESULTS_DIR [SCENARIO ...]; scenarios: "
-                    + Scenario.ALL.stream().map(Scenario::name).toList());
+            System.err.println("usage: TuningLab RESULTS_DIR [SCENARIO ...]; scenarios: " + names);
             System.exit(2);
         }
         Path results = Path.of(args[0]);
         List<String> chosen = List.of(args).subList(1, args.length);
+        // Checked before anything runs: an unknown name would otherwise be skipped without a word, after minutes spent on the others.
+        List<String> unknown = chosen.stream().filter(name -> !names.contains(name)).toList();
+        if (!unknown.isEmpty()) {
+            System.err.println("unknown scenario " + String.join(", ", unknown) + "; scenarios: " + names);
+            System.exit(2);
+        }
         List<Scenario> scenarios = Scenario.ALL.stream().filter(s -> chosen.isEmpty() || chosen.contains(s.name())).toList();
         Path logs = Files.createDirectories(Path.of(System.getProperty("lab.logs", "target/lab-logs")));
         TuningLab lab = new TuningLab(Path.of(System.getProperty("lab.app")), Path.of(System.getProperty("lab.agent")), logs);
@@ -227,7 +238,11 @@ public final class TuningLab {
     /** A scrape under load, as the operator's would be; a slow one is worth knowing about. */
     private static Scrape timedScrape(LabApp app) throws IOException, InterruptedException {
         long started = System.nanoTime();
-        Scrape scrape = app.scrape();
+        List<Sample> samples = new ArrayList<>();
+        for (String text : app.metrics()) {
+            samples.addAll(PrometheusTextParser.parse(text).samples());
+        }
+        Scrape scrape = new Scrape(samples, 0, List.of());
         long millis = (System.nanoTime() - started) / 1_000_000;
         if (millis > 2000) {
             log("scraping the app and the agent under load took " + millis + " ms");

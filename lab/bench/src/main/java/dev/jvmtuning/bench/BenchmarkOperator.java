@@ -1,8 +1,8 @@
-package dev.jvmtuning.operator.bench;
+package dev.jvmtuning.bench;
 
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
-import dev.jvmtuning.operator.testing.TestSettings;
+import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.reconciler.TuningProfileReconciler;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.Config;
@@ -16,9 +16,13 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.smallrye.config.SmallRyeConfigBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -33,7 +37,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class BenchmarkOperator {
 
+    private static final List<String> MODES = List.of("tuning", "baseline");
+
     public static void main(String[] args) throws Exception {
+        if (args.length != 3 || !MODES.contains(args[0])) {
+            System.err.println("usage: BenchmarkOperator tuning|baseline KUBECONFIG NAMESPACE");
+            System.exit(2);
+        }
         String mode = args[0];
         Config config = Config.fromKubeconfig(Files.readString(Path.of(args[1])));
         String namespace = args[2];
@@ -50,7 +60,7 @@ public final class BenchmarkOperator {
         Operator operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false));
         Reconciler<TuningProfile> reconciler = mode.equals("baseline")
                 ? new Baseline()
-                : TestSettings.reconciler(Duration.ofMinutes(10), java.util.Optional.empty());
+                : new TuningProfileReconciler(settings(), new SimpleMeterRegistry());
         operator.register(reconciler, o -> o.settingNamespaces(namespace));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             TreeMap<String, Integer> sorted = new TreeMap<>();
@@ -59,13 +69,28 @@ public final class BenchmarkOperator {
             System.out.println("requests-total " + sorted.values().stream().mapToInt(Integer::intValue).sum());
             System.out.flush();
         }));
-        operator.start();
+        try {
+            operator.start();
+        } catch (RuntimeException e) {
+            // The client's threads would keep the JVM up, and benchmark.sh would wait its full deadline on it.
+            e.printStackTrace();
+            System.exit(1);
+        }
         Thread.currentThread().join();
+    }
+
+    /**
+     * The operator's own defaults, read as its Quarkus build reads them (Quarkus' duration format: "5m"),
+     * but for a resync period longer than any run, so that only the first reconcile of each profile is counted.
+     */
+    private static OperatorSettings settings() {
+        return new SmallRyeConfigBuilder().withConverter(Duration.class, 200, new DurationConverter()).withMapping(OperatorSettings.class)
+                .withDefaultValue("jvm-tuning.resync-period", "10m").build().getConfigMapping(OperatorSettings.class);
     }
 
     /** The resource type a request addresses: "deployments", "tuningprofiles/status", ... */
     private static String resource(HttpRequest request) {
-        java.util.List<String> parts = java.util.List.of(request.uri().getPath().split("/"));
+        List<String> parts = List.of(request.uri().getPath().split("/"));
         int namespaces = parts.indexOf("namespaces");
         String type = namespaces >= 0 && parts.size() > namespaces + 2 ? parts.get(namespaces + 2) : parts.get(parts.size() - 1);
         return parts.get(parts.size() - 1).equals("status") ? type + "/status" : type;

@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.lab;
+package dev.jvmtuning.lab;
 
 import dev.jvmtuning.operator.api.v1alpha1.Workload;
 import java.util.List;

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The closed loop in the operator, against the lab's real Spring Boot app behind a loopback pod:
- * seed 004's shape (a connection held 100 ms by a slow query, Hikari's default pool of 10) under
+ * the pool-bound shape (a connection held 100 ms by a slow query, Hikari's default pool of 10) under
  * closed-loop load, with a profile that declares 20 ms at the database. The operator must read
  * the real actuator counters and recommend the measured figures, with the congestion taken out.
  */

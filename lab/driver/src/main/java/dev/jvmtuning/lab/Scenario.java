@@ -43,11 +43,11 @@ record Scenario(String name, String shape, String query, int clients, double cpu
     }
 
     static final List<Scenario> ALL = List.of(
-            new Scenario("io-bound", "seed 000: a 100-500 ms blocking call per request, almost no CPU",
+            new Scenario("io-bound", "an I/O-bound handler: a 100-500 ms blocking call per request, almost no CPU",
                     "/work?sleepMinMs=100&sleepMaxMs=500&allocKb=16", 1000, 2, "1Gi", 0,
                     workload(1000 / 0.3, "300ms", null, null), false,
                     List.of(threads(List.of(100, 400, 800, 1600)))),
-            new Scenario("cpu-bound", "seed 003's Jetty shape on Tomcat: 10 ms of CPU per request, no waiting",
+            new Scenario("cpu-bound", "a CPU-bound handler on Tomcat: 10 ms of CPU per request, no waiting",
                     "/work?cpuMs=10&allocKb=16", 100, 2, "512Mi", 0,
                     workload(100 / 0.010, "10ms", "10ms", null), false,
                     List.of(threads(List.of(1, 2, 4)))),
@@ -60,7 +60,7 @@ record Scenario(String name, String shape, String query, int clients, double cpu
                     workload(50 / 0.011, "11ms", "1ms", null), false,
                     List.of(heapAndCollector(List.of("256m Parallel", "256m G1", "320m Parallel")),
                             threads(List.of(10, 50)))),
-            new Scenario("pool-bound", "seed 004: a pooled connection held 100 ms by a slow query, then 20 ms more work",
+            new Scenario("pool-bound", "a pool-bound handler: a pooled connection held 100 ms by a slow query, then 20 ms more work",
                     "/work?dbMs=100&sleepMinMs=20&sleepMaxMs=20&allocKb=16", 120, 2, "1Gi", 0,
                     workload(120 / 0.120, "120ms", null, "100ms"), true,
                     List.of(poolSize(List.of(40, 160)), threads(List.of(50, 400)))));

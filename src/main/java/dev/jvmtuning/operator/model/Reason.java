@@ -16,6 +16,7 @@ public enum Reason {
     TARGET_NOT_FOUND("TargetNotFound"),
     CONFLICT("Conflict"),
     APPLY_FAILED("ApplyFailed"),
+    ROLLED_BACK("RolledBack"),
     READY("Ready"),
     // RolloutComplete
     ROLLOUT_COMPLETE("RolloutComplete"),

@@ -5,7 +5,9 @@ import static dev.jvmtuning.operator.model.ConditionType.METRICS_AVAILABLE;
 import static dev.jvmtuning.operator.model.ConditionType.READY;
 import static dev.jvmtuning.operator.model.ConditionType.ROLLOUT_COMPLETE;
 
+import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
+import dev.jvmtuning.operator.api.v1alpha1.RollBack;
 import dev.jvmtuning.operator.api.v1alpha1.Setting;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
@@ -40,6 +42,38 @@ public final class StatusBuilder {
         status.setWarnings(previous.getWarnings());
         status.setObserved(previous.getObserved());
         status.setRecommendations(previous.getRecommendations());
+        status.setLastHealthy(previous.getLastHealthy());
+        status.setRolledBack(previous.getRolledBack());
+    }
+
+    /** The settings a failed rollout goes back to, if any ran healthy. */
+    public AppliedSettings lastHealthy() {
+        return status.getLastHealthy();
+    }
+
+    /** The settings last taken back, if any. */
+    public RollBack rolledBack() {
+        return status.getRolledBack();
+    }
+
+    /** These settings run on every pod: a later failure comes back to them. */
+    public StatusBuilder healthy(AppliedSettings settings) {
+        status.setLastHealthy(settings);
+        status.setRolledBack(null);
+        return this;
+    }
+
+    /** The pods of these settings failed and the template went back; the same settings are not applied again. */
+    public StatusBuilder rolledBack(RollBack rollBack) {
+        status.setRolledBack(rollBack);
+        String to = status.getLastHealthy() != null && !status.getLastHealthy().getSettingsHash().equals(rollBack.getSettingsHash())
+                ? "the last healthy settings " + status.getLastHealthy().getSettingsHash() : "the Deployment's own template";
+        String message = "pods of settings " + rollBack.getSettingsHash() + " failed, so the Deployment went back to " + to + ": "
+                + rollBack.getMessage() + ". They are not applied again until the profile or the Deployment changes";
+        condition(APPLIED, ConditionStatus.FALSE, Reason.ROLLED_BACK, message);
+        condition(READY, ConditionStatus.FALSE, Reason.ROLLED_BACK, message);
+        status.setConditions(Conditions.remove(status.getConditions(), ROLLOUT_COMPLETE));
+        return this;
     }
 
     /** Nothing is applied: the target is missing, the profile conflicts, is invalid or does not fit. */

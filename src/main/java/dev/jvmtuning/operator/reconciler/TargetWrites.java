@@ -6,6 +6,7 @@ import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.render.TuningConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -43,9 +44,9 @@ final class TargetWrites {
      * Deletes the profile's ConfigMaps that neither the current template nor any ReplicaSet of the
      * Deployment refers to any more; those a ReplicaSet still names stay for `rollout undo`.
      */
-    void pruneConfigMaps(TuningProfile profile, Deployment deployment, String current) {
+    void pruneConfigMaps(TuningProfile profile, Deployment deployment, Set<String> keep) {
         List<ConfigMap> stale = context.getSecondaryResources(ConfigMap.class).stream()
-                .filter(c -> TuningConfigMap.ownedBy(c, profile) && !c.getMetadata().getName().equals(current)).toList();
+                .filter(c -> TuningConfigMap.ownedBy(c, profile) && !keep.contains(c.getMetadata().getName())).toList();
         if (stale.isEmpty()) {
             return;
         }
@@ -75,6 +76,12 @@ final class TargetWrites {
         LOG.infof("restoring Deployment %s/%s", deployment.getMetadata().getNamespace(), deployment.getMetadata().getName());
         Deployment restored = context.getClient().resource(DeploymentTuning.restored(deployment, profile)).update();
         cacheRecentWrite(Deployment.class, restored, deployment);
+    }
+
+    /** The Deployment's pods, by its full selector: read only while a rollout the operator caused is under way. */
+    List<Pod> pods(Deployment deployment) {
+        return context.getClient().pods().inNamespace(deployment.getMetadata().getNamespace())
+                .withLabelSelector(deployment.getSpec().getSelector()).list().getItems();
     }
 
     /** Deletes the profile's own ConfigMaps, never one that merely has a similar name. */

@@ -6,6 +6,8 @@ import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.metrics.MetricsReport;
+import dev.jvmtuning.operator.model.ConditionStatus;
+import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.CurrentSettings;
 import dev.jvmtuning.operator.model.Reason;
@@ -18,7 +20,6 @@ import dev.jvmtuning.operator.render.Renderer;
 import dev.jvmtuning.operator.render.Rendering;
 import dev.jvmtuning.operator.render.TuningConfigMap;
 import dev.jvmtuning.operator.target.TargetContainer;
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -32,6 +33,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.annotation.PreDestroy;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -48,6 +50,8 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
     public static final String NAME = "tuningprofile";
     public static final String FIELD_MANAGER = TuningConfigMap.MANAGER;
     private static final Logger LOG = Logger.getLogger(TuningProfileReconciler.class);
+    /** While a rollout the operator caused is under way, its pods are looked at this often, not only at each resync. */
+    private static final Duration ROLLOUT_CHECK = Duration.ofSeconds(5);
 
     private final OperatorSettings settings;
     private final OperatorMetrics metrics;
@@ -96,7 +100,8 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         metrics.record(Watches.key(profile), after.getConditions());
         UpdateControl<TuningProfile> control = after.equals(before) ? UpdateControl.noUpdate()
                 : UpdateControl.patchStatus(StatusBuilder.patch(profile, after));
-        return control.rescheduleAfter(settings.resyncPeriod());
+        return control.rescheduleAfter(rollingOut(after) ? ROLLOUT_CHECK.compareTo(settings.resyncPeriod()) < 0 ? ROLLOUT_CHECK
+                : settings.resyncPeriod() : settings.resyncPeriod());
     }
 
     private void tune(TuningProfile profile, Deployment deployment, Context<TuningProfile> context, StatusBuilder status) {
@@ -133,15 +138,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
             restoreIfTuned(deployment, name, writes);
             status.recommendOnly();
         } else {
-            // The values first, then the template that points at them: no pod ever reads a half-written set.
-            ConfigMap values = TuningConfigMap.desired(profile, rendering);
-            String configMapName = values.getMetadata().getName();
-            writes.configMap(values);
-            Deployment live = writes.deployment(deployment,
-                    DeploymentTuning.desired(deployment, userContainer, name, rendering, configMapName, agent(profile)), name);
-            writes.pruneConfigMaps(profile, live, configMapName);
-            status.applied("settings " + DeploymentTuning.hash(rendering, configMapName) + " rendered into container "
-                    + userContainer.getName() + " of Deployment " + deployment.getMetadata().getName(), Rollout.of(live));
+            new Rollouts(writes, settings.agent()).apply(profile, deployment, userContainer, rendering, status);
         }
         report(profile, plan, facts, plan.current(), context, status);
     }
@@ -164,10 +161,8 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         });
     }
 
-    /** The agent image and jar set at install time, for a profile that injects the agent; else null. */
-    private DeploymentTuning.Agent agent(TuningProfile profile) {
-        boolean wanted = profile.getSpec().getMetrics() != null && profile.getSpec().getMetrics().agentInjected();
-        return wanted ? new DeploymentTuning.Agent(settings.agent().image(), settings.agent().jarPath()) : null;
+    private static boolean rollingOut(TuningProfileStatus status) {
+        return Conditions.find(status.getConditions(), ConditionType.ROLLOUT_COMPLETE).filter(c -> ConditionStatus.FALSE.text().equals(c.getStatus())).isPresent();
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -50,6 +51,13 @@ public final class TuningConfigMap {
                 && object.getMetadata().getOwnerReferences().stream().anyMatch(o -> profile.getMetadata().getUid().equals(o.getUid()));
     }
 
+    /** The rendering that wrote this data into a ConfigMap and this value into the JVM variable, for applying it again. */
+    public static Rendering rendering(String jvmOptionsVariable, String jvmOptionsValue, Map<String, String> data) {
+        TreeMap<String, String> server = new TreeMap<>(data);
+        server.remove(JVM_OPTIONS_KEY);
+        return new Rendering(jvmOptionsVariable, jvmOptionsValue, List.of(), server, Map.of(), List.of());
+    }
+
     /** The server properties as environment variables, and the rendered flags. */
     public static Map<String, String> data(Rendering rendering) {
         Map<String, String> data = new LinkedHashMap<>(rendering.serverEnvironment());
@@ -58,15 +66,20 @@ public final class TuningConfigMap {
     }
 
     public static ConfigMap desired(TuningProfile profile, Rendering rendering) {
+        return desired(profile, name(profile.getMetadata().getName(), rendering), data(rendering));
+    }
+
+    /** The ConfigMap of settings applied before, from what status recorded of them. */
+    public static ConfigMap desired(TuningProfile profile, String configMapName, Map<String, String> data) {
         String name = profile.getMetadata().getName();
         return new ConfigMapBuilder()
-                .withNewMetadata().withName(name(name, rendering)).withNamespace(profile.getMetadata().getNamespace())
+                .withNewMetadata().withName(configMapName).withNamespace(profile.getMetadata().getNamespace())
                 .addToLabels(MANAGED_BY, MANAGER).addToLabels(PROFILE_LABEL, profileLabel(name))
                 .addNewOwnerReference().withApiVersion(profile.getApiVersion()).withKind(profile.getKind())
                 .withName(name).withUid(profile.getMetadata().getUid()).withController(true).endOwnerReference()
                 .endMetadata()
                 .withImmutable(true)
-                .withData(data(rendering))
+                .withData(data)
                 .build();
     }
 }

@@ -99,6 +99,15 @@ class TuningProfileReconcilerTest {
                 .collect(java.util.stream.Collectors.toMap(EnvVar::getName, v -> v));
     }
 
+    private static String settingsHash(Deployment deployment) {
+        Map<String, String> annotations = deployment.getSpec().getTemplate().getMetadata().getAnnotations();
+        return annotations == null ? null : annotations.get(DeploymentTuning.SETTINGS_HASH);
+    }
+
+    private static String podHash(io.fabric8.kubernetes.api.model.Pod pod) {
+        return pod.getMetadata().getAnnotations() == null ? null : pod.getMetadata().getAnnotations().get(DeploymentTuning.SETTINGS_HASH);
+    }
+
     private List<ConfigMap> profileConfigMaps(String profile) {
         return client.configMaps().inNamespace(namespace).withLabel(TuningConfigMap.PROFILE_LABEL, profile).list().getItems();
     }
@@ -375,16 +384,69 @@ class TuningProfileReconcilerTest {
     }
 
     @Test
-    void aRolloutPastItsProgressDeadlineIsDegraded() {
+    void podsThatFailWithNewSettingsGoBackToTheLastHealthyOnesWhichAreNotRetried() throws InterruptedException {
+        client.resource(deployment("crash", "2", "2Gi")).inNamespace(namespace).create();
+        createProfile("crash", "crash", "runtime: SpringBootTomcat\nthreads: {max: 40}");
+        awaitCondition("crash", "Applied", "True", "Applied");
+        awaitRollout("crash");
+        awaitCondition("crash", "Ready", "True", "Ready");
+        await().atMost(TIMEOUT).until(() -> profile("crash").getStatus().getLastHealthy() != null);
+        String healthy = settingsHash(liveDeployment("crash"));
+        String healthyFlags = env(liveDeployment("crash")).get("JAVA_TOOL_OPTIONS").getValue();
+
+        client.resources(TuningProfile.class).inNamespace(namespace).withName("crash")
+                .edit(p -> { p.getSpec().getThreads().setMax(80); return p; });
+        await().atMost(TIMEOUT).until(() -> !healthy.equals(settingsHash(liveDeployment("crash"))));
+        String failing = settingsHash(liveDeployment("crash"));
+        // The kubelet's part: the new pods' JVM refuses to start.
+        await().atMost(TIMEOUT).until(() -> new FakeKubelet(client).failContainers(namespace, p -> failing.equals(podHash(p)),
+                "CrashLoopBackOff", "Error", "Unrecognized VM option 'UseNoSuchThing'\nError: Could not create the Java Virtual Machine.") > 0);
+
+        awaitCondition("crash", "Applied", "False", "RolledBack");
+        assertThat(condition("crash", "Applied").orElseThrow().getMessage())
+                .contains("CrashLoopBackOff", "Unrecognized VM option 'UseNoSuchThing'", "the last healthy settings " + healthy);
+        assertThat(settingsHash(liveDeployment("crash"))).isEqualTo(healthy);
+        assertThat(env(liveDeployment("crash")).get("JAVA_TOOL_OPTIONS").getValue()).isEqualTo(healthyFlags);
+        assertThat(profile("crash").getStatus().getRolledBack().getSettingsHash()).isEqualTo(failing);
+        assertThat(client.v1().events().inNamespace(namespace).list().getItems())
+                .anyMatch(e -> e.getReason().equals("RolledBack") && e.getType().equals("Warning"));
+
+        awaitRollout("crash");
+        operator.awaitReconciles(namespace, "crash", 3);
+        assertThat(settingsHash(liveDeployment("crash"))).as("the failed settings are not tried again").isEqualTo(healthy);
+    }
+
+    @Test
+    void podsThatFailWithTheFirstSettingsGetTheUsersOwnTemplateBack() throws InterruptedException {
+        client.resource(deployment("oom", "1", "1Gi", new EnvVar("JAVA_TOOL_OPTIONS", "-Dfile.encoding=UTF-8", null)))
+                .inNamespace(namespace).create();
+        awaitRollout("oom");
+        PodTemplateSpec before = liveDeployment("oom").getSpec().getTemplate();
+        createProfile("oom", "oom", "runtime: SpringBootTomcat\nheap: {size: 300Mi}");
+        awaitCondition("oom", "Applied", "True", "Applied");
+        String failing = settingsHash(liveDeployment("oom"));
+
+        await().atMost(TIMEOUT).until(() -> new FakeKubelet(client).failContainers(namespace, p -> failing.equals(podHash(p)),
+                "CrashLoopBackOff", "OOMKilled", "") > 0);
+
+        awaitCondition("oom", "Applied", "False", "RolledBack");
+        assertThat(condition("oom", "Ready").orElseThrow().getMessage()).contains("OOMKilled", "the Deployment's own template");
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(liveDeployment("oom").getSpec().getTemplate()).isEqualTo(before));
+    }
+
+    @Test
+    void aRolloutPastItsProgressDeadlineIsRolledBack() {
         Deployment stuck = deployment("stuck", "1", "1Gi");
         stuck.getSpec().setProgressDeadlineSeconds(1);
         client.resource(stuck).inNamespace(namespace).create();
+        PodTemplateSpec before = liveDeployment("stuck").getSpec().getTemplate();
         createProfile("stuck", "stuck", "threads: {max: 10}\nruntime: SpringBootTomcat");
 
         // no kubelet marks these pods Ready: the controller manager declares the deadline exceeded
-        awaitCondition("stuck", "RolloutComplete", "False", "Degraded");
-        assertThat(condition("stuck", "RolloutComplete").orElseThrow().getMessage()).contains("progress deadline");
-        awaitCondition("stuck", "Ready", "False", "Degraded");
+        awaitCondition("stuck", "Applied", "False", "RolledBack");
+        assertThat(condition("stuck", "Applied").orElseThrow().getMessage()).contains("progress deadline");
+        awaitCondition("stuck", "Ready", "False", "RolledBack");
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(liveDeployment("stuck").getSpec().getTemplate()).isEqualTo(before));
     }
 
     private String setting(String profile, String name) {

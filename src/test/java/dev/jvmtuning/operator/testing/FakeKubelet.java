@@ -13,6 +13,7 @@ import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.function.Predicate;
 
 /**
  * Plays the kubelet's one part the controllers need: a pod that exists is reported Running and
@@ -41,13 +42,43 @@ public final class FakeKubelet {
                 client.pods().inNamespace(namespace).resource(pod).updateStatus();
                 marked++;
             } catch (KubernetesClientException e) {
-                // The ReplicaSet controller may delete a pod between the list and this write (a rollout replaced it).
-                if (e.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
+                // The ReplicaSet controller may delete or update a pod between the list and this write; the next pass retries.
+                if (e.getCode() != HttpURLConnection.HTTP_NOT_FOUND && e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
                     throw e;
                 }
             }
         }
         return marked;
+    }
+
+    /**
+     * Reports the matching pods' containers as the kubelet would report a container that cannot run:
+     * not Ready, in {@code waitingReason}, after a termination with {@code lastReason} and {@code message}.
+     * Returns how many pods it reported.
+     */
+    public int failContainers(String namespace, Predicate<Pod> which, String waitingReason, String lastReason, String message) {
+        int failed = 0;
+        for (Pod pod : client.pods().inNamespace(namespace).list().getItems()) {
+            if (pod.getMetadata().getDeletionTimestamp() != null || !which.test(pod)) {
+                continue;
+            }
+            String now = Instant.now().toString();
+            PodStatusBuilder status = new PodStatusBuilder(pod.getStatus()).withPhase("Running").withPodIP(POD_IP)
+                    .withPodIPs(new PodIPBuilder().withIp(POD_IP).build())
+                    .withConditions(condition("PodScheduled", now), notReady("ContainersReady", now), notReady("Ready", now))
+                    .withContainerStatuses();
+            pod.getSpec().getContainers().forEach(c -> status.addToContainerStatuses(new ContainerStatusBuilder()
+                    .withName(c.getName()).withImage(c.getImage()).withImageID("").withReady(false).withStarted(false).withRestartCount(2)
+                    .withNewState().withNewWaiting().withReason(waitingReason).withMessage("back-off restarting failed container")
+                    .endWaiting().endState()
+                    .withNewLastState().withNewTerminated().withExitCode(1).withReason(lastReason).withMessage(message)
+                    .withStartedAt(now).withFinishedAt(now).endTerminated().endLastState()
+                    .build()));
+            pod.setStatus(status.build());
+            client.pods().inNamespace(namespace).resource(pod).updateStatus();
+            failed++;
+        }
+        return failed;
     }
 
     /** Keeps marking pods Ready until the Deployment reports its current template fully available. */
@@ -106,5 +137,9 @@ public final class FakeKubelet {
 
     private static io.fabric8.kubernetes.api.model.PodCondition condition(String type, String now) {
         return new PodConditionBuilder().withType(type).withStatus("True").withLastTransitionTime(now).build();
+    }
+
+    private static io.fabric8.kubernetes.api.model.PodCondition notReady(String type, String now) {
+        return new PodConditionBuilder().withType(type).withStatus("False").withLastTransitionTime(now).build();
     }
 }

@@ -25,4 +25,10 @@ public class TuningProfileStatus {
 
     @JsonPropertyDescription("Changes the metrics suggest, with their reasons.")
     private List<Recommendation> recommendations = new ArrayList<>();
+
+    @JsonPropertyDescription("The last settings whose rollout completed with every pod available: what a failed rollout goes back to.")
+    private AppliedSettings lastHealthy;
+
+    @JsonPropertyDescription("The last settings taken back because their pods failed.")
+    private RollBack rolledBack;
 }

@@ -1,0 +1,85 @@
+package dev.jvmtuning.operator.reconciler;
+
+import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
+import dev.jvmtuning.operator.api.v1alpha1.RollBack;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.config.OperatorSettings;
+import dev.jvmtuning.operator.render.DeploymentTuning;
+import dev.jvmtuning.operator.render.Rendering;
+import dev.jvmtuning.operator.render.TuningConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.jboss.logging.Logger;
+
+/** Apply mode: a change reaches the pods as one new template, and comes back out when its pods fail. */
+final class Rollouts {
+    private static final Logger LOG = Logger.getLogger(Rollouts.class);
+
+    private final TargetWrites writes;
+    private final OperatorSettings.Agent agent;
+
+    Rollouts(TargetWrites writes, OperatorSettings.Agent agent) {
+        this.writes = writes;
+        this.agent = agent;
+    }
+
+    /**
+     * Writes the values and then the template that points at them, so no pod reads a half-written set;
+     * then judges the pods of the rollout and takes the settings back when they fail. Settings taken
+     * back are not applied again until the profile or the Deployment changes (a different hash).
+     */
+    void apply(TuningProfile profile, Deployment deployment, Container userContainer, Rendering rendering,
+            StatusBuilder status) {
+        String name = profile.getMetadata().getName();
+        ConfigMap values = TuningConfigMap.desired(profile, rendering);
+        String configMapName = values.getMetadata().getName();
+        String hash = DeploymentTuning.hash(rendering, configMapName);
+        RollBack rolledBack = status.rolledBack();
+        if (rolledBack != null && hash.equals(rolledBack.getSettingsHash())
+                && Objects.equals(rolledBack.getGeneration(), profile.getMetadata().getGeneration())) {
+            status.rolledBack(rolledBack);
+            return;
+        }
+        writes.configMap(values);
+        Deployment live = writes.deployment(deployment,
+                DeploymentTuning.desired(deployment, userContainer, name, rendering, configMapName, agent(profile)), name);
+        AppliedSettings lastHealthy = status.lastHealthy();
+        // The values a failed rollout would go back to stay too.
+        writes.pruneConfigMaps(profile, live, lastHealthy == null ? Set.of(configMapName)
+                : Stream.of(configMapName, lastHealthy.getConfigMap()).collect(Collectors.toSet()));
+        Rollout rollout = Rollout.of(live);
+        if (rollout.complete()) {
+            status.healthy(new AppliedSettings(hash, rendering.jvmOptionsValue(), configMapName, TuningConfigMap.data(rendering)));
+        } else {
+            Optional<String> failure = RolloutHealth.failure(writes.pods(live), hash, userContainer.getName(), rollout);
+            if (failure.isPresent()) {
+                LOG.warnf("pods of TuningProfile %s failed with settings %s; rolling back: %s", Watches.key(profile), hash, failure.get());
+                if (lastHealthy != null && !lastHealthy.getSettingsHash().equals(hash)) {
+                    writes.configMap(TuningConfigMap.desired(profile, lastHealthy.getConfigMap(), lastHealthy.getConfigMapData()));
+                    writes.deployment(live, DeploymentTuning.desired(live, userContainer, name, TuningConfigMap.rendering(
+                            rendering.jvmOptionsVariable(), lastHealthy.getJvmOptions(), lastHealthy.getConfigMapData()),
+                            lastHealthy.getConfigMap(), agent(profile)), name);
+                } else {
+                    writes.restore(live, name);
+                }
+                status.rolledBack(new RollBack(hash, profile.getMetadata().getGeneration(), failure.get(), Instant.now().toString()));
+                return;
+            }
+        }
+        status.applied("settings " + hash + " rendered into container " + userContainer.getName() + " of Deployment "
+                + deployment.getMetadata().getName(), rollout);
+    }
+
+    /** The agent image and jar set at install time, for a profile that injects the agent; else null. */
+    private DeploymentTuning.Agent agent(TuningProfile profile) {
+        boolean wanted = profile.getSpec().getMetrics() != null && profile.getSpec().getMetrics().agentInjected();
+        return wanted ? new DeploymentTuning.Agent(agent.image(), agent.jarPath()) : null;
+    }
+}

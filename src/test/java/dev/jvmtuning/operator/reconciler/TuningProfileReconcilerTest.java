@@ -368,6 +368,20 @@ class TuningProfileReconcilerTest {
     }
 
     @Test
+    void aHandDeletedConfigMapIsWrittenAgainAndPodsNeverDependOnIt() {
+        client.resource(deployment("handmade", "1", "1Gi")).inNamespace(namespace).create();
+        createProfile("handmade", "handmade", "runtime: SpringBootTomcat\nthreads: {max: 30}");
+        awaitCondition("handmade", "Applied", "True", "Applied");
+        var ref = env(liveDeployment("handmade")).get("SERVER_TOMCAT_THREADS_MAX").getValueFrom().getConfigMapKeyRef();
+        assertThat(ref.getOptional()).as("a pod starts even while the ConfigMap is missing").isTrue();
+
+        client.configMaps().inNamespace(namespace).withName(ref.getName()).delete();
+
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(client.configMaps().inNamespace(namespace).withName(ref.getName()).get())
+                .isNotNull().extracting(c -> c.getData().get("SERVER_TOMCAT_THREADS_MAX")).isEqualTo("30"));
+    }
+
+    @Test
     void aConfigMapTheOperatorDoesNotOwnIsNeverDeleted() {
         client.resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withNewMetadata().withName("mine-jvm-tuning")
                 .addToLabels(TuningConfigMap.PROFILE_LABEL, "mine").endMetadata().addToData("team", "payments").build())

@@ -1,5 +1,6 @@
 package dev.jvmtuning.operator.reconciler;
 
+import dev.jvmtuning.operator.model.Names;
 import dev.jvmtuning.operator.render.TuningConfigMap;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -13,6 +14,7 @@ import org.jboss.logging.Logger;
 /** Writes core/v1 Events about a profile, as `kubectl describe tp` shows them. An Event that cannot be written is logged, never fatal. */
 public final class EventRecorder {
     public static final String COMPONENT = TuningConfigMap.MANAGER;
+    private static final int UNIQUE_SUFFIX = 13;
     private static final Logger LOG = Logger.getLogger(EventRecorder.class);
 
     private final KubernetesClient client;
@@ -31,7 +33,7 @@ public final class EventRecorder {
         String namespace = about.getMetadata().getNamespace();
         try {
             client.v1().events().inNamespace(namespace).resource(new EventBuilder()
-                    .withNewMetadata().withName(about.getMetadata().getName() + "." + UUID.randomUUID().toString().substring(0, 13)).withNamespace(namespace).endMetadata()
+                    .withNewMetadata().withName(Names.fit(about.getMetadata().getName(), Names.NAME_MAX - UNIQUE_SUFFIX - 1) + "." + UUID.randomUUID().toString().substring(0, UNIQUE_SUFFIX)).withNamespace(namespace).endMetadata()
                     .withNewInvolvedObject().withApiVersion(about.getApiVersion()).withKind(about.getKind()).withName(about.getMetadata().getName())
                     .withNamespace(namespace).withUid(about.getMetadata().getUid()).withResourceVersion(about.getMetadata().getResourceVersion()).endInvolvedObject()
                     .withType(type).withReason(reason).withMessage(message.length() > 1024 ? message.substring(0, 1021) + "..." : message)

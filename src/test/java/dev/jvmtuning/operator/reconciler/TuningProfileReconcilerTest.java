@@ -382,6 +382,22 @@ class TuningProfileReconcilerTest {
     }
 
     @Test
+    void aProfileNameOfTheLongestLegalLengthWorks() {
+        String name = "long-" + "n".repeat(248);
+        client.resource(deployment("longname", "1", "1Gi")).inNamespace(namespace).create();
+        createProfile(name, "longname", "runtime: SpringBootTomcat\nthreads: {max: 30}\nheap: {size: 4Gi}");
+        awaitCondition(name, "Applied", "False", "Infeasible");
+        assertThat(client.v1().events().inNamespace(namespace).list().getItems())
+                .anyMatch(e -> e.getReason().equals("Infeasible") && e.getInvolvedObject().getName().equals(name));
+
+        client.resources(TuningProfile.class).inNamespace(namespace).withName(name)
+                .edit(p -> { p.getSpec().setHeap(null); return p; });
+        awaitCondition(name, "Applied", "True", "Applied");
+        assertThat(profileConfigMaps(TuningConfigMap.profileLabel(name))).singleElement()
+                .satisfies(c -> assertThat(c.getMetadata().getName()).hasSizeLessThanOrEqualTo(253));
+    }
+
+    @Test
     void aConfigMapTheOperatorDoesNotOwnIsNeverDeleted() {
         client.resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withNewMetadata().withName("mine-jvm-tuning")
                 .addToLabels(TuningConfigMap.PROFILE_LABEL, "mine").endMetadata().addToData("team", "payments").build())

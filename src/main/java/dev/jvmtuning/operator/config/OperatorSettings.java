@@ -35,7 +35,7 @@ public interface OperatorSettings {
         /** Base URL of the Prometheus that profiles with metrics.source Prometheus are judged from. */
         Optional<String> prometheusUrl();
 
-        /** Longest one scrape or query may take, body included. */
+        /** Longest one scrape or query may take from connect to the body's last byte; past it the exchange is cut. */
         @WithDefault("10s")
         Duration timeout();
 
@@ -43,7 +43,11 @@ public interface OperatorSettings {
         @WithDefault("16777216")
         int maxBodyBytes();
 
-        /** Scrapes in flight at once, over all profiles. */
+        /** Samples kept from one body, of the series the operator reads; a body with more is cut there. */
+        @WithDefault("20000")
+        int maxSamples();
+
+        /** Scrapes in flight at once, over all profiles; polls wait for a free one rather than pile up. */
         @WithDefault("8")
         int concurrency();
     }

@@ -10,7 +10,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
 
-/** A response body read into a string, cancelled as soon as it exceeds a byte limit. */
+/**
+ * A response body read into a string, cancelled as soon as it exceeds a byte limit, or when the
+ * scrape's deadline passes (then its bytes are dropped at once, not when the body ends).
+ */
 final class LimitedBody implements HttpResponse.BodySubscriber<String> {
     private final int maxBytes;
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -21,8 +24,40 @@ final class LimitedBody implements HttpResponse.BodySubscriber<String> {
         this.maxBytes = maxBytes;
     }
 
-    static HttpResponse.BodyHandler<String> handler(int maxBytes) {
-        return info -> new LimitedBody(maxBytes);
+    /** Hands out one body per response and can abort the one in progress. */
+    static final class Handler implements HttpResponse.BodyHandler<String> {
+        private final int maxBytes;
+        private volatile LimitedBody body;
+
+        private Handler(int maxBytes) {
+            this.maxBytes = maxBytes;
+        }
+
+        @Override
+        public HttpResponse.BodySubscriber<String> apply(HttpResponse.ResponseInfo info) {
+            body = new LimitedBody(maxBytes);
+            return body;
+        }
+
+        /** Stops reading the body, if one is being read, and frees what it holds. */
+        void abort() {
+            LimitedBody current = body;
+            if (current != null) {
+                current.abort();
+            }
+        }
+    }
+
+    static Handler handler(int maxBytes) {
+        return new Handler(maxBytes);
+    }
+
+    private synchronized void abort() {
+        if (subscription != null) {
+            subscription.cancel();
+        }
+        bytes.reset();
+        result.completeExceptionally(new IOException("scrape cut off at its deadline"));
     }
 
     @Override
@@ -37,7 +72,10 @@ final class LimitedBody implements HttpResponse.BodySubscriber<String> {
     }
 
     @Override
-    public void onNext(List<ByteBuffer> buffers) {
+    public synchronized void onNext(List<ByteBuffer> buffers) {
+        if (result.isDone()) {
+            return;
+        }
         for (ByteBuffer buffer : buffers) {
             if (bytes.size() + buffer.remaining() > maxBytes) {
                 subscription.cancel();

@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -41,6 +42,8 @@ import java.util.stream.Collectors;
  * window against the plan in force.
  */
 public final class MetricsFetcher implements PerResourcePollingEventSource.ResourceFetcher<MetricsReport, TuningProfile>, AutoCloseable {
+    /** The series a window reads: samples of any other are not kept. */
+    private static final Set<String> READ = Set.copyOf(PodSnapshot.SERIES);
     private final KubernetesClient client;
     private final Function<TuningProfile, Optional<Deployment>> targetOf;
     private final Function<TuningProfile, Double> processorsOf;
@@ -49,6 +52,8 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
     private final ExecutorService executor;
     private final HttpClient http;
     private final Map<String, Window.History> history = new ConcurrentHashMap<>();
+    private final Map<String, MetricsReport> latest = new ConcurrentHashMap<>();
+    private final Semaphore slots;
 
     /**
      * @param targetOf     the profile's target Deployment, from the informer's cache
@@ -62,6 +67,7 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         this.processorsOf = processorsOf;
         this.settings = settings;
         this.clock = clock;
+        this.slots = new Semaphore(settings.concurrency());
         this.executor = Executors.newFixedThreadPool(settings.concurrency(), r -> {
             Thread t = new Thread(r, "metrics-scrape");
             t.setDaemon(true);
@@ -73,11 +79,19 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
 
     @Override
     public Set<MetricsReport> fetchResources(TuningProfile profile) {
+        MetricsReport report;
         try {
-            return Set.of(report(profile));
+            report = report(profile);
         } catch (RuntimeException e) {
-            return Set.of(MetricsReport.unavailable(Reason.SCRAPE_FAILED, "metrics could not be read: " + e.getMessage()));
+            report = MetricsReport.unavailable(Reason.SCRAPE_FAILED, "metrics could not be read: " + e.getMessage());
         }
+        latest.put(key(profile), report);
+        return Set.of(report);
+    }
+
+    /** The last poll's report, without polling: a reconcile never waits for a scrape. */
+    public Optional<MetricsReport> latest(TuningProfile profile) {
+        return Optional.ofNullable(latest.get(key(profile)));
     }
 
     @Override
@@ -88,6 +102,7 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
     /** Forgets a deleted profile's samples. */
     public void forget(TuningProfile profile) {
         history.remove(key(profile));
+        latest.remove(key(profile));
     }
 
     /** Stops the scrape threads; requests in flight fail and their profiles report so. */
@@ -150,35 +165,48 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         Map<String, CompletableFuture<Outcome>> inFlight = new LinkedHashMap<>();
         for (Pod pod : pods) {
             URI uri = URI.create("http://" + hostLiteral(pod.getStatus().getPodIP()) + ":" + port + path);
-            HttpRequest request = HttpRequest.newBuilder(uri).timeout(settings.timeout())
-                    .header("Accept", "text/plain;version=0.0.4").GET().build();
-            inFlight.put(pod.getMetadata().getName(), http.sendAsync(request, LimitedBody.handler(settings.maxBodyBytes()))
-                    .orTimeout(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)
-                    .thenApply(response -> {
-                        if (response.statusCode() != 200) {
-                            return new Outcome(null, "HTTP " + response.statusCode() + " from " + uri);
-                        }
-                        Scrape scrape = PrometheusTextParser.parse(response.body());
-                        if (scrape.samples().isEmpty()) {
-                            return new Outcome(null, "no metrics in the response of " + uri
-                                    + (scrape.skippedLines() > 0 ? " (" + scrape.skippedLines() + " malformed lines)" : ""));
-                        }
-                        return new Outcome(PodSnapshot.of(scrape, clock.millis()), null);
-                    })
-                    .exceptionally(e -> new Outcome(null, describe(e) + " (" + uri + ")")));
+            inFlight.put(pod.getMetadata().getName(), scrape(uri));
         }
         Map<String, Outcome> outcomes = new LinkedHashMap<>();
-        inFlight.forEach((pod, future) -> {
-            Outcome outcome;
-            try {
-                outcome = future.get(settings.timeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
-            } catch (Exception e) {
-                future.cancel(true);
-                outcome = new Outcome(null, describe(e));
-            }
-            outcomes.put(pod, outcome);
-        });
+        inFlight.forEach((pod, future) -> outcomes.put(pod, future.join()));
         return outcomes;
+    }
+
+    /**
+     * One scrape, bounded as a whole: a slot among the scrapes in flight over all profiles, one deadline
+     * from connect to the body's last byte (past it the body is dropped and the connection closed), a
+     * byte cap, and only the samples of the series the window reads, at most maxSamples of them.
+     */
+    private CompletableFuture<Outcome> scrape(URI uri) {
+        try {
+            if (!slots.tryAcquire(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)) {
+                return CompletableFuture.completedFuture(new Outcome(null, "no free scrape slot within " + settings.timeout().toSeconds()
+                        + "s: " + settings.concurrency() + " scrapes are in flight (" + uri + ")"));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return CompletableFuture.completedFuture(new Outcome(null, "interrupted (" + uri + ")"));
+        }
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(settings.timeout()).header("Accept", "text/plain;version=0.0.4").GET().build();
+        LimitedBody.Handler body = LimitedBody.handler(settings.maxBodyBytes());
+        return http.sendAsync(request, body)
+                .orTimeout(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)
+                .thenApply(response -> {
+                    if (response.statusCode() != 200) {
+                        return new Outcome(null, "HTTP " + response.statusCode() + " from " + uri);
+                    }
+                    Scrape scrape = PrometheusTextParser.parse(response.body(), READ::contains, settings.maxSamples());
+                    if (scrape.samples().isEmpty()) {
+                        return new Outcome(null, "no metrics in the response of " + uri
+                                + (scrape.skippedLines() > 0 ? " (" + scrape.skippedLines() + " malformed lines)" : ""));
+                    }
+                    return new Outcome(PodSnapshot.of(scrape, clock.millis()), null);
+                })
+                .exceptionally(e -> {
+                    body.abort();
+                    return new Outcome(null, describe(e) + " (" + uri + ")");
+                })
+                .whenComplete((outcome, e) -> slots.release());
     }
 
     /** Instant queries of the raw series for the target's pods; rates are computed from consecutive answers, as for scrapes. */

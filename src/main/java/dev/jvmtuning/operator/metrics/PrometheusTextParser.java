@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Reads the Prometheus text exposition format 0.0.4 and the OpenMetrics 1.0 text format, as written by
@@ -23,17 +24,30 @@ public final class PrometheusTextParser {
 
     private final String body;
     private final boolean openMetrics;
+    private final Predicate<String> keep;
+    private final int maxSamples;
     /** The cursor and the end of the line being read (its '\n' and any '\r' before it excluded). */
     private int pos;
     private int lineEnd;
 
-    private PrometheusTextParser(String body) {
+    private PrometheusTextParser(String body, Predicate<String> keep, int maxSamples) {
         this.body = body;
         this.openMetrics = endsWithEof(body);
+        this.keep = keep;
+        this.maxSamples = maxSamples;
     }
 
     public static Scrape parse(String body) {
-        return new PrometheusTextParser(body).readAll();
+        return parse(body, name -> true, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Keeps only the samples whose name {@code keep} accepts, at most {@code maxSamples} of them: what a
+     * body of many tiny lines can cost is bounded by what the caller uses, not by what the pod sends.
+     * Lines of other series are passed over unparsed; past the cap, reading stops and says so.
+     */
+    public static Scrape parse(String body, Predicate<String> keep, int maxSamples) {
+        return new PrometheusTextParser(body, keep, maxSamples).readAll();
     }
 
     private Scrape readAll() {
@@ -58,7 +72,11 @@ public final class PrometheusTextParser {
                     if (problems.size() < MAX_PROBLEMS) {
                         problems.add("line " + lineNumber + ", longer than " + MAX_LINE_CHARS + " characters");
                     }
-                } else {
+                } else if (keep.test(name()) || !isMetricName(name())) {
+                    if (samples.size() >= maxSamples) {
+                        problems.add("more than " + maxSamples + " samples of the series read; the rest of the body was not read");
+                        break;
+                    }
                     try {
                         samples.add(readSample());
                     } catch (MalformedLine e) {
@@ -73,6 +91,23 @@ public final class PrometheusTextParser {
             lineStart = next;
         }
         return new Scrape(samples, skippedLines, problems);
+    }
+
+    /** The metric name at the cursor, without moving it: up to the label set, a blank or the line's end. */
+    private String name() {
+        int end = pos;
+        while (end < lineEnd && body.charAt(end) != '{' && body.charAt(end) != ' ' && body.charAt(end) != '\t') {
+            end++;
+        }
+        return body.substring(pos, end);
+    }
+
+    /** Whether a line starts like a sample; one that does not is read, to be reported as malformed. */
+    private static boolean isMetricName(String name) {
+        if (name.isEmpty() || Character.isDigit(name.charAt(0))) {
+            return false;
+        }
+        return name.chars().allMatch(c -> c == '_' || c == ':' || (c < 128 && Character.isLetterOrDigit(c)));
     }
 
     /** OpenMetrics bodies, and only they, end with "# EOF": it tells seconds timestamps from milliseconds. */

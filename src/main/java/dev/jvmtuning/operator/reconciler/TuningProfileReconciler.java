@@ -150,9 +150,9 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
     }
 
     /** The metrics of the target's pods, judged against the plan in force, and the closed loop's advice. */
-    private static void report(TuningProfile profile, PlanResult.Plan plan, ContainerFacts facts, CurrentSettings current,
+    private void report(TuningProfile profile, PlanResult.Plan plan, ContainerFacts facts, CurrentSettings current,
             Context<TuningProfile> context, StatusBuilder status) {
-        context.getSecondaryResource(MetricsReport.class).ifPresent(report -> {
+        watches.metrics(profile).ifPresent(report -> {
             var verdict = report.observed() == null ? null
                     : PressureDetector.judge(report.observed(), report.previous(), profile.getSpec().getPressure(), current);
             List<Recommendation> remeasured = plan == null ? List.of()

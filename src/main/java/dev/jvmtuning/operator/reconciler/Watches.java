@@ -22,8 +22,12 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 /**
@@ -36,10 +40,18 @@ final class Watches implements AutoCloseable {
 
     private final OperatorSettings.Metrics settings;
     private final Map<ResourceID, CurrentSettings> plans = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService pollers;
     private MetricsFetcher fetcher;
 
     Watches(OperatorSettings.Metrics settings) {
         this.settings = settings;
+        // Polls of many profiles at once, so that a few slow pods cannot starve the rest; scrapes themselves are capped by the fetcher.
+        AtomicInteger threads = new AtomicInteger();
+        this.pollers = Executors.newScheduledThreadPool(settings.concurrency(), r -> {
+            Thread t = new Thread(r, "metrics-poll-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     List<EventSource<?, TuningProfile>> eventSources(EventSourceContext<TuningProfile> context) {
@@ -66,7 +78,7 @@ final class Watches implements AutoCloseable {
         // Polls at each profile's metrics.interval; a changed report triggers a reconcile.
         var metrics = new PerResourcePollingEventSource<>(MetricsReport.class, context,
                 new PerResourcePollingConfigurationBuilder<MetricsReport, TuningProfile, String>(fetcher, Duration.ofSeconds(30))
-                        .withName("metrics").withResourceIDMapper(r -> "report").build());
+                        .withName("metrics").withResourceIDMapper(r -> "report").withExecutorService(pollers).build());
         return List.of(deploymentSource, new InformerEventSource<>(configMaps, context), metrics);
     }
 
@@ -82,8 +94,14 @@ final class Watches implements AutoCloseable {
         }
     }
 
+    /** The last metrics report of a profile, as polled; reading it never scrapes. */
+    Optional<MetricsReport> metrics(TuningProfile profile) {
+        return fetcher == null ? Optional.empty() : fetcher.latest(profile);
+    }
+
     @Override
     public void close() {
+        pollers.shutdownNow();
         if (fetcher != null) {
             fetcher.close();
         }

@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -38,7 +39,7 @@ import org.junit.jupiter.api.Test;
  * status) and a loopback endpoint that misbehaves on demand.
  */
 class MetricsFetcherTest {
-    enum Behaviour { GOOD, HANG, ERROR_500, HUGE, GARBAGE }
+    enum Behaviour { GOOD, HANG, ERROR_500, HUGE, GARBAGE, DRIP }
 
     private static final String GOOD_BODY = """
             # TYPE jvm_gc_collection_seconds summary
@@ -51,11 +52,13 @@ class MetricsFetcherTest {
 
     private final AtomicReference<Behaviour> behaviour = new AtomicReference<>(Behaviour.GOOD);
     private final CountDownLatch release = new CountDownLatch(1);
+    private final CountDownLatch hungUp = new CountDownLatch(1);
     private HttpServer endpoint;
     private int scrapes;
     private KubernetesClient client;
     private String namespace;
     private final ManualClock clock = new ManualClock();
+    private Deployment deployment;
     private MetricsFetcher fetcher;
     private TuningProfile profile;
 
@@ -80,6 +83,21 @@ class MetricsFetcherTest {
                         }
                     }
                     case GARBAGE -> respond(exchange, "<html>\u0000\u0001 not { metrics \"\n}}}");
+                    case DRIP -> {
+                        // headers and a first line at once, then a byte a second: only a deadline on the whole exchange ends it
+                        exchange.sendResponseHeaders(200, 0);
+                        try (OutputStream out = exchange.getResponseBody()) {
+                            out.write("jvm_gc_pause_seconds_sum 1\n".getBytes(StandardCharsets.UTF_8));
+                            out.flush();
+                            for (int i = 0; i < 60 && release.getCount() > 0; i++) {
+                                out.write('#');
+                                out.flush();
+                                Thread.sleep(1000);
+                            }
+                        } catch (IOException | InterruptedException expected) {
+                            hungUp.countDown(); // the fetcher hung up at its deadline
+                        }
+                    }
                     case GOOD -> {
                         scrapes++;
                         respond(exchange, GOOD_BODY.formatted(scrapes * 10, scrapes * 0.5, scrapes * 20_000, scrapes * 1.0));
@@ -94,7 +112,7 @@ class MetricsFetcherTest {
         client = controlPlane.client();
         namespace = controlPlane.newNamespace("metrics");
         Map<String, String> labels = Map.of("app", "web");
-        Deployment deployment = client.resource(new DeploymentBuilder().withNewMetadata().withName("web").endMetadata()
+        deployment = client.resource(new DeploymentBuilder().withNewMetadata().withName("web").endMetadata()
                 .withNewSpec().withReplicas(1).withNewSelector().withMatchLabels(labels).endSelector()
                 .withNewTemplate().withNewMetadata().withLabels(labels).endMetadata()
                 .withNewSpec().addNewContainer().withName("app").withImage("example/web:1").endContainer().endSpec()
@@ -172,6 +190,23 @@ class MetricsFetcherTest {
         assertThat(fetch().availableMessage()).contains("connection refused");
 
         assertThat(Thread.activeCount()).as("threads after five failed scrapes").isLessThan(threadsBefore + 20);
+    }
+
+    @Test
+    void aBodyThatDripsIsCutAtTheDeadlineOfTheWholeExchange() throws InterruptedException {
+        var quick = new TestSettings.TestMetrics(Optional.empty(), Duration.ofSeconds(2), 16 * 1024 * 1024, 20_000, 8);
+        try (MetricsFetcher strict = new MetricsFetcher(client, p -> Optional.of(deployment), p -> null, quick, clock)) {
+            behaviour.set(Behaviour.DRIP);
+            long start = System.nanoTime();
+
+            MetricsReport report = strict.fetchResources(profile).iterator().next();
+
+            assertThat(report.availableReason().text()).isEqualTo("ScrapeFailed");
+            assertThat(report.availableMessage()).contains("timed out");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("headers came at once; the body never ended")
+                    .isLessThan(Duration.ofSeconds(4));
+            assertThat(hungUp.await(5, TimeUnit.SECONDS)).as("the connection is closed, not read on in the background").isTrue();
+        }
     }
 
     @Test

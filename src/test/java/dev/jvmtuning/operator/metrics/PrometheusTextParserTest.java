@@ -666,4 +666,22 @@ class PrometheusTextParserTest {
     private static Long scrapeTimestamp(DataPointSnapshot data) {
         return data.hasScrapeTimestamp() ? data.getScrapeTimestampMillis() : null;
     }
+
+    @Test
+    void onlyTheSeriesAskedForAreKeptAndAtMostTheCap() {
+        StringBuilder body = new StringBuilder();
+        for (int i = 0; i < 50_000; i++) {
+            body.append("padding_metric{i=\"").append(i).append("\"} 1\n");
+            body.append("wanted_total{i=\"").append(i).append("\"} ").append(i).append('\n');
+        }
+        body.append("<html> not a sample\n");
+
+        Scrape all = PrometheusTextParser.parse(body.toString(), "wanted_total"::equals, Integer.MAX_VALUE);
+        Scrape capped = PrometheusTextParser.parse(body.toString(), "wanted_total"::equals, 1000);
+
+        assertThat(all.samples()).hasSize(50_000).allMatch(sample -> sample.name().equals("wanted_total"));
+        assertThat(all.skippedLines()).as("a line that is no sample is still reported").isEqualTo(1);
+        assertThat(capped.samples()).hasSize(1000);
+        assertThat(capped.problems()).anyMatch(p -> p.contains("more than 1000 samples"));
+    }
 }

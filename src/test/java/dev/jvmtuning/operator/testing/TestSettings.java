@@ -10,7 +10,7 @@ import java.util.Optional;
 public record TestSettings(Duration resyncPeriod, Metrics metrics, Agent agent) implements OperatorSettings {
 
     public static TestSettings of(Duration resyncPeriod, Optional<String> prometheusUrl) {
-        return new TestSettings(resyncPeriod, new TestMetrics(prometheusUrl, Duration.ofSeconds(10), 16 * 1024 * 1024, 8),
+        return new TestSettings(resyncPeriod, new TestMetrics(prometheusUrl, Duration.ofSeconds(10), 16 * 1024 * 1024, 20_000, 8),
                 new TestAgent("example/jvm-tuning-agent:test", "/jvm-tuning-agent.jar"));
     }
 
@@ -22,6 +22,7 @@ public record TestSettings(Duration resyncPeriod, Metrics metrics, Agent agent) 
     public record TestAgent(String image, String jarPath) implements Agent {
     }
 
-    public record TestMetrics(Optional<String> prometheusUrl, Duration timeout, int maxBodyBytes, int concurrency) implements Metrics {
+    public record TestMetrics(Optional<String> prometheusUrl, Duration timeout, int maxBodyBytes, int maxSamples, int concurrency)
+            implements Metrics {
     }
 }

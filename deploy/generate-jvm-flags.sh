@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates src/main/resources/jvm-flags/jdk{17,21,25}.txt from the JDKs themselves (see
-# KnownFlagsGenerator). JDK 17 and 25 are installed JDKs; JDK 21 is Debian trixie's, from a root file
-# system under the local cache: when none is there yet, the JRE 21 root file system tarball that
-# deploy/local/images.sh builds is unpacked for it.
+# KnownFlagsGenerator). JDK 17 and 25 are installed JDKs; JDK 21 is Debian trixie's, run as root in a
+# chroot of a root file system under the local cache: when none is there yet, the JRE 21 root file
+# system tarball that deploy/local/images.sh builds is unpacked for it.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/local/env.sh"
 cd "$REPO_ROOT"

@@ -99,8 +99,15 @@ public final class FlagPolicy {
         return new FlagPolicy(Bundled.LISTS, allow);
     }
 
+    /** The bundled lists with no allow-list: everything refused by default stays refused. */
+    public static FlagPolicy standard() {
+        return Bundled.STANDARD;
+    }
+
+    /** Loaded on first use, once per class loader. */
     private static final class Bundled {
         static final Map<Integer, KnownFlags> LISTS = lists();
+        static final FlagPolicy STANDARD = new FlagPolicy(LISTS, List.of());
 
         private static Map<Integer, KnownFlags> lists() {
             Map<Integer, KnownFlags> lists = new LinkedHashMap<>();

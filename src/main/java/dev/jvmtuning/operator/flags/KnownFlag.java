@@ -34,10 +34,22 @@ public record KnownFlag(String name, String type, FlagKind kind, BigDecimal min,
         };
     }
 
-    /** This flag as two JDKs both take it: the same name and type, the stricter kind, the narrower range. */
+    /** bool, double, string or integer: JDKs change a flag's integer width (uintx in 17, uint in 25) but not its family. */
+    String family() {
+        return isBoolean() || isDouble() ? type : isString() ? "string" : "integer";
+    }
+
+    /**
+     * This flag as two JDKs of the same family both take it: the stricter kind, the narrower range and,
+     * for integers, the narrower type (unsigned when either is).
+     */
     KnownFlag and(KnownFlag other) {
         FlagKind stricter = kind.ordinal() >= other.kind.ordinal() ? kind : other.kind;
-        return new KnownFlag(name, type, stricter, greater(min, other.min), lesser(max, other.max));
+        String narrower = type;
+        if (family().equals("integer") && (other.typeMax().compareTo(typeMax()) < 0 || (isSigned() && !other.isSigned()))) {
+            narrower = other.type;
+        }
+        return new KnownFlag(name, narrower, stricter, greater(min, other.min), lesser(max, other.max));
     }
 
     private static BigDecimal greater(BigDecimal a, BigDecimal b) {

@@ -76,8 +76,8 @@ public record KnownFlags(String jdks, Map<String, KnownFlag> flags, Set<String> 
     }
 
     /**
-     * What every one of these JDKs takes: flags all of them know with the same type, at the stricter
-     * kind and the narrower range, and the largest minimum stack.
+     * What every one of these JDKs takes: flags all of them know in the same type family, at the
+     * stricter kind, narrower type and narrower range, and the largest minimum stack.
      */
     public static KnownFlags commonTo(List<KnownFlags> lists) {
         KnownFlags common = lists.get(0);
@@ -85,7 +85,7 @@ public record KnownFlags(String jdks, Map<String, KnownFlag> flags, Set<String> 
         for (KnownFlags next : lists.subList(1, lists.size())) {
             Map<String, KnownFlag> flags = new LinkedHashMap<>();
             common.flags.forEach((name, flag) -> Optional.ofNullable(next.flags.get(name))
-                    .filter(other -> other.type().equals(flag.type()))
+                    .filter(other -> other.family().equals(flag.family()))
                     .ifPresent(other -> flags.put(name, flag.and(other))));
             common = new KnownFlags(common.jdks, flags, retained(common.xOptions, next.xOptions),
                     retained(common.logTags, next.logTags), retained(common.logDecorators, next.logDecorators),

@@ -5,6 +5,7 @@ import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.config.OperatorSettings;
+import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.metrics.MetricsReport;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.CurrentSettings;
@@ -48,9 +49,11 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
     private final OperatorSettings settings;
     private final OperatorMetrics metrics;
     private final Watches watches;
+    private final FlagPolicy flagPolicy;
 
     public TuningProfileReconciler(OperatorSettings settings, MeterRegistry registry) {
         this.settings = settings;
+        this.flagPolicy = FlagPolicy.bundled(settings.flagPolicy().allow().orElse(List.of()));
         this.metrics = new OperatorMetrics(registry, NAME);
         this.watches = new Watches(settings.metrics());
     }
@@ -104,7 +107,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         String configMapName = TuningConfigMap.name(name);
         Container userContainer = DeploymentTuning.userContainer(deployment, lookup.container(), configMapName);
         ContainerFacts facts = TargetContainer.facts(deployment, userContainer, null);
-        PlanResult result = Planner.plan(profile.getSpec(), facts);
+        PlanResult result = Planner.plan(profile.getSpec(), facts, flagPolicy);
         TargetWrites writes = new TargetWrites(context);
         if (result instanceof PlanResult.Rejected rejected) {
             // The last applied settings, if any, stay in place: a bad edit must not undo a good state.
@@ -133,13 +136,13 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
     }
 
     /** The metrics of the target's pods, judged against the plan in force, and the closed loop's advice. */
-    private static void report(TuningProfile profile, PlanResult.Plan plan, ContainerFacts facts, CurrentSettings current,
+    private void report(TuningProfile profile, PlanResult.Plan plan, ContainerFacts facts, CurrentSettings current,
             Context<TuningProfile> context, StatusBuilder status) {
         context.getSecondaryResource(MetricsReport.class).ifPresent(report -> {
             var verdict = report.observed() == null ? null
                     : PressureDetector.judge(report.observed(), report.previous(), profile.getSpec().getPressure(), current);
             List<Recommendation> remeasured = plan == null ? List.of()
-                    : ObservedWorkload.replan(profile.getSpec(), facts, plan, report.observed());
+                    : ObservedWorkload.replan(profile.getSpec(), facts, plan, report.observed(), flagPolicy);
             status.metrics(report, verdict, remeasured);
         });
     }

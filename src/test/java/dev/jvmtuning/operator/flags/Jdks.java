@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -16,7 +17,7 @@ import java.util.stream.Stream;
  * The JDKs of the supported versions that this machine has, as commands that start their {@code java}.
  * 17 and 25 are installed JDKs; 21 has no Debian bookworm package, so it is a Debian trixie root file
  * system (a directory holding usr/lib/jvm/java-21-openjdk-amd64) found under the local tool cache and
- * started through that file system's own dynamic loader, which needs neither root nor chroot.
+ * started in a chroot of it, as root: Debian's JDK links its configuration to that system's /etc.
  */
 public final class Jdks {
     private static final Path CACHE = Path.of(System.getProperty("user.home"), ".cache/jvm-tuning-operator");
@@ -25,15 +26,17 @@ public final class Jdks {
     private Jdks() {
     }
 
-    /** A JDK of one feature version and the command that starts its {@code java}. */
-    public record Jdk(int feature, List<String> java) {
+    /** A JDK of one feature version, the command that starts its {@code java} and the environment that needs. */
+    public record Jdk(int feature, List<String> java, Map<String, String> environment) {
 
         /** Runs {@code java args...} and returns its exit status and everything it printed. */
         public Run run(String... args) {
             List<String> command = new ArrayList<>(java);
             command.addAll(List.of(args));
             try {
-                Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+                ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+                builder.environment().putAll(environment);
+                Process process = builder.start();
                 process.getOutputStream().close();
                 String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                 if (!process.waitFor(120, TimeUnit.SECONDS)) {
@@ -64,19 +67,19 @@ public final class Jdks {
 
     private static Optional<Jdk> installed(int feature, String home) {
         Path java = Path.of(home, "bin", "java");
-        return Files.isExecutable(java) ? Optional.of(new Jdk(feature, List.of(java.toString()))) : Optional.empty();
+        return Files.isExecutable(java) ? Optional.of(new Jdk(feature, List.of(java.toString()), Map.of())) : Optional.empty();
     }
 
     private static Optional<Jdk> jdk21() {
         String configured = System.getProperty("jdk21.rootfs");
+        if (!"root".equals(System.getProperty("user.name"))) {
+            return Optional.empty();
+        }
         Optional<Path> rootfs = configured != null ? Optional.of(Path.of(configured)).filter(Jdks::holdsJava21) : rootfsUnder(CACHE);
-        return rootfs.map(root -> {
-            Path home = root.resolve(DEBIAN_JAVA_21);
-            String libraryPath = String.join(":", root.resolve("lib/x86_64-linux-gnu").toString(),
-                    root.resolve("usr/lib/x86_64-linux-gnu").toString(), home.resolve("lib").toString(), home.resolve("lib/server").toString());
-            return new Jdk(21, List.of(root.resolve("lib64/ld-linux-x86-64.so.2").toString(), "--library-path", libraryPath,
-                    home.resolve("bin/java").toString()));
-        });
+        // Without /proc in the chroot the loader cannot resolve the launcher's $ORIGIN run path: name the JDK's libraries.
+        String home = "/" + DEBIAN_JAVA_21;
+        return rootfs.map(root -> new Jdk(21, List.of("chroot", root.toString(), home + "/bin/java"),
+                Map.of("LD_LIBRARY_PATH", home + "/lib:" + home + "/lib/server")));
     }
 
     /** The shallowest root file system with Debian's Java 21 under {@code dir}, looking five levels down. */

@@ -85,11 +85,15 @@ public final class KnownFlagsGenerator {
     /** The -X options {@code java -X} lists, with the placeholder of their value: -Xmx<size>, -Xint, -Xshare:auto. */
     private static List<String> xOptions(Jdks.Jdk jdk) {
         TreeSet<String> options = new TreeSet<>();
-        for (String line : jdk.run("-X").output().lines().toList()) {
+        String help = jdk.run("-X").output();
+        for (String line : help.lines().toList()) {
             Matcher m = X_OPTION.matcher(line);
             if (m.find()) {
                 options.add(m.group(1) + (m.group(2) == null ? "" : m.group(2) + ">"));
             }
+        }
+        if (options.isEmpty()) {
+            throw new IllegalStateException("JDK " + jdk.feature() + " listed no -X options:\n" + help);
         }
         return List.copyOf(options);
     }

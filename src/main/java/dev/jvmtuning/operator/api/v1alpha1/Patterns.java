@@ -18,6 +18,9 @@ public final class Patterns {
      */
     public static final String JVM_FLAG = "^-[A-Za-z0-9._:+=/,*%@-]+$";
 
+    /** As a CEL list: flags that run commands or load agents, which no profile may carry (FlagPolicy refuses them too). */
+    public static final String NEVER_FLAGS = "['-XX:OnError', '-XX:OnOutOfMemoryError', '-javaagent', '-agentpath', '-agentlib', '-Xrun']";
+
     private Patterns() {
     }
 }

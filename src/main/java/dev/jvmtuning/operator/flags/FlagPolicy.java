@@ -52,8 +52,7 @@ public final class FlagPolicy {
             new Refusal("-javaagent", "loads a Java agent: code that runs inside the application"),
             new Refusal("-agentpath", "loads a native agent: code that runs inside the JVM"),
             new Refusal("-agentlib", "loads a native agent: code that runs inside the JVM"),
-            new Refusal("-Xrun", "loads a native agent: code that runs inside the JVM"),
-            new Refusal("@", "reads further options from an argument file"));
+            new Refusal("-Xrun", "loads a native agent: code that runs inside the JVM"));
 
     /** Refused unless an allow-list entry is a prefix of the flag. */
     private static final List<Refusal> BY_DEFAULT = List.of(
@@ -133,7 +132,11 @@ public final class FlagPolicy {
             if (problem.isPresent()) {
                 problems.add("jvmOptions[" + i + "] " + shown(entry) + " " + problem.get());
             } else {
-                EnumSet.of(FlagKind.DIAGNOSTIC, FlagKind.EXPERIMENTAL).stream().filter(k -> entry.equals(k.unlockFlag())).forEach(unlocked::add);
+                for (FlagKind kind : FlagKind.values()) {
+                    if (entry.equals(kind.unlockFlag())) {
+                        unlocked.add(kind);
+                    }
+                }
             }
         }
         return problems;
@@ -189,7 +192,7 @@ public final class FlagPolicy {
                     + "must be one that all of them know)" : ""));
         }
         KnownFlag flag = declared.get();
-        boolean isUnlockFlag = flag.kind().unlockFlag() != null && flag.kind().unlockFlag().endsWith(name);
+        boolean isUnlockFlag = ("-XX:+" + name).equals(flag.kind().unlockFlag());
         if (flag.kind() != FlagKind.PRODUCT && !unlocked.contains(flag.kind()) && !isUnlockFlag) {
             return Optional.of("is a " + flag.kind().word() + " flag: HotSpot refuses it unless " + flag.kind().unlockFlag()
                     + " comes earlier in jvmOptions");

@@ -3,11 +3,15 @@ package dev.jvmtuning.operator.flags;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.jvmtuning.operator.api.v1alpha1.Patterns;
 import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /** The flag policy on the bundled lists: what it takes, what it refuses and what each message says. */
 class FlagPolicyTest {
@@ -121,9 +125,16 @@ class FlagPolicyTest {
                 .contains("is not a flag of");
     }
 
+    /** The flags the CRD refuses at admission, from its CEL list: the policy refuses them too, and no allow-list entry lets them through. */
+    static Stream<String> neverAccepted() {
+        return Pattern.compile("'([^']+)'").matcher(Patterns.NEVER_FLAGS).results().map(m -> m.group(1));
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"-javaagent", "-XX:OnError", "-agentlib:jdwp", "-Xrunhprof"})
+    @MethodSource("neverAccepted")
     void theAllowListCannotWidenWhatIsNeverAccepted(String entry) {
+        FlagPolicy allowingItsStem = FlagPolicy.bundled(List.of(entry.substring(0, entry.length() - 1)));
+        assertThat(problems(allowingItsStem, null, entry + "=x")).singleElement().asString().contains("no setting allows it in a TuningProfile");
         assertThatThrownBy(() -> FlagPolicy.bundled(List.of(entry)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(FlagPolicy.ALLOW_SETTING + " entry '" + entry + "' cannot be allowed");

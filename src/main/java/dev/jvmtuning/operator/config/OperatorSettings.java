@@ -3,6 +3,7 @@ package dev.jvmtuning.operator.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -21,6 +22,18 @@ public interface OperatorSettings {
 
     /** The agent image that profiles with metrics.injectAgent get as an init container. */
     Agent agent();
+
+    /** Which jvmOptions entries profiles may carry beyond tuning flags. */
+    FlagPolicySettings flagPolicy();
+
+    interface FlagPolicySettings {
+        /**
+         * Flag prefixes this installation accepts although the policy refuses them by default, e.g.
+         * {@code -D} (every system property), {@code -Dfile.encoding=}, {@code -XX:HeapDumpPath=}. Flags
+         * that run commands or load agents stay refused whatever this says.
+         */
+        Optional<List<String>> allow();
+    }
 
     interface Agent {
         @WithDefault("ghcr.io/jvm-tuning-operator/jvm-tuning-agent:0.1.0")

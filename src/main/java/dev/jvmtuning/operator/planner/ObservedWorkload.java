@@ -7,6 +7,7 @@ import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.api.v1alpha1.Workload;
+import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.Setting;
 import dev.jvmtuning.operator.model.TuningValues;
@@ -85,9 +86,11 @@ public final class ObservedWorkload {
      * The closed loop (observe, then plan): the profile's workload with the figures its pods show,
      * recommended when planning with them would change the threads or the connection pool.
      *
-     * @param plan the plan in force, from the declared figures
+     * @param plan       the plan in force, from the declared figures
+     * @param flagPolicy the policy the plan in force passed, so the replan judges the same jvmOptions alike
      */
-    public static List<Recommendation> replan(TuningProfileSpec spec, ContainerFacts facts, PlanResult.Plan plan, Observed observed) {
+    public static List<Recommendation> replan(TuningProfileSpec spec, ContainerFacts facts, PlanResult.Plan plan, Observed observed,
+            FlagPolicy flagPolicy) {
         Workload declared = spec.getWorkload();
         if (observed == null) {
             return List.of();
@@ -95,7 +98,7 @@ public final class ObservedWorkload {
         return remeasure(declared, observed).map(measured -> {
             TuningProfileSpec remeasured = SPEC_COPIER.convertValue(spec, TuningProfileSpec.class);
             remeasured.setWorkload(measured);
-            return Planner.plan(remeasured, facts) instanceof PlanResult.Plan replanned
+            return Planner.plan(remeasured, facts, flagPolicy) instanceof PlanResult.Plan replanned
                     ? recommend(declared, measured, plan.values(), replanned.values(), observed)
                     : List.<Recommendation>of();
         }).orElse(List.of());

@@ -4,6 +4,7 @@ import dev.jvmtuning.operator.api.v1alpha1.Collector;
 import dev.jvmtuning.operator.api.v1alpha1.Gc;
 import dev.jvmtuning.operator.api.v1alpha1.Metrics;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
+import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.CurrentSettings;
 import dev.jvmtuning.operator.model.JvmFlags;
@@ -31,12 +32,22 @@ public final class Planner {
     private Planner() {
     }
 
+    /** A plan under the bundled flag policy with no install-time allow-list, as the {@code plan} command previews it. */
     public static PlanResult plan(TuningProfileSpec spec, ContainerFacts facts) {
+        return plan(spec, facts, FlagPolicy.standard());
+    }
+
+    public static PlanResult plan(TuningProfileSpec spec, ContainerFacts facts, FlagPolicy flagPolicy) {
         PlanNotes notes = new PlanNotes();
         JvmFlags userFlags = new JvmFlags(Objects.requireNonNullElse(spec.getJvmOptions(), List.of()));
         ServerVocabulary vocabulary = ServerVocabulary.of(spec.getRuntime());
         Demand demand = Demand.read(spec.getWorkload(), notes);
-        checkJvmOptions(spec, facts, userFlags, notes);
+        List<String> refused = flagPolicy.problems(userFlags.all(), facts.javaMajorVersion());
+        notes.invalid.addAll(refused);
+        if (refused.isEmpty()) {
+            // Only flags the policy passed are well-formed enough for the planner to read their values.
+            checkJvmOptions(spec, facts, userFlags, notes);
+        }
         if (!notes.invalid.isEmpty()) {
             return new Rejected(Reason.INVALID, List.copyOf(notes.invalid));
         }
@@ -68,7 +79,7 @@ public final class Planner {
         return new Plan(values, decisions, budget, current, List.copyOf(notes.warnings));
     }
 
-    /** Flags in jvmOptions that contradict each other or the profile, or that the JVM refuses. */
+    /** Flags in jvmOptions that contradict each other or the profile, or that the JVM refuses in combination. */
     private static void checkJvmOptions(TuningProfileSpec spec, ContainerFacts facts, JvmFlags userFlags, PlanNotes notes) {
         List<Collector> chosen = userFlags.collectors();
         if (chosen.size() > 1) {

@@ -5,7 +5,7 @@ import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.config.OperatorSettings;
-import dev.jvmtuning.operator.metrics.MetricsReport;
+import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.ContainerFacts;
@@ -56,9 +56,11 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
     private final OperatorSettings settings;
     private final OperatorMetrics metrics;
     private final Watches watches;
+    private final FlagPolicy flagPolicy;
 
     public TuningProfileReconciler(OperatorSettings settings, MeterRegistry registry) {
         this.settings = settings;
+        this.flagPolicy = FlagPolicy.bundled(settings.flagPolicy().allow().orElse(List.of()));
         this.metrics = new OperatorMetrics(registry, NAME);
         this.watches = new Watches(settings.metrics());
     }
@@ -121,7 +123,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         }
         Container userContainer = DeploymentTuning.userContainer(deployment, lookup.container(), name);
         ContainerFacts facts = TargetContainer.facts(deployment, userContainer, null);
-        PlanResult result = Planner.plan(profile.getSpec(), facts);
+        PlanResult result = Planner.plan(profile.getSpec(), facts, flagPolicy);
         if (result instanceof PlanResult.Rejected rejected) {
             // Flags planned for another spec or container must not stay: the user's own template comes back.
             restoreIfTuned(deployment, name, writes);
@@ -156,7 +158,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
             var verdict = report.observed() == null ? null
                     : PressureDetector.judge(report.observed(), report.previous(), profile.getSpec().getPressure(), current);
             List<Recommendation> remeasured = plan == null ? List.of()
-                    : ObservedWorkload.replan(profile.getSpec(), facts, plan, report.observed());
+                    : ObservedWorkload.replan(profile.getSpec(), facts, plan, report.observed(), flagPolicy);
             status.metrics(report, verdict, remeasured);
         });
     }

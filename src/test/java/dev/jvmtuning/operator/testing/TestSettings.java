@@ -4,14 +4,15 @@ import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.reconciler.TuningProfileReconciler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /** Operator settings for tests that run the reconciler outside Quarkus: the defaults of OperatorSettings but for what a test sets. */
-public record TestSettings(Duration resyncPeriod, Metrics metrics, Agent agent) implements OperatorSettings {
+public record TestSettings(Duration resyncPeriod, Metrics metrics, Agent agent, FlagPolicySettings flagPolicy) implements OperatorSettings {
 
     public static TestSettings of(Duration resyncPeriod, Optional<String> prometheusUrl) {
         return new TestSettings(resyncPeriod, new TestMetrics(prometheusUrl, Duration.ofSeconds(10), 16 * 1024 * 1024, 20_000, 8),
-                new TestAgent("example/jvm-tuning-agent:test", "/jvm-tuning-agent.jar"));
+                new TestAgent("example/jvm-tuning-agent:test", "/jvm-tuning-agent.jar"), new TestFlagPolicy(Optional.empty()));
     }
 
     /** The reconciler as tests run it, outside Quarkus: these settings and a private meter registry. */
@@ -20,6 +21,9 @@ public record TestSettings(Duration resyncPeriod, Metrics metrics, Agent agent) 
     }
 
     public record TestAgent(String image, String jarPath) implements Agent {
+    }
+
+    public record TestFlagPolicy(Optional<List<String>> allow) implements FlagPolicySettings {
     }
 
     public record TestMetrics(Optional<String> prometheusUrl, Duration timeout, int maxBodyBytes, int maxSamples, int concurrency)

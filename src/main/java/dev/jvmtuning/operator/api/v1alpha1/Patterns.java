@@ -11,6 +11,16 @@ public final class Patterns {
     /** A DNS-1123 subdomain: object names. */
     public static final String DNS_SUBDOMAIN = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
 
+    /**
+     * Exactly one JVM flag: a '-', then letters, digits and {@code . _ : + = / , * % @ -} only, so no
+     * whitespace, newline, quote, backslash or shell metacharacter ({@code $ ` ; | & < > ( )}) can
+     * smuggle a second flag or a command into a variable that an entrypoint script expands or evals.
+     */
+    public static final String JVM_FLAG = "^-[A-Za-z0-9._:+=/,*%@-]+$";
+
+    /** As a CEL list: flags that run commands or load agents, which no profile may carry (FlagPolicy refuses them too). */
+    public static final String NEVER_FLAGS = "['-XX:OnError', '-XX:OnOutOfMemoryError', '-javaagent', '-agentpath', '-agentlib', '-Xrun']";
+
     private Patterns() {
     }
 }

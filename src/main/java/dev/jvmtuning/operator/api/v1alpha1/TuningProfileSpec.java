@@ -21,6 +21,11 @@ import lombok.Data;
 @ValidationRule(value = "has(self.container) == has(oldSelf.container) && (!has(self.container) || self.container == oldSelf.container)",
         message = "container is immutable: delete the profile (which restores the Deployment) and create it for the other container")
 public class TuningProfileSpec {
+    private static final String FLAG_SYNTAX = "a '-' followed by letters, digits and . _ : + = / , * % @ - only "
+            + "(no spaces, newlines, quotes, backslashes or $ ` ; | & < > ( ))";
+    private static final String NEVER_ACCEPTED = "flags that run commands or load agents (-XX:OnError, -XX:OnOutOfMemoryError, "
+            + "-javaagent, -agentpath, -agentlib, -Xrun) are never accepted in a TuningProfile";
+
     @Required
     @JsonPropertyDescription("The Deployment to tune, in the profile's own namespace. Immutable.")
     private TargetRef targetRef;
@@ -57,8 +62,19 @@ public class TuningProfileSpec {
     private ConnectionPool connectionPool;
 
     @Size(max = 64)
-    @ValidationRule(value = "self.all(o, o.startsWith('-'))", message = "each jvmOptions entry must be a JVM flag starting with '-'")
-    @JsonPropertyDescription("Extra JVM flags, appended verbatim after the rendered ones. Checked for conflicts with the rendered flags.")
+    // Syntax and the flags no installation may allow are checked here; the rest of the flag policy (known
+    // flags, ranges, the install-time allow-list) is the operator's and ends as Applied=False, reason Invalid.
+    @ValidationRule(value = "self.all(o, o.matches('" + Patterns.JVM_FLAG + "'))",
+            message = "each jvmOptions entry must be exactly one JVM flag: " + FLAG_SYNTAX,
+            messageExpression = "\"jvmOptions entry '\" + self.filter(o, !o.matches('" + Patterns.JVM_FLAG + "'))[0] + \"' is not "
+                    + "exactly one JVM flag: " + FLAG_SYNTAX + "\"")
+    @ValidationRule(value = "self.all(o, !" + Patterns.NEVER_FLAGS + ".exists(p, o.startsWith(p)))",
+            message = "jvmOptions: " + NEVER_ACCEPTED,
+            messageExpression = "\"jvmOptions entry '\" + self.filter(o, " + Patterns.NEVER_FLAGS + ".exists(p, o.startsWith(p)))[0] "
+                    + "+ \"' is refused: " + NEVER_ACCEPTED + "\"")
+    @JsonPropertyDescription("Extra JVM tuning flags, appended verbatim after the rendered ones: one flag per entry, known to the "
+            + "target's JDK (17, 21 or 25; all of them when unknown), with its value in range. Flags that load code, read option files, "
+            + "write files or set system properties are refused unless the operator's installation allows them.")
     private List<@Size(max = 512) String> jvmOptions = new ArrayList<>();
 
     @Default("JAVA_TOOL_OPTIONS")

@@ -70,7 +70,7 @@ class CrdAdmissionTest {
                 Arguments.of("targetRef: {name: web}\nworkload: {meanLatency: fast}", "spec.workload.meanLatency: Invalid value: \"fast\""),
                 Arguments.of("targetRef: {name: web}\nworkload: {requestsPerSecond: 0}", "workload.requestsPerSecond must be positive"),
                 Arguments.of("targetRef: {name: web}\nworkload: {requestsPerSecond: 0.0001}", "spec.workload.requestsPerSecond in body should be greater than or equal to 0.001"),
-                Arguments.of("targetRef: {name: web}\njvmOptions: ['Xmx1g']", "each jvmOptions entry must be a JVM flag starting with '-'"),
+                Arguments.of("targetRef: {name: web}\njvmOptions: ['Xmx1g']", "jvmOptions entry 'Xmx1g' is not exactly one JVM flag"),
                 Arguments.of("targetRef: {name: web}\njvmOptionsVariable: MAVEN_OPTS", "spec.jvmOptionsVariable: Unsupported value: \"MAVEN_OPTS\""),
                 Arguments.of("targetRef: {name: web}\nmetrics: {interval: 1s}", "metrics.interval must be at least 5s"),
                 Arguments.of("targetRef: {name: web}\nmetrics: {port: 70000}", "spec.metrics.port in body should be less than or equal to 65535"),

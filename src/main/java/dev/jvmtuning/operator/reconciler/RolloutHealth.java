@@ -61,7 +61,8 @@ public final class RolloutHealth {
         int restarts = Objects.requireNonNullElse(status.getRestartCount(), 0);
         String lastWords = describe(last != null ? last : terminated);
         if (waiting != null && FAILING_WAITING_REASONS.contains(waiting.getReason())) {
-            return Optional.of(waiting.getReason() + (waiting.getMessage() == null ? "" : " (" + cut(waiting.getMessage()) + ")") + lastWords);
+            boolean said = waiting.getMessage() != null && !waiting.getMessage().isBlank();
+            return Optional.of(waiting.getReason() + (said ? " (" + cut(waiting.getMessage()) + ")" : "") + lastWords);
         }
         if ((terminated != null && OOM_KILLED.equals(terminated.getReason())) || (last != null && OOM_KILLED.equals(last.getReason()))) {
             return Optional.of(OOM_KILLED + lastWords);

@@ -27,6 +27,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The reconciler against a real kube-apiserver, etcd and kube-controller-manager. */
 class TuningProfileReconcilerTest {
@@ -398,6 +400,60 @@ class TuningProfileReconcilerTest {
     }
 
     @Test
+    void aWriteTheApiServerRefusesIsReportedNotSwallowed() {
+        String policy = "freeze-" + namespace;
+        client.resource("""
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicy
+                metadata: {name: %s}
+                spec:
+                  failurePolicy: Fail
+                  matchConstraints:
+                    resourceRules:
+                    - {apiGroups: [apps], apiVersions: [v1], operations: [UPDATE], resources: [deployments]}
+                  validations:
+                  - expression: "!has(object.metadata.annotations) || !('jvmtuning.dev/tuned-by' in object.metadata.annotations)"
+                    message: tuning is frozen in this namespace
+                """.formatted(policy)).create();
+        client.resource("""
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicyBinding
+                metadata: {name: %s}
+                spec:
+                  policyName: %s
+                  validationActions: [Deny]
+                  matchResources:
+                    namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: %s}}
+                """.formatted(policy, policy, namespace)).create();
+        try {
+            client.resource(deployment("frozen", "1", "1Gi")).inNamespace(namespace).create();
+            // The policy takes effect a moment after it is created: wait until it refuses a write of the kind the operator makes.
+            await().atMost(TIMEOUT).until(() -> {
+                try {
+                    client.apps().deployments().inNamespace(namespace).withName("frozen")
+                            .edit(d -> { d.getMetadata().getAnnotations().put(DeploymentTuning.TUNED_BY, "probe"); return d; });
+                    client.apps().deployments().inNamespace(namespace).withName("frozen")
+                            .edit(d -> { d.getMetadata().getAnnotations().remove(DeploymentTuning.TUNED_BY); return d; });
+                    return false;
+                } catch (io.fabric8.kubernetes.client.KubernetesClientException refused) {
+                    return true;
+                }
+            });
+            createProfile("frozen", "frozen", "runtime: SpringBootTomcat\nthreads: {max: 20}");
+
+            awaitCondition("frozen", "Applied", "False", "ApplyFailed");
+            assertThat(condition("frozen", "Ready").orElseThrow().getMessage()).contains("tuning is frozen in this namespace");
+            assertThat(client.v1().events().inNamespace(namespace).list().getItems())
+                    .anyMatch(e -> e.getReason().equals("ApplyFailed") && e.getType().equals("Warning"));
+        } finally {
+            client.resource("apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: " + policy + "}")
+                    .delete();
+            client.resource("apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: " + policy + "}")
+                    .delete();
+        }
+    }
+
+    @Test
     void aConfigMapTheOperatorDoesNotOwnIsNeverDeleted() {
         client.resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withNewMetadata().withName("mine-jvm-tuning")
                 .addToLabels(TuningConfigMap.PROFILE_LABEL, "mine").endMetadata().addToData("team", "payments").build())
@@ -446,22 +502,29 @@ class TuningProfileReconcilerTest {
         assertThat(settingsHash(liveDeployment("crash"))).as("the failed settings are not tried again").isEqualTo(healthy);
     }
 
-    @Test
-    void podsThatFailWithTheFirstSettingsGetTheUsersOwnTemplateBack() throws InterruptedException {
-        client.resource(deployment("oom", "1", "1Gi", new EnvVar("JAVA_TOOL_OPTIONS", "-Dfile.encoding=UTF-8", null)))
+    @ParameterizedTest(name = "{0} after {1}")
+    @CsvSource({"CrashLoopBackOff, OOMKilled, ''", "CreateContainerConfigError, , couldn't find key SERVER_TOMCAT_THREADS_MAX"})
+    void podsThatFailWithTheFirstSettingsGetTheUsersOwnTemplateBack(String waiting, String lastReason, String message)
+            throws InterruptedException {
+        String name = waiting.toLowerCase();
+        client.resource(deployment(name, "1", "1Gi", new EnvVar("JAVA_TOOL_OPTIONS", "-Dfile.encoding=UTF-8", null)))
                 .inNamespace(namespace).create();
-        awaitRollout("oom");
-        PodTemplateSpec before = liveDeployment("oom").getSpec().getTemplate();
-        createProfile("oom", "oom", "runtime: SpringBootTomcat\nheap: {size: 300Mi}");
-        awaitCondition("oom", "Applied", "True", "Applied");
-        String failing = settingsHash(liveDeployment("oom"));
+        awaitRollout(name);
+        PodTemplateSpec before = liveDeployment(name).getSpec().getTemplate();
+        createProfile(name, name, "runtime: SpringBootTomcat\nheap: {size: 300Mi}");
+        awaitCondition(name, "Applied", "True", "Applied");
+        String failing = settingsHash(liveDeployment(name));
 
         await().atMost(TIMEOUT).until(() -> new FakeKubelet(client).failContainers(namespace, p -> failing.equals(podHash(p)),
-                "CrashLoopBackOff", "OOMKilled", "") > 0);
+                waiting, lastReason, message) > 0);
+        long failed = System.nanoTime();
 
-        awaitCondition("oom", "Applied", "False", "RolledBack");
-        assertThat(condition("oom", "Ready").orElseThrow().getMessage()).contains("OOMKilled", "the Deployment's own template");
-        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(liveDeployment("oom").getSpec().getTemplate()).isEqualTo(before));
+        awaitCondition(name, "Applied", "False", "RolledBack");
+        assertThat(condition(name, "Ready").orElseThrow().getMessage())
+                .contains(lastReason == null ? waiting : lastReason, message, "the Deployment's own template");
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(liveDeployment(name).getSpec().getTemplate()).isEqualTo(before));
+        System.out.printf("rollback of %s: %d ms from the failing pod to the user's template%n", waiting,
+                Duration.ofNanos(System.nanoTime() - failed).toMillis());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.jvmtuning.operator.testing;
 
+import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
@@ -53,7 +54,8 @@ public final class FakeKubelet {
 
     /**
      * Reports the matching pods' containers as the kubelet would report a container that cannot run:
-     * not Ready, in {@code waitingReason}, after a termination with {@code lastReason} and {@code message}.
+     * not Ready, in {@code waitingReason} with {@code message}, after a termination with {@code lastReason}
+     * and the same message (none when {@code lastReason} is null: the container never ran).
      * Returns how many pods it reported.
      */
     public int failContainers(String namespace, Predicate<Pod> which, String waitingReason, String lastReason, String message) {
@@ -69,10 +71,9 @@ public final class FakeKubelet {
                     .withContainerStatuses();
             pod.getSpec().getContainers().forEach(c -> status.addToContainerStatuses(new ContainerStatusBuilder()
                     .withName(c.getName()).withImage(c.getImage()).withImageID("").withReady(false).withStarted(false).withRestartCount(2)
-                    .withNewState().withNewWaiting().withReason(waitingReason).withMessage("back-off restarting failed container")
-                    .endWaiting().endState()
-                    .withNewLastState().withNewTerminated().withExitCode(1).withReason(lastReason).withMessage(message)
-                    .withStartedAt(now).withFinishedAt(now).endTerminated().endLastState()
+                    .withNewState().withNewWaiting().withReason(waitingReason).withMessage(message).endWaiting().endState()
+                    .withLastState(lastReason == null ? null : new ContainerStateBuilder().withNewTerminated().withExitCode(1)
+                            .withReason(lastReason).withMessage(message).withStartedAt(now).withFinishedAt(now).endTerminated().build())
                     .build()));
             pod.setStatus(status.build());
             client.pods().inNamespace(namespace).resource(pod).updateStatus();

@@ -44,10 +44,10 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 - apiGroups: [apps]
   resources: [replicasets]
   verbs: [list]
-# the target's pods, to find the ones whose metrics to read
+# the target's pods, from an informer: whose metrics to read, and whether a rollout's pods fail
 - apiGroups: [""]
   resources: [pods]
-  verbs: [get, list]
+  verbs: [get, list, watch]
 # Events on profiles
 - apiGroups: [""]
   resources: [events]

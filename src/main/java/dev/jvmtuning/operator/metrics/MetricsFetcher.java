@@ -10,7 +10,6 @@ import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.model.Units;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.processing.event.source.polling.PerResourcePollingEventSource;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -44,8 +43,8 @@ import java.util.stream.Collectors;
 public final class MetricsFetcher implements PerResourcePollingEventSource.ResourceFetcher<MetricsReport, TuningProfile>, AutoCloseable {
     /** The series a window reads: samples of any other are not kept. */
     private static final Set<String> READ = Set.copyOf(PodSnapshot.SERIES);
-    private final KubernetesClient client;
     private final Function<TuningProfile, Optional<Deployment>> targetOf;
+    private final Function<Deployment, List<Pod>> podsOf;
     private final Function<TuningProfile, Double> processorsOf;
     private final OperatorSettings.Metrics settings;
     private final Clock clock;
@@ -57,13 +56,14 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
 
     /**
      * @param targetOf     the profile's target Deployment, from the informer's cache
+     * @param podsOf       a Deployment's pods, from the informer's cache
      * @param processorsOf the CPUs the profile's plan gives the JVM (null when unknown), for per-CPU rates
      *                     of pods that do not report their own
      */
-    public MetricsFetcher(KubernetesClient client, Function<TuningProfile, Optional<Deployment>> targetOf,
+    public MetricsFetcher(Function<TuningProfile, Optional<Deployment>> targetOf, Function<Deployment, List<Pod>> podsOf,
             Function<TuningProfile, Double> processorsOf, OperatorSettings.Metrics settings, Clock clock) {
-        this.client = client;
         this.targetOf = targetOf;
+        this.podsOf = podsOf;
         this.processorsOf = processorsOf;
         this.settings = settings;
         this.clock = clock;
@@ -150,13 +150,13 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
     }
 
     private List<Pod> readyPods(Deployment deployment) {
-        Map<String, String> selector = deployment.getSpec().getSelector().getMatchLabels();
-        return client.pods().inNamespace(deployment.getMetadata().getNamespace()).withLabels(selector).list().getItems().stream()
+        return podsOf.apply(deployment).stream()
                 .filter(p -> p.getMetadata().getDeletionTimestamp() == null && p.getStatus() != null && p.getStatus().getPodIP() != null)
                 .filter(p -> Objects.requireNonNullElse(p.getStatus().getConditions(), List.<io.fabric8.kubernetes.api.model.PodCondition>of())
                         .stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
                 .toList();
     }
+
 
     record Outcome(PodSnapshot snapshot, String problem) {
     }

@@ -9,11 +9,14 @@ import dev.jvmtuning.operator.render.Rendering;
 import dev.jvmtuning.operator.render.TuningConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.jboss.logging.Logger;
@@ -23,10 +26,12 @@ final class Rollouts {
     private static final Logger LOG = Logger.getLogger(Rollouts.class);
 
     private final TargetWrites writes;
+    private final Function<Deployment, List<Pod>> podsOf;
     private final OperatorSettings.Agent agent;
 
-    Rollouts(TargetWrites writes, OperatorSettings.Agent agent) {
+    Rollouts(TargetWrites writes, Function<Deployment, List<Pod>> podsOf, OperatorSettings.Agent agent) {
         this.writes = writes;
+        this.podsOf = podsOf;
         this.agent = agent;
     }
 
@@ -58,7 +63,7 @@ final class Rollouts {
         if (rollout.complete()) {
             status.healthy(new AppliedSettings(hash, rendering.jvmOptionsValue(), configMapName, TuningConfigMap.data(rendering)));
         } else {
-            Optional<String> failure = RolloutHealth.failure(writes.pods(live), hash, userContainer.getName(), rollout);
+            Optional<String> failure = RolloutHealth.failure(podsOf.apply(live), hash, userContainer.getName(), rollout);
             if (failure.isPresent()) {
                 LOG.warnf("pods of TuningProfile %s failed with settings %s; rolling back: %s", Watches.key(profile), hash, failure.get());
                 if (lastHealthy != null && !lastHealthy.getSettingsHash().equals(hash)) {

@@ -6,7 +6,6 @@ import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.render.TuningConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -76,12 +75,6 @@ final class TargetWrites {
         LOG.infof("restoring Deployment %s/%s", deployment.getMetadata().getNamespace(), deployment.getMetadata().getName());
         Deployment restored = context.getClient().resource(DeploymentTuning.restored(deployment, profile)).update();
         cacheRecentWrite(Deployment.class, restored, deployment);
-    }
-
-    /** The Deployment's pods, by its full selector: read only while a rollout the operator caused is under way. */
-    List<Pod> pods(Deployment deployment) {
-        return context.getClient().pods().inNamespace(deployment.getMetadata().getNamespace())
-                .withLabelSelector(deployment.getSpec().getSelector()).list().getItems();
     }
 
     /** Deletes the profile's own ConfigMaps, never one that merely has a similar name. */

@@ -140,7 +140,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
             restoreIfTuned(deployment, name, writes);
             status.recommendOnly();
         } else {
-            new Rollouts(writes, settings.agent()).apply(profile, deployment, userContainer, rendering, status);
+            new Rollouts(writes, watches::podsOf, settings.agent()).apply(profile, deployment, userContainer, rendering, status);
         }
         report(profile, plan, facts, plan.current(), context, status);
     }

@@ -6,7 +6,9 @@ import dev.jvmtuning.operator.metrics.MetricsFetcher;
 import dev.jvmtuning.operator.metrics.MetricsReport;
 import dev.jvmtuning.operator.model.CurrentSettings;
 import dev.jvmtuning.operator.render.TuningConfigMap;
+import dev.jvmtuning.operator.target.TargetPods;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -42,6 +44,7 @@ final class Watches implements AutoCloseable {
     private final Map<ResourceID, CurrentSettings> plans = new ConcurrentHashMap<>();
     private final ScheduledExecutorService pollers;
     private MetricsFetcher fetcher;
+    private InformerEventSource<Pod, TuningProfile> podSource;
 
     Watches(OperatorSettings.Metrics settings) {
         this.settings = settings;
@@ -70,16 +73,27 @@ final class Watches implements AutoCloseable {
                 .withLabelSelector(TuningConfigMap.MANAGED_BY + "=" + TuningConfigMap.MANAGER)
                 .withNamespacesInheritedFromController()
                 .build();
+        // A pod's change reconciles the profiles of its Deployment (a rollout's pods are judged at once); reads go through podsOf.
+        var pods = InformerEventSourceConfiguration.from(Pod.class, TuningProfile.class)
+                .withName("pods")
+                .withSecondaryToPrimaryMapper(pod -> TargetPods.deploymentName(pod)
+                        .map(d -> context.getPrimaryCache().byIndex(TARGET_INDEX, key(pod.getMetadata().getNamespace(), d)).stream()
+                                .map(ResourceID::fromResource).collect(Collectors.toSet()))
+                        .orElse(Set.of()))
+                .withPrimaryToSecondaryMapper((TuningProfile p) -> Set.of())
+                .withNamespacesInheritedFromController()
+                .build();
         InformerEventSource<Deployment, TuningProfile> deploymentSource = new InformerEventSource<>(deployments, context);
-        fetcher = new MetricsFetcher(context.getClient(),
-                p -> deploymentSource.get(new ResourceID(targetName(p), p.getMetadata().getNamespace())),
+        podSource = new InformerEventSource<>(pods, context);
+        fetcher = new MetricsFetcher(
+                p -> deploymentSource.get(new ResourceID(targetName(p), p.getMetadata().getNamespace())), this::podsOf,
                 p -> plans.getOrDefault(ResourceID.fromResource(p), CurrentSettings.UNKNOWN).processors(),
                 settings, Clock.systemUTC());
         // Polls at each profile's metrics.interval; a changed report triggers a reconcile.
         var metrics = new PerResourcePollingEventSource<>(MetricsReport.class, context,
                 new PerResourcePollingConfigurationBuilder<MetricsReport, TuningProfile, String>(fetcher, Duration.ofSeconds(30))
                         .withName("metrics").withResourceIDMapper(r -> "report").withExecutorService(pollers).build());
-        return List.of(deploymentSource, new InformerEventSource<>(configMaps, context), metrics);
+        return List.of(deploymentSource, podSource, new InformerEventSource<>(configMaps, context), metrics);
     }
 
     /** Records the figures of the plan now in force for a profile. */
@@ -92,6 +106,11 @@ final class Watches implements AutoCloseable {
         if (fetcher != null) {
             fetcher.forget(profile);
         }
+    }
+
+    /** A Deployment's pods, from the informer's cache: no request to the API server. */
+    List<Pod> podsOf(Deployment deployment) {
+        return podSource.list(deployment.getMetadata().getNamespace(), pod -> TargetPods.belongsTo(pod, deployment)).toList();
     }
 
     /** The last metrics report of a profile, as polled; reading it never scrapes. */

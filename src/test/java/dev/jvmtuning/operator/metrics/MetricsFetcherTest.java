@@ -119,7 +119,7 @@ class MetricsFetcherTest {
                 .endTemplate().endSpec().build()).inNamespace(namespace).create();
         new FakeKubelet(client).awaitRollout(namespace, "web", Duration.ofSeconds(60));
 
-        fetcher = new MetricsFetcher(client, p -> Optional.of(deployment), p -> null,
+        fetcher = new MetricsFetcher(p -> Optional.of(deployment), new FakeKubelet(client)::podsOf, p -> null,
                 TestSettings.of(Duration.ofMinutes(5), Optional.empty()).metrics(), clock);
         profile = new TuningProfile();
         profile.setMetadata(new ObjectMetaBuilder().withName("web").withNamespace(namespace).build());
@@ -195,7 +195,7 @@ class MetricsFetcherTest {
     @Test
     void aBodyThatDripsIsCutAtTheDeadlineOfTheWholeExchange() throws InterruptedException {
         var quick = new TestSettings.TestMetrics(Optional.empty(), Duration.ofSeconds(2), 16 * 1024 * 1024, 20_000, 8);
-        try (MetricsFetcher strict = new MetricsFetcher(client, p -> Optional.of(deployment), p -> null, quick, clock)) {
+        try (MetricsFetcher strict = new MetricsFetcher(p -> Optional.of(deployment), new FakeKubelet(client)::podsOf, p -> null, quick, clock)) {
             behaviour.set(Behaviour.DRIP);
             long start = System.nanoTime();
 

@@ -82,8 +82,9 @@ class WorkloadPressureTest {
 
     /** Polls each workload at Prometheus's pace until each has a verdict, that is two good samples. */
     private static Map<String, MetricsReport> judgeAll(MetricsSource source) throws InterruptedException {
-        MetricsFetcher fetcher = new MetricsFetcher(client,
+        MetricsFetcher fetcher = new MetricsFetcher(
                 p -> Optional.ofNullable(client.apps().deployments().inNamespace(namespace).withName(p.getSpec().getTargetRef().getName()).get()),
+                new FakeKubelet(client)::podsOf,
                 p -> null,
                 TestSettings.of(Duration.ofMinutes(5), Optional.of(prometheus.url())).metrics(), Clock.systemUTC());
         Map<String, MetricsReport> reports = new LinkedHashMap<>();

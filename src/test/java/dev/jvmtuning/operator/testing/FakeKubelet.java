@@ -1,5 +1,6 @@
 package dev.jvmtuning.operator.testing;
 
+import dev.jvmtuning.operator.target.TargetPods;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -13,6 +14,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Predicate;
 
@@ -80,6 +82,12 @@ public final class FakeKubelet {
             failed++;
         }
         return failed;
+    }
+
+    /** A Deployment's pods as the operator's informer would hand them out: its selector and its ReplicaSets decide. */
+    public List<Pod> podsOf(Deployment deployment) {
+        return client.pods().inNamespace(deployment.getMetadata().getNamespace()).list().getItems().stream()
+                .filter(pod -> TargetPods.belongsTo(pod, deployment)).toList();
     }
 
     /** Keeps marking pods Ready until the Deployment reports its current template fully available. */

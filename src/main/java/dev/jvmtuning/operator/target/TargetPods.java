@@ -1,0 +1,71 @@
+package dev.jvmtuning.operator.target;
+
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Which pods are a Deployment's: its full selector matches them (expressions included) and one of
+ * its ReplicaSets owns them, so a canary or another workload that shares the labels is never read. Pure.
+ */
+public final class TargetPods {
+    private static final String TEMPLATE_HASH = "pod-template-hash";
+
+    private TargetPods() {
+    }
+
+    public static boolean belongsTo(Pod pod, Deployment deployment) {
+        return Objects.equals(pod.getMetadata().getNamespace(), deployment.getMetadata().getNamespace())
+                && deploymentName(pod).filter(deployment.getMetadata().getName()::equals).isPresent()
+                && matches(deployment.getSpec().getSelector(), labels(pod));
+    }
+
+    /** The Deployment whose ReplicaSet owns the pod: the ReplicaSet is named after it and the template hash. */
+    public static Optional<String> deploymentName(Pod pod) {
+        String hash = labels(pod).get(TEMPLATE_HASH);
+        if (hash == null) {
+            return Optional.empty();
+        }
+        String suffix = "-" + hash;
+        return Objects.requireNonNullElse(pod.getMetadata().getOwnerReferences(), List.<OwnerReference>of()).stream()
+                .filter(o -> "ReplicaSet".equals(o.getKind()) && Boolean.TRUE.equals(o.getController()) && o.getName().endsWith(suffix))
+                .map(o -> o.getName().substring(0, o.getName().length() - suffix.length()))
+                .findFirst();
+    }
+
+    /** A label selector as the API server reads it: every label and every expression must hold; an empty selector matches nothing. */
+    public static boolean matches(LabelSelector selector, Map<String, String> labels) {
+        if (selector == null) {
+            return false;
+        }
+        Map<String, String> required = Objects.requireNonNullElse(selector.getMatchLabels(), Map.of());
+        List<LabelSelectorRequirement> expressions = Objects.requireNonNullElse(selector.getMatchExpressions(), List.of());
+        if (required.isEmpty() && expressions.isEmpty()) {
+            return false;
+        }
+        return required.entrySet().stream().allMatch(e -> e.getValue().equals(labels.get(e.getKey())))
+                && expressions.stream().allMatch(e -> holds(e, labels));
+    }
+
+    private static boolean holds(LabelSelectorRequirement requirement, Map<String, String> labels) {
+        String value = labels.get(requirement.getKey());
+        List<String> values = Objects.requireNonNullElse(requirement.getValues(), List.of());
+        return switch (requirement.getOperator()) {
+            case "In" -> value != null && values.contains(value);
+            case "NotIn" -> value == null || !values.contains(value);
+            case "Exists" -> value != null;
+            case "DoesNotExist" -> value == null;
+            default -> false;
+        };
+    }
+
+    private static Map<String, String> labels(Pod pod) {
+        return Objects.requireNonNullElse(pod.getMetadata().getLabels(), Map.of());
+    }
+}

@@ -35,6 +35,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.annotation.PreDestroy;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -102,8 +103,9 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         metrics.record(Watches.key(profile), after.getConditions());
         UpdateControl<TuningProfile> control = after.equals(before) ? UpdateControl.noUpdate()
                 : UpdateControl.patchStatus(StatusBuilder.patch(profile, after));
-        return control.rescheduleAfter(rollingOut(after) ? ROLLOUT_CHECK.compareTo(settings.resyncPeriod()) < 0 ? ROLLOUT_CHECK
-                : settings.resyncPeriod() : settings.resyncPeriod());
+        boolean rollingOut = Conditions.find(after.getConditions(), ConditionType.ROLLOUT_COMPLETE)
+                .filter(c -> ConditionStatus.FALSE.text().equals(c.getStatus())).isPresent();
+        return control.rescheduleAfter(rollingOut ? Collections.min(List.of(ROLLOUT_CHECK, settings.resyncPeriod())) : settings.resyncPeriod());
     }
 
     private void tune(TuningProfile profile, Deployment deployment, Context<TuningProfile> context, StatusBuilder status) {
@@ -129,7 +131,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
             restoreIfTuned(deployment, name, writes);
             status.notApplied(rejected.reason(), String.join("; ", rejected.messages()));
             watches.planned(profile, CurrentSettings.UNKNOWN);
-            report(profile, null, facts, CurrentSettings.UNKNOWN, context, status);
+            report(profile, null, facts, CurrentSettings.UNKNOWN, status);
             return;
         }
         PlanResult.Plan plan = (PlanResult.Plan) result;
@@ -142,7 +144,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         } else {
             new Rollouts(writes, watches::podsOf, settings.agent()).apply(profile, deployment, userContainer, rendering, status);
         }
-        report(profile, plan, facts, plan.current(), context, status);
+        report(profile, plan, facts, plan.current(), status);
     }
 
     private static void restoreIfTuned(Deployment deployment, String profile, TargetWrites writes) {
@@ -152,8 +154,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
     }
 
     /** The metrics of the target's pods, judged against the plan in force, and the closed loop's advice. */
-    private void report(TuningProfile profile, PlanResult.Plan plan, ContainerFacts facts, CurrentSettings current,
-            Context<TuningProfile> context, StatusBuilder status) {
+    private void report(TuningProfile profile, PlanResult.Plan plan, ContainerFacts facts, CurrentSettings current, StatusBuilder status) {
         watches.metrics(profile).ifPresent(report -> {
             var verdict = report.observed() == null ? null
                     : PressureDetector.judge(report.observed(), report.previous(), profile.getSpec().getPressure(), current);
@@ -161,10 +162,6 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
                     : ObservedWorkload.replan(profile.getSpec(), facts, plan, report.observed(), flagPolicy);
             status.metrics(report, verdict, remeasured);
         });
-    }
-
-    private static boolean rollingOut(TuningProfileStatus status) {
-        return Conditions.find(status.getConditions(), ConditionType.ROLLOUT_COMPLETE).filter(c -> ConditionStatus.FALSE.text().equals(c.getStatus())).isPresent();
     }
 
     @Override

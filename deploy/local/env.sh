@@ -11,3 +11,48 @@ APISERVER_PORT="${APISERVER_PORT:-16443}"
 ETCD_PORT="${ETCD_PORT:-12379}"
 KUBECONFIG_FILE="$JTO_STATE/kubeconfig"
 export PATH="$K8S_BIN:$HELM_BIN:/usr/local/go/bin:$PATH"
+
+# The local node (up.sh): containerd, runc and the kubelet run real pods. Node and pod addresses sit
+# on one bridge that up.sh creates, in documentation ranges (RFC 5737) that no real network routes.
+NODE_BRIDGE="${NODE_BRIDGE:-jto0}"
+NODE_IP="${NODE_IP:-192.0.2.1}"
+POD_CIDR="${POD_CIDR:-198.51.100.0/24}"
+POD_GATEWAY="${POD_GATEWAY:-198.51.100.1}"
+SERVICE_CIDR="${SERVICE_CIDR:-10.96.0.0/24}"
+NODE_NAME="${NODE_NAME:-jto-node}"
+KUBELET_PORT="${KUBELET_PORT:-10250}"
+KUBELET_HEALTHZ_PORT="${KUBELET_HEALTHZ_PORT:-10248}"
+SCHEDULER_PORT="${SCHEDULER_PORT:-10259}"
+# Marks the iptables rule up.sh adds, so down.sh removes exactly it.
+IPTABLES_COMMENT="jvm-tuning-operator local node"
+# Kernel settings the kubelet and the CNI bridge change, restored by down.sh.
+NODE_SYSCTLS="kernel.panic kernel.panic_on_oops vm.overcommit_memory vm.panic_on_oom kernel.keys.root_maxkeys kernel.keys.root_maxbytes net.ipv4.ip_forward"
+# Host directories the kubelet, containerd and the CNI plugins create; down.sh removes the ones up.sh did not find.
+NODE_HOST_DIRS="/var/lib/kubelet /var/lib/cni /run/containerd /run/netns /var/log/containers /var/log/pods /var/lib/containerd /opt/containerd /etc/cni /opt/cni /etc/kubernetes /run/kubernetes"
+# The kubelet's cgroup parent, created in every cgroup v1 hierarchy by up.sh and removed by down.sh.
+NODE_CGROUP="${NODE_CGROUP:-jto}"
+# containerd keeps its images in the cache, so imported images survive down.sh; its runtime state
+# (socket, shims) lives under /run and goes with down.sh.
+CONTAINERD_ROOT="$JTO_CACHE/containerd"
+CONTAINERD_STATE="${CONTAINERD_STATE:-/run/jto-containerd}"
+CONTAINERD_SOCK="$CONTAINERD_STATE/containerd.sock"
+# Images built by deploy/local/images.sh; pods find them in containerd by these names, never pull.
+IMAGE_VERSION="${IMAGE_VERSION:-0.1.0}"
+OPERATOR_IMAGE="localhost/jvm-tuning-operator:$IMAGE_VERSION"
+AGENT_IMAGE="localhost/jvm-tuning-agent:$IMAGE_VERSION"
+WORKLOAD_IMAGE="localhost/jvm-tuning-workload:$IMAGE_VERSION"
+PAUSE_IMAGE="localhost/pause:$IMAGE_VERSION"
+
+# wait_for SECONDS WHAT COMMAND...: runs COMMAND every half second until it succeeds; fails with a
+# message naming WHAT after SECONDS.
+wait_for() {
+  local seconds="$1" what="$2"; shift 2
+  local deadline=$((SECONDS + seconds))
+  until "$@" >/dev/null 2>&1; do
+    if [ "$SECONDS" -ge "$deadline" ]; then
+      echo "timed out after ${seconds}s waiting for $what" >&2
+      return 1
+    fi
+    sleep 0.5
+  done
+}

@@ -13,8 +13,11 @@ KUBECONFIG_FILE="$JTO_STATE/kubeconfig"
 export PATH="$K8S_BIN:$HELM_BIN:/usr/local/go/bin:$PATH"
 
 # The local node (up.sh): containerd, runc and the kubelet run real pods. Node and pod addresses sit
-# on one bridge that up.sh creates, in documentation ranges (RFC 5737) that no real network routes.
-NODE_BRIDGE="${NODE_BRIDGE:-jto0}"
+# on two bridges that up.sh creates, in documentation ranges (RFC 5737) that no real network routes:
+# the node's address alone on one (the CNI bridge plugin wants its own bridge to hold no other
+# IPv4 address), the pods' on the other.
+NODE_LINK="${NODE_LINK:-jto-node}"
+POD_BRIDGE="${POD_BRIDGE:-jto0}"
 NODE_IP="${NODE_IP:-192.0.2.1}"
 POD_CIDR="${POD_CIDR:-198.51.100.0/24}"
 POD_GATEWAY="${POD_GATEWAY:-198.51.100.1}"

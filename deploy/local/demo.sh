@@ -51,7 +51,9 @@ kubectl rollout status -n "$NAMESPACE" "deployment/$deployment" --timeout=120s
 echo "profile applied to all pods Ready with the new settings: $((SECONDS - applied)) s"
 
 step "a little traffic to the pods, by their addresses (bounded: 200 requests)"
-pod_ips="$(kubectl get pods -n "$NAMESPACE" -l "app=$deployment" -o jsonpath='{.items[*].status.podIP}')"
+# Only the pods that stay: a rolled-out Deployment's old pods may still be on their way out.
+pod_ips="$(kubectl get pods -n "$NAMESPACE" -l "app=$deployment" -o json |
+  jq -r '.items[] | select(.metadata.deletionTimestamp == null and .status.phase == "Running") | .status.podIP')"
 for i in $(seq 100); do
   for ip in $pod_ips; do curl -s -m 2 -o /dev/null "http://$ip:8080/work?sleepMinMs=20&cpuMs=2&dbMs=5" || true; done
 done
@@ -74,7 +76,8 @@ step "rendered settings of tp/$profile"
 kubectl get tp "$profile" -n "$NAMESPACE" -o jsonpath='{range .status.settings[*]}{.name}{"\t"}{.value}{"\t"}{.rule}{"\n"}{end}' | column -t -s $'\t'
 
 step "the flags as the running JVMs report them"
-for pod in $(kubectl get pods -n "$NAMESPACE" -l "app=$deployment" -o jsonpath='{.items[*].metadata.name}'); do
+for pod in $(kubectl get pods -n "$NAMESPACE" -l "app=$deployment" -o json |
+    jq -r '.items[] | select(.metadata.deletionTimestamp == null and .status.phase == "Running") | .metadata.name'); do
   echo "--- $pod ($(kubectl get pod -n "$NAMESPACE" "$pod" -o jsonpath='{.status.podIP}'))"
   # The JVM's own line at startup, then its flags read from the live process over the attach API.
   kubectl logs -n "$NAMESPACE" "$pod" -c app | grep -m1 'Picked up JAVA_TOOL_OPTIONS' || true

@@ -110,7 +110,10 @@ crash_loop_with_the_jvms_message() {
   done
   [ -n "$pod" ] || { echo "no pod of refuser reached CrashLoopBackOff"; return 1; }
   echo "$pod: CrashLoopBackOff, restarts $(kubectl get pod -n "$NS" "$pod" -o jsonpath='{.status.containerStatuses[0].restartCount}')"
-  kubectl logs -n "$NS" "$pod" -c app --previous | tee /dev/stderr | grep -q "Unrecognized VM option 'NoSuchFlagAnyJvmKnows'"
+  local log
+  log="$(kubectl logs -n "$NS" "$pod" -c app --previous | grep -a -E 'VM option|Java Virtual Machine')"
+  echo "$log"
+  grep -q "Unrecognized VM option 'NoSuchFlagAnyJvmKnows'" <<<"$log"
 }
 
 oom_killed() {

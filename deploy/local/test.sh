@@ -10,3 +10,6 @@ cd "$REPO_ROOT"
 ./mvnw -B -ntp -f agent/pom.xml verify
 ./mvnw -B -ntp -q -f lab/workload-app/pom.xml package
 ./mvnw -B -ntp verify "$@"
+# Last, the real node: the demo and the end-to-end checks on real pods, the host compared before
+# up.sh and after down.sh (deploy/local/test-node.sh).
+"$REPO_ROOT/deploy/local/test-node.sh"

@@ -122,11 +122,12 @@ oom_killed() {
         resources: {requests: {cpu: 100m, memory: 256Mi}, limits: {cpu: '1', memory: 256Mi}}"
   local reason="" deadline=$((SECONDS + 120))
   while [ $SECONDS -lt $deadline ]; do
-    reason="$(kubectl get pods -n "$NS" -l app=oom -o jsonpath='{.items[0].status.containerStatuses[0].lastState.terminated.reason}{.items[0].status.containerStatuses[0].state.terminated.reason}')"
+    reason="$(kubectl get pods -n "$NS" -l app=oom -o json |
+      jq -r '.items[0].status.containerStatuses[0] // {} | .state.terminated.reason // .lastState.terminated.reason // ""')"
     [ -n "$reason" ] && break
     sleep 2
   done
-  echo "oom: terminated with reason '$reason', exit code $(kubectl get pods -n "$NS" -l app=oom -o jsonpath='{.items[0].status.containerStatuses[0].lastState.terminated.exitCode}')"
+  echo "oom: terminated with reason '$reason'"
   [ "$reason" = OOMKilled ]
 }
 

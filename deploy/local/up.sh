@@ -20,6 +20,12 @@ if [ -f "$JTO_STATE/pids" ] && kubectl --kubeconfig "$KUBECONFIG_FILE" get --raw
   exit 0
 fi
 "$REPO_ROOT/deploy/local/down.sh" >/dev/null 2>&1 || true
+for link in "$NODE_LINK" "$POD_BRIDGE"; do
+  if ip link show "$link" >/dev/null 2>&1; then
+    echo "interface $link exists but no state of a local cluster does (a run killed before down.sh?): remove it with 'ip link del $link'" >&2
+    exit 1
+  fi
+done
 mkdir -p "$JTO_STATE/pki" "$JTO_STATE/logs" "$JTO_STATE/host" "$JTO_STATE/cni/conf" "$JTO_STATE/cni/ipam"
 cd "$JTO_STATE"
 
@@ -126,9 +132,10 @@ start kube-scheduler kube-scheduler --kubeconfig "$KUBECONFIG_FILE" --leader-ele
   --bind-address 127.0.0.1 --secure-port "$SCHEDULER_PORT"
 
 # --- containerd -------------------------------------------------------------------------------
-# Debian's default configuration with its own root, state and socket, the CNI above, and the keys
-# an unprivileged sandbox needs: it may not lower OOM scores (restrict_oom_score_adj), has no
-# AppArmor, and cgroups are plain cgroupfs.
+# Debian's default configuration with its own root, state and socket, the CNI above, cgroupfs
+# cgroups, and two keys for hosts where root is confined: restrict_oom_score_adj (without
+# CAP_SYS_RESOURCE every pod fails with "runc create failed: ... can't get final child's PID from
+# pipe: EOF") and disable_apparmor (no AppArmor on such hosts).
 mkdir -p "$CONTAINERD_ROOT" "$CONTAINERD_STATE"
 containerd config default | sed \
   -e "s#^root = .*#root = \"$CONTAINERD_ROOT\"#" \

@@ -4,7 +4,7 @@
 # kube-controller-manager, kube-scheduler, the kubelet and kubectl of one Kubernetes
 # release built from the Go module proxy, and helm. Builds are cached by version and only missing
 # binaries are built, so a second run costs seconds. Also lays the binaries out where fabric8
-# kube-api-test looks for them.
+# kube-api-test looks for them, and builds the local node's JRE base images (images.sh jre).
 set -euo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
@@ -93,7 +93,12 @@ for service in etcd prometheus containerd; do
 done
 build_kubernetes &
 k8s_pid=$!
+# The JRE base images' debootstraps wait on the network and dpkg, not the CPU: beside the Go builds
+# they cost a cold run almost nothing.
+"$REPO_ROOT/deploy/local/images.sh" jre &
+jre_pid=$!
 build_helm
 wait "$k8s_pid"
+wait "$jre_pid"
 layout_for_kube_api_test
 log "ready: $K8S_BIN, $HELM_BIN/helm, $KUBE_API_TEST_DIR"

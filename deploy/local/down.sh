@@ -25,7 +25,7 @@ pid_of() { awk -v n="$1" '$1 == n {print $2}' "$JTO_STATE/pids" 2>/dev/null; }
 # The kubelet first, so that nothing restarts the containers killed next.
 [ -n "$(pid_of kubelet)" ] && stop kubelet "$(pid_of kubelet)"
 # Every pod process lives in a cgroup below the node's cgroup parent.
-for round in 1 2 3; do
+for _ in 1 2 3; do
   pids="$(find /sys/fs/cgroup/*/"$NODE_CGROUP" -name cgroup.procs -exec cat {} + 2>/dev/null | sort -u)"
   [ -z "$pids" ] && break
   kill -9 $pids 2>/dev/null
@@ -44,7 +44,7 @@ done
 mount_points() {
   awk '{print $5}' /proc/self/mountinfo | grep -E "^($JTO_STATE|$CONTAINERD_STATE|$CONTAINERD_ROOT|/run/netns|/var/lib/kubelet|/run/containerd)(/|$)" | sort -r
 }
-for round in 1 2 3 4 5; do
+for _ in 1 2 3 4 5; do
   points="$(mount_points)"
   [ -z "$points" ] && break
   for point in $points; do umount "$point" 2>/dev/null || umount -l "$point" 2>/dev/null; done

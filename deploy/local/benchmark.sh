@@ -73,7 +73,7 @@ for n in "${sizes[@]}"; do
       java "${JVM_FLAGS[@]}" -cp "$(lab_classpath bench)" dev.jvmtuning.bench.BenchmarkOperator "$mode" "$KUBECONFIG" "$ns" >"$log" 2>&1 &
     fi
     pid=$!
-    if ! wait_for --pid "$pid" 600 all_done "$ns" "$mode" "$n"; then
+    if ! wait_for --pid "$pid" 600 "every profile of $ns done" all_done "$ns" "$mode" "$n"; then
       kill -0 "$pid" 2>/dev/null || die "$mode operator exited; see $log"
       kill "$pid"
       die "$mode: not all $n profiles done in 600 s"

@@ -1,13 +1,82 @@
 #!/usr/bin/env bash
-# Stops the local control plane started by up.sh and removes its state; leaves no process behind.
-set -euo pipefail
+# Stops the local cluster started by up.sh and undoes every host change it recorded in
+# $JTO_STATE/host: pods and their network namespaces, mounts, cgroups, the bridge, the iptables
+# rule and the chains the kubelet adds, kernel settings, and directories the node created.
+# Leaves no process behind. The image cache ($JTO_CACHE) stays.
+# Best effort by design: one step failing (a process already gone) must not skip the others, so no `set -e`.
+set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
-[ -f "$JTO_STATE/pids" ] || exit 0
-# Controllers first, the store last, so nothing logs errors against a vanished etcd.
-tac "$JTO_STATE/pids" | while read -r name pid; do
-  kill "$pid" 2>/dev/null || continue
-  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+[ -d "$JTO_STATE" ] || exit 0
+host="$JTO_STATE/host"
+
+stop() { # NAME PID: TERM, then KILL after 10 s; a second TERM ends an API server stuck in graceful shutdown
+  local name="$1" pid="$2"
+  kill "$pid" 2>/dev/null || return 0
+  for i in $(seq 100); do
+    kill -0 "$pid" 2>/dev/null || break
+    [ "$i" -eq 50 ] && kill "$pid" 2>/dev/null
+    sleep 0.1
+  done
   kill -9 "$pid" 2>/dev/null || true
   echo "stopped $name" >&2
+}
+pid_of() { awk -v n="$1" '$1 == n {print $2}' "$JTO_STATE/pids" 2>/dev/null; }
+
+# The kubelet first, so that nothing restarts the containers killed next.
+[ -n "$(pid_of kubelet)" ] && stop kubelet "$(pid_of kubelet)"
+# Every pod process lives in a cgroup below the node's cgroup parent.
+for _ in 1 2 3; do
+  pids="$(find /sys/fs/cgroup/*/"$NODE_CGROUP" -name cgroup.procs -exec cat {} + 2>/dev/null | sort -u)"
+  [ -z "$pids" ] && break
+  kill -9 $pids 2>/dev/null
+  sleep 0.5
 done
-rm -rf "$JTO_STATE"
+[ -n "$(pid_of containerd)" ] && stop containerd "$(pid_of containerd)"
+# The runc shims outlive containerd; they are the processes started with this containerd's socket.
+for pid in $(pgrep -f -- "-address $CONTAINERD_SOCK( |$)"); do stop containerd-shim "$pid"; done
+# The control plane, the store last, so nothing logs errors against a vanished etcd.
+tac "$JTO_STATE/pids" 2>/dev/null | while read -r name pid; do
+  case "$name" in kubelet | containerd) ;; *) stop "$name" "$pid" ;; esac
+done
+
+# Mounts: the kubelet's root on itself, secret and token volumes, container root file systems and
+# sandbox shm, network namespaces. Deepest first, as long as any is left.
+mount_points() {
+  awk '{print $5}' /proc/self/mountinfo | grep -E "^($JTO_STATE|$CONTAINERD_STATE|$CONTAINERD_ROOT|/run/netns|/var/lib/kubelet|/run/containerd)(/|$)" | sort -r
+}
+for _ in 1 2 3 4 5; do
+  points="$(mount_points)"
+  [ -z "$points" ] && break
+  for point in $points; do umount "$point" 2>/dev/null || umount -l "$point" 2>/dev/null; done
+done
+for ns in $(ls /run/netns 2>/dev/null); do
+  grep -qx "$ns" "$host/netns" 2>/dev/null || rm -f "/run/netns/$ns"
+done
+
+# Cgroups, children before parents.
+for cgroup in $(cat "$host/cgroups" 2>/dev/null); do
+  [ -d "$cgroup" ] && find "$cgroup" -depth -type d -exec rmdir {} + 2>/dev/null
+done
+
+# Network: the veths of pods that are gone, the bridge, the FORWARD rule, and the chains the kubelet
+# adds (KUBE-*) and the CNI plugins would (CNI-*). Each table is rewritten as it is now, minus those.
+for link in $(cat "$host/links" 2>/dev/null); do
+  for port in $(ip -o link show master "$link" 2>/dev/null | awk -F': ' '{print $2}' | cut -d@ -f1); do ip link del "$port" 2>/dev/null; done
+  ip link del "$link" 2>/dev/null
+done
+for family in iptables ip6tables; do
+  for table in filter nat mangle raw; do
+    rules="$("$family-save" -t "$table" 2>/dev/null)" || continue
+    grep -qE -- "^:(KUBE|CNI)-|$IPTABLES_COMMENT" <<<"$rules" || continue
+    sed -E "/^:(KUBE|CNI)-/d; /^-A (KUBE|CNI)-/d; /-j (KUBE|CNI)-/d; /$IPTABLES_COMMENT/d" <<<"$rules" | "$family-restore"
+  done
+done
+
+# Kernel settings, back to what up.sh found.
+while IFS='=' read -r key value; do
+  [ "$(sysctl -n "$key" 2>/dev/null)" = "$value" ] || sysctl -q -w "$key=$value"
+done <"$host/sysctls" 2>/dev/null
+
+for dir in $(cat "$host/created-dirs" 2>/dev/null); do rm -rf --one-file-system "$dir"; done
+rm -rf --one-file-system "$CONTAINERD_STATE" "$JTO_STATE"
+exit 0

@@ -12,6 +12,40 @@ ETCD_PORT="${ETCD_PORT:-12379}"
 KUBECONFIG_FILE="$JTO_STATE/kubeconfig"
 export PATH="$K8S_BIN:$HELM_BIN:/usr/local/go/bin:$PATH"
 
+# The local node (up.sh): containerd, runc and the kubelet run real pods. Node and pod addresses sit
+# on two bridges that up.sh creates, in documentation ranges (RFC 5737) that no real network routes:
+# the node's address alone on one (the CNI bridge plugin wants its own bridge to hold no other
+# IPv4 address), the pods' on the other.
+NODE_LINK="${NODE_LINK:-jto-node}"
+POD_BRIDGE="${POD_BRIDGE:-jto0}"
+NODE_IP="${NODE_IP:-192.0.2.1}"
+POD_CIDR="${POD_CIDR:-198.51.100.0/24}"
+POD_GATEWAY="${POD_GATEWAY:-198.51.100.1}"
+SERVICE_CIDR="${SERVICE_CIDR:-10.96.0.0/24}"
+NODE_NAME="${NODE_NAME:-jto-node}"
+KUBELET_PORT="${KUBELET_PORT:-10250}"
+KUBELET_HEALTHZ_PORT="${KUBELET_HEALTHZ_PORT:-10248}"
+SCHEDULER_PORT="${SCHEDULER_PORT:-10259}"
+# Marks the iptables rule up.sh adds, so down.sh removes exactly it.
+IPTABLES_COMMENT="jvm-tuning-operator local node"
+# Kernel settings the kubelet and the CNI bridge change, restored by down.sh.
+NODE_SYSCTLS="kernel.panic kernel.panic_on_oops vm.overcommit_memory vm.panic_on_oom kernel.keys.root_maxkeys kernel.keys.root_maxbytes net.ipv4.ip_forward"
+# Host directories the kubelet, containerd and the CNI plugins create; down.sh removes the ones up.sh did not find.
+NODE_HOST_DIRS="/var/lib/kubelet /var/lib/cni /run/containerd /run/netns /var/log/containers /var/log/pods /var/lib/containerd /opt/containerd /etc/cni /opt/cni /etc/kubernetes /run/kubernetes"
+# The kubelet's cgroup parent, created in every cgroup v1 hierarchy by up.sh and removed by down.sh.
+NODE_CGROUP="${NODE_CGROUP:-jto}"
+# containerd keeps its images in the cache, so imported images survive down.sh; its runtime state
+# (socket, shims) lives under /run and goes with down.sh.
+CONTAINERD_ROOT="$JTO_CACHE/containerd"
+CONTAINERD_STATE="${CONTAINERD_STATE:-/run/jto-containerd}"
+CONTAINERD_SOCK="$CONTAINERD_STATE/containerd.sock"
+# Images built by deploy/local/images.sh; pods find them in containerd by these names, never pull.
+IMAGE_VERSION="${IMAGE_VERSION:-0.1.0}"
+OPERATOR_IMAGE="localhost/jvm-tuning-operator:$IMAGE_VERSION"
+AGENT_IMAGE="localhost/jvm-tuning-agent:$IMAGE_VERSION"
+WORKLOAD_IMAGE="localhost/jvm-tuning-workload:$IMAGE_VERSION"
+PAUSE_IMAGE="localhost/pause:$IMAGE_VERSION"
+
 # ---- Helpers of the scripts: functions only, so sourcing this file still starts nothing ----
 
 # A line on stderr, named after the script; die says it and stops the script.
@@ -35,14 +69,22 @@ lab_build() { maven -f lab/pom.xml -pl "$1" -am package -Dmaven.test.skip=true; 
 # lab_classpath MODULE: what the main class of lab/MODULE runs with, once lab_build has written it.
 lab_classpath() { echo "$REPO_ROOT/lab/$1/target/classes:$(cat "$REPO_ROOT/lab/$1/target/classpath.txt")"; }
 
-# wait_for [--pid PID] SECONDS COMMAND...: runs COMMAND twice a second until it succeeds; fails after
-# SECONDS, or as soon as process PID has exited.
+# wait_for [--pid PID] SECONDS WHAT COMMAND...: runs COMMAND (quietly) twice a second until it succeeds;
+# fails with a message naming WHAT after SECONDS, or as soon as process PID has exited.
 wait_for() {
   local pid=""
   if [ "$1" = --pid ]; then pid="$2"; shift 2; fi
-  local deadline=$((SECONDS + $1)); shift
-  until "$@"; do
-    { [ -z "$pid" ] || kill -0 "$pid" 2>/dev/null; } && [ "$SECONDS" -lt "$deadline" ] || return 1
+  local seconds="$1" what="$2"; shift 2
+  local deadline=$((SECONDS + seconds))
+  until "$@" >/dev/null 2>&1; do
+    if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
+      echo "gave up waiting for $what: process $pid exited" >&2
+      return 1
+    fi
+    if [ "$SECONDS" -ge "$deadline" ]; then
+      echo "timed out after ${seconds}s waiting for $what" >&2
+      return 1
+    fi
     sleep 0.5
   done
 }

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Installs everything the local control plane and the tests need, on a fresh machine:
-# etcd (Debian), kube-apiserver, kube-controller-manager and kubectl of one Kubernetes release
-# built from the Go module proxy, and helm. Builds are cached by version, so a second run costs
-# seconds. Also lays the binaries out where fabric8 kube-api-test looks for them.
+# Installs everything the local cluster and the tests need, on a fresh machine: etcd, containerd,
+# runc, the CNI plugins, umoci, debootstrap and iptables (Debian); kube-apiserver,
+# kube-controller-manager, kube-scheduler, the kubelet and kubectl of one Kubernetes
+# release built from the Go module proxy, and helm. Builds are cached by version and only missing
+# binaries are built, so a second run costs seconds. Also lays the binaries out where fabric8
+# kube-api-test looks for them, and builds the local node's JRE base images (images.sh jre).
 set -euo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 KUBE_API_TEST_DIR="${KUBE_API_TEST_DIR:-$HOME/.kubeapitest}"
 
-log() { printf '[install-tools] %s\n' "$*" >&2; }
 
 apt_install() {
   local missing=()
@@ -20,11 +21,13 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+K8S_COMMANDS=(kube-apiserver kube-controller-manager kube-scheduler kubelet kubectl)
+
 build_kubernetes() {
-  if [ -x "$K8S_BIN/kube-apiserver" ] && [ -x "$K8S_BIN/kube-controller-manager" ] && [ -x "$K8S_BIN/kubectl" ]; then
-    return 0
-  fi
-  log "building Kubernetes v$K8S_VERSION binaries from the Go module proxy (about 7 minutes on 2 cores)"
+  local missing=() cmd
+  for cmd in "${K8S_COMMANDS[@]}"; do [ -x "$K8S_BIN/$cmd" ] || missing+=("$cmd"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  log "building ${missing[*]} v$K8S_VERSION from the Go module proxy (on 2 cores: the kubelet about 10 minutes, the rest about 7)"
   local work minor
   work="$(mktemp -d)"
   minor="$(cut -d. -f2 <<<"$K8S_VERSION")"
@@ -42,28 +45,23 @@ build_kubernetes() {
       sed -n 's#^\s*\(k8s.io/[a-z0-9-]*\) => ./staging/src/.*#\t\1 => \1 v0.'"${K8S_VERSION#*.}"'#p' "$gomod"
       echo ")"
     } >go.mod
-    cat >tools.go <<'GO'
-//go:build tools
-
-package tools
-
-import (
-	_ "k8s.io/kubernetes/cmd/kube-apiserver"
-	_ "k8s.io/kubernetes/cmd/kube-controller-manager"
-	_ "k8s.io/kubernetes/cmd/kubectl"
-)
-GO
+    # Every command is imported, built or not, so that go.sum covers whichever is missing.
+    {
+      printf '//go:build tools\n\npackage tools\n\nimport (\n'
+      for cmd in "${K8S_COMMANDS[@]}"; do printf '\t_ "k8s.io/kubernetes/cmd/%s"\n' "$cmd"; done
+      printf ')\n'
+    } >tools.go
     go mod tidy >/dev/null 2>&1 || go mod tidy
     local ldflags=""
     for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
       ldflags+=" -X $pkg.gitVersion=v$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
     done
-    mkdir -p "$K8S_BIN.tmp"
-    go build -ldflags "$ldflags" -o "$K8S_BIN.tmp/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver
-    go build -ldflags "$ldflags" -o "$K8S_BIN.tmp/kube-controller-manager" k8s.io/kubernetes/cmd/kube-controller-manager
-    go build -ldflags "$ldflags" -o "$K8S_BIN.tmp/kubectl" k8s.io/kubernetes/cmd/kubectl
+    mkdir -p "$K8S_BIN"
+    for cmd in "${missing[@]}"; do
+      go build -ldflags "$ldflags" -o "$K8S_BIN/$cmd.tmp" "k8s.io/kubernetes/cmd/$cmd"
+      mv "$K8S_BIN/$cmd.tmp" "$K8S_BIN/$cmd"
+    done
   )
-  rm -rf "$K8S_BIN" && mv "$K8S_BIN.tmp" "$K8S_BIN"
   rm -rf "$work"
 }
 
@@ -84,15 +82,22 @@ layout_for_kube_api_test() {
 }
 
 mkdir -p "$JTO_CACHE"
-apt_install etcd-server openssl curl bc prometheus
+# One apt call: etcd for the control plane; containerd, runc, the CNI plugins and iptables for the
+# node; umoci, debootstrap and jq for the images (deploy/local/images.sh).
+apt_install etcd-server openssl curl bc prometheus containerd runc containernetworking-plugins iptables umoci debootstrap jq
 command -v go >/dev/null || apt_install golang-go
-# Debian's etcd-server and prometheus packages may start system services; the tests start their own.
-for service in etcd prometheus; do
+# Debian's packages may start system services; the scripts start their own instances.
+for service in etcd prometheus containerd; do
   if command -v systemctl >/dev/null && systemctl is-active --quiet "$service" 2>/dev/null; then systemctl stop "$service" || true; fi
 done
 build_kubernetes &
 k8s_pid=$!
+# The JRE base images' debootstraps wait on the network and dpkg, not the CPU: beside the Go builds
+# they cost a cold run almost nothing.
+"$REPO_ROOT/deploy/local/images.sh" jre &
+jre_pid=$!
 build_helm
 wait "$k8s_pid"
+wait "$jre_pid"
 layout_for_kube_api_test
 log "ready: $K8S_BIN, $HELM_BIN/helm, $KUBE_API_TEST_DIR"

@@ -18,5 +18,5 @@ env KUBECONFIG="${OPERATOR_KUBECONFIG:-$KUBECONFIG_FILE}" \
   ${WATCH_NAMESPACES:+QUARKUS_OPERATOR_SDK_CONTROLLERS_TUNINGPROFILE_NAMESPACES=$WATCH_NAMESPACES} QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT="${OPERATOR_HTTP_PORT:-18080}" \
   nohup java -Xmx256m -jar "$app" >"$log_file" 2>&1 &
 echo "operator $!" >>"$JTO_STATE/pids"
-wait_for --pid "$!" 60 grep -q "controller started" "$log_file" || die "the operator did not start; see $log_file"
+wait_for --pid "$!" 60 "the operator to start" grep -q "controller started" "$log_file" || die "the operator did not start; see $log_file"
 log "operator running"

@@ -12,3 +12,6 @@ cd "$REPO_ROOT"
 ./mvnw -B -ntp verify "$@"
 # The lab driver and the benchmark build against the operator's classes: a change that breaks them fails here.
 ./mvnw -B -ntp -q -f lab/pom.xml -pl driver,bench -am package -Dmaven.test.skip=true
+# Last, the real node: the demo and the end-to-end checks on real pods, the host compared before
+# up.sh and after down.sh (deploy/local/test-node.sh).
+"$REPO_ROOT/deploy/local/test-node.sh"

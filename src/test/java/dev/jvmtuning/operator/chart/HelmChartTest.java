@@ -118,6 +118,51 @@ class HelmChartTest {
         assertThat(container.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/q/health/live");
         assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/q/health/ready");
         assertThat(container.getResources().getLimits()).containsKeys("cpu", "memory");
+        assertThat(pod.getSecurityContext().getRunAsUser()).as("a high UID, shared with no user of the node").isGreaterThanOrEqualTo(10000L);
+        assertThat(pod.getSecurityContext().getRunAsGroup()).isGreaterThanOrEqualTo(10000L);
+        assertThat(container.getImage()).isEqualTo("ghcr.io/jvm-tuning-operator/jvm-tuning-operator:0.1.0");
+    }
+
+    @Test
+    void leaderElectionMayRenewItsLease() throws Exception {
+        // fabric8's LeaseLock renews with PATCH: without it the leader loses the Lease and nobody takes it over.
+        var role = (io.fabric8.kubernetes.api.model.rbac.Role) template("replicas=2").stream()
+                .filter(o -> o.getKind().equals("Role") && o.getMetadata().getName().endsWith("-leader-election")).findFirst().orElseThrow();
+        assertThat(role.getRules()).singleElement().satisfies(rule -> assertThat(rule.getVerbs()).contains("get", "create", "update", "patch"));
+    }
+
+    @Test
+    void anImageDigestWinsOverTheTag() throws Exception {
+        String digest = "sha256:" + "0123456789abcdef".repeat(4);
+        var deployment = (io.fabric8.kubernetes.api.model.apps.Deployment) template("image.repository=registry.example/jto",
+                "image.tag=9.9.9", "image.digest=" + digest, "image.pullPolicy=Never").stream()
+                .filter(o -> o.getKind().equals("Deployment")).findFirst().orElseThrow();
+        var container = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertThat(container.getImage()).isEqualTo("registry.example/jto@" + digest);
+        assertThat(container.getImagePullPolicy()).isEqualTo("Never");
+    }
+
+    @Test
+    void theNetworkPolicyAdmitsOnlyTheHttpPortAndReachesOnlyTheApiServerAndMetricsPorts() throws Exception {
+        assertThat(template()).noneMatch(o -> o.getKind().equals("NetworkPolicy"));
+        assertThat(helm("lint", CHART.toString(), "--strict", "--set", "networkPolicy.enabled=true", "--set", "watchNamespaces={a}"))
+                .contains("0 chart(s) failed");
+        String watched = controlPlane.newNamespace("jto-watched");
+        var policy = (io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy) template("networkPolicy.enabled=true",
+                "watchNamespaces={" + watched + "}", "networkPolicy.apiServer.cidrs={192.0.2.1/32}").stream()
+                .filter(o -> o.getKind().equals("NetworkPolicy")).findFirst().orElseThrow();
+        client.resource(policy).inNamespace(controlPlane.newNamespace("jto-system")).dryRun().create();
+
+        assertThat(policy.getSpec().getPolicyTypes()).containsExactlyInAnyOrder("Ingress", "Egress");
+        assertThat(policy.getSpec().getIngress()).singleElement().satisfies(rule ->
+                assertThat(rule.getPorts()).extracting(p -> p.getPort().getStrVal()).containsExactly("http"));
+        var egress = policy.getSpec().getEgress();
+        assertThat(egress.get(0).getPorts()).extracting(p -> p.getPort().getIntVal()).containsExactly(443, 6443);
+        assertThat(egress.get(0).getTo()).extracting(p -> p.getIpBlock().getCidr()).containsExactly("192.0.2.1/32");
+        assertThat(egress.get(1).getPorts()).extracting(p -> p.getPort().getIntVal()).containsExactly(8080, 9404);
+        assertThat(egress.get(1).getTo()).singleElement().satisfies(peer -> assertThat(peer.getNamespaceSelector()
+                .getMatchExpressions()).singleElement().satisfies(e -> assertThat(e.getValues()).containsExactly(watched)));
+        assertThat(egress).hasSize(3).last().satisfies(dns -> assertThat(dns.getPorts()).extracting(p -> p.getPort().getIntVal()).containsOnly(53));
     }
 
     @Test

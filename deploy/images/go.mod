@@ -1,0 +1,3 @@
+module jvmtuning.dev/images
+
+go 1.26

@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# End-to-end checks on the real node, after demo.sh (its cluster, operator and orders-api profile).
+# Each check reads what the kernel, the kubelet or the JVM itself reports, never only the pod spec:
+#   1. the tuned flags as the running JVM reports them (attach API), in every new pod;
+#   2. deleting the profile rolls the pods back to the user's own JVM options;
+#   3. a flag the JVM refuses: a real CrashLoopBackOff with the JVM's own message;
+#   4. a heap above the memory limit: a real OOMKill;
+#   5. a CPU quota under load: real CFS throttling in the container's cgroup and the CPUThrottled condition;
+#   6. two operator replicas: the leader's pod deleted, the other takes the Lease and keeps reconciling.
+# Every wait is bounded; load is bounded in requests and time, to pod addresses only.
+# Usage: e2e.sh [CHECK-NUMBER...]   (default: all, in order)
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+export KUBECONFIG="$KUBECONFIG_FILE"
+NS="${NAMESPACE:-shop}"
+WORKLOAD="localhost/jvm-tuning-workload:$IMAGE_VERSION"
+ONLY=" $* "
+failures=0
+ran=0
+
+check() { # NAME COMMAND...: runs one check (unless others were asked for), reports it, counts failures
+  local name="$1" began=$SECONDS; shift
+  [ "$ONLY" = "  " ] || [[ "$ONLY" == *" ${name%%.*} "* ]] || return 0
+  ran=$((ran + 1))
+  printf '\n=== %s\n' "$name"
+  if "$@"; then printf -- '--- PASS %s (%d s)\n' "$name" $((SECONDS - began))
+  else printf -- '--- FAIL %s (%d s)\n' "$name" $((SECONDS - began)); failures=$((failures + 1)); fi
+}
+
+# Running pods that are not on their way out (a rollout leaves old pods Running while they stop).
+pods_of() {
+  kubectl get pods -n "$NS" -l "app=$1" -o json |
+    jq -r '.items[] | select(.metadata.deletionTimestamp == null and .status.phase == "Running") | .metadata.name'
+}
+jvm_flags() { kubectl exec -n "$NS" "$1" -c app -- env -u JAVA_TOOL_OPTIONS java -m jdk.jcmd/sun.tools.jcmd.JCmd 1 VM.flags; }
+condition() { kubectl get tp "$2" -n "$NS" -o jsonpath="{.status.conditions[?(@.type==\"$1\")].status}"; }
+
+# A Deployment of the lab workload: NAME, replicas, the container's extra YAML (indented 8).
+workload() {
+  local name="$1" replicas="$2" extra="${3:-}"
+  kubectl apply -n "$NS" -f - <<YAML
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: $name}
+spec:
+  replicas: $replicas
+  selector: {matchLabels: {app: $name}}
+  template:
+    metadata: {labels: {app: $name}}
+    spec:
+      securityContext: {runAsNonRoot: true, runAsUser: 10001, runAsGroup: 10001, seccompProfile: {type: RuntimeDefault}}
+      containers:
+      - name: app
+        image: $WORKLOAD
+        imagePullPolicy: Never
+        ports: [{name: http, containerPort: 8080}]
+        readinessProbe: {httpGet: {path: /actuator/health, port: http}, periodSeconds: 2, failureThreshold: 60}
+        securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}
+$extra
+YAML
+}
+
+profile() { # NAME TARGET, then the spec's extra YAML (indented 2)
+  kubectl apply -n "$NS" -f - <<YAML
+apiVersion: jvmtuning.dev/v1alpha1
+kind: TuningProfile
+metadata: {name: $1}
+spec:
+  targetRef: {kind: Deployment, name: $2}
+  runtime: SpringBootTomcat
+  workload: {requestsPerSecond: 20, meanLatency: 50ms, cpuPerRequest: 4ms, maxQueueWait: 1s}
+$3
+YAML
+}
+
+flags_in_running_jvms() {
+  local pod flags
+  kubectl apply -n "$NS" -f "$REPO_ROOT/deploy/local/demo/orders-api.yaml" >/dev/null
+  kubectl wait --for=condition=Ready tp/orders-api -n "$NS" --timeout=240s
+  kubectl rollout status deployment/orders-api -n "$NS" --timeout=120s
+  for pod in $(pods_of orders-api); do
+    flags="$(jvm_flags "$pod")"
+    echo "$pod: $(tr ' ' '\n' <<<"$flags" | grep -E 'UseG1GC|MaxGCPauseMillis|ExitOnOutOfMemoryError|MaxRAMPercentage' | paste -sd' ')"
+    grep -q -- '-XX:+UseG1GC' <<<"$flags" && grep -q -- '-XX:MaxGCPauseMillis=100' <<<"$flags" &&
+      grep -q -- '-XX:+ExitOnOutOfMemoryError' <<<"$flags" || return 1
+  done
+}
+
+restored_on_delete() {
+  kubectl delete tp orders-api -n "$NS" --timeout=60s
+  kubectl rollout status deployment/orders-api -n "$NS" --timeout=120s
+  local pod env
+  for pod in $(pods_of orders-api); do
+    env="$(kubectl exec -n "$NS" "$pod" -c app -- printenv JAVA_TOOL_OPTIONS)"
+    echo "$pod: JAVA_TOOL_OPTIONS=$env; init containers: $(kubectl get pod -n "$NS" "$pod" -o jsonpath='{.spec.initContainers[*].name}')"
+    [ "$env" = "-Dfile.encoding=UTF-8" ] || return 1
+    ! jvm_flags "$pod" | grep -q -- '-XX:MaxGCPauseMillis=100' || return 1
+  done
+}
+
+crash_loop_with_the_jvms_message() {
+  workload refuser 1 "        resources: {requests: {cpu: 100m, memory: 384Mi}, limits: {cpu: '1', memory: 384Mi}}"
+  kubectl rollout status deployment/refuser -n "$NS" --timeout=120s
+  profile refuser refuser '  jvmOptions: ["-XX:+NoSuchFlagAnyJvmKnows"]'
+  local pod="" deadline=$((SECONDS + 150))
+  while [ $SECONDS -lt $deadline ]; do
+    pod="$(kubectl get pods -n "$NS" -l app=refuser -o jsonpath='{range .items[*]}{.metadata.name} {.status.containerStatuses[0].state.waiting.reason}{"\n"}{end}' | awk '$2 == "CrashLoopBackOff" {print $1; exit}')"
+    [ -n "$pod" ] && break
+    sleep 2
+  done
+  [ -n "$pod" ] || { echo "no pod of refuser reached CrashLoopBackOff"; return 1; }
+  echo "$pod: CrashLoopBackOff, restarts $(kubectl get pod -n "$NS" "$pod" -o jsonpath='{.status.containerStatuses[0].restartCount}')"
+  local log
+  log="$(kubectl logs -n "$NS" "$pod" -c app --previous | grep -a -E 'VM option|Java Virtual Machine')"
+  echo "$log"
+  grep -q "Unrecognized VM option 'NoSuchFlagAnyJvmKnows'" <<<"$log"
+}
+
+oom_killed() {
+  # The heap is touched up front, so a heap above the limit is a kernel OOM kill at start, not a Java OOM.
+  workload oom 1 "        env: [{name: JAVA_TOOL_OPTIONS, value: '-Xms320m -Xmx320m -XX:+AlwaysPreTouch'}]
+        resources: {requests: {cpu: 100m, memory: 256Mi}, limits: {cpu: '1', memory: 256Mi}}"
+  local reason="" deadline=$((SECONDS + 120))
+  while [ $SECONDS -lt $deadline ]; do
+    reason="$(kubectl get pods -n "$NS" -l app=oom -o json |
+      jq -r '.items[0].status.containerStatuses[0] // {} | .state.terminated.reason // .lastState.terminated.reason // ""')"
+    [ -n "$reason" ] && break
+    sleep 2
+  done
+  echo "oom: terminated with reason '$reason'"
+  [ "$reason" = OOMKilled ]
+}
+
+throttled() {
+  workload throttled 1 "        resources: {requests: {cpu: 100m, memory: 512Mi}, limits: {cpu: 200m, memory: 512Mi}}"
+  kubectl rollout status deployment/throttled -n "$NS" --timeout=180s
+  profile throttled throttled '  metrics: {injectAgent: true, interval: 5s}'
+  kubectl wait --for=condition=RolloutComplete tp/throttled -n "$NS" --timeout=240s
+  kubectl rollout status deployment/throttled -n "$NS" --timeout=240s
+  local pod ip
+  pod="$(pods_of throttled | awk '{print $1}')"
+  ip="$(kubectl get pod -n "$NS" "$pod" -o jsonpath='{.status.podIP}')"
+  # Bounded load: at most 60 s, each request burns 40 ms of CPU under a 20 ms-per-100 ms quota.
+  local deadline=$((SECONDS + 60)) i=0
+  while [ $SECONDS -lt $deadline ] && [ "$(condition CPUThrottled throttled)" != True ]; do
+    for i in 1 2 3 4; do curl -s -m 5 -o /dev/null "http://$ip:8080/work?cpuMs=40" & done
+    wait
+  done
+  echo "$pod cgroup: $(kubectl exec -n "$NS" "$pod" -c app -- cat /sys/fs/cgroup/cpu/cpu.stat | paste -sd' ')"
+  kubectl get tp throttled -n "$NS" -o jsonpath='{range .status.conditions[?(@.type=="CPUThrottled")]}{.type}={.status}: {.message}{"\n"}{end}'
+  [ "$(kubectl exec -n "$NS" "$pod" -c app -- cat /sys/fs/cgroup/cpu/cpu.stat | awk '$1 == "nr_throttled" {print $2}')" -gt 0 ] &&
+    [ "$(condition CPUThrottled throttled)" = True ]
+}
+
+operator_pods() { kubectl get pods -n jvm-tuning-system -l app.kubernetes.io/name=jvm-tuning-operator -o json |
+  jq -r '.items[] | select(.metadata.deletionTimestamp == null) | .metadata.name'; }
+# The Lease's holder while it is one of the live operator pods, else nothing.
+live_leader() {
+  local holder
+  holder="$(kubectl get lease jvm-tuning-operator -n jvm-tuning-system -o jsonpath='{.spec.holderIdentity}' 2>/dev/null || true)"
+  [ -n "$holder" ] && operator_pods | grep -qx "$holder" && echo "$holder"
+}
+
+failover() {
+  helm upgrade jvm-tuning-operator "$REPO_ROOT/charts/jvm-tuning-operator" -n jvm-tuning-system --reuse-values \
+    --set replicas=2 --wait --timeout 180s >/dev/null
+  wait_for 90 "a live operator pod holding the Lease" live_leader
+  local leader next="" deleted
+  leader="$(live_leader)"
+  echo "leader: $leader (of $(operator_pods | paste -sd' '))"
+  deleted=$SECONDS
+  kubectl delete pod -n jvm-tuning-system "$leader" --wait=false
+  local deadline=$((SECONDS + 120))
+  while [ $SECONDS -lt $deadline ]; do
+    next="$(live_leader || true)"
+    [ -n "$next" ] && [ "$next" != "$leader" ] && break
+    sleep 1
+  done
+  echo "new leader after $((SECONDS - deleted)) s: $next"
+  [ -n "$next" ] && [ "$next" != "$leader" ] || return 1
+  # The new leader reconciles: the demo's profile, applied again, becomes Applied.
+  kubectl apply -n "$NS" -f "$REPO_ROOT/deploy/local/demo/orders-api.yaml" >/dev/null
+  kubectl wait --for=condition=Applied tp/orders-api -n "$NS" --timeout=120s
+}
+
+check "1. the running JVMs report the tuned flags" flags_in_running_jvms
+check "2. deleting the profile restores the pods' own JVM options" restored_on_delete
+check "3. a flag the JVM refuses: CrashLoopBackOff with the JVM's message" crash_loop_with_the_jvms_message
+check "4. a heap above the memory limit: OOMKilled" oom_killed
+check "5. a CPU quota under load: throttled, CPUThrottled=True" throttled
+check "6. two operator replicas: the leader's pod deleted, the other takes over" failover
+kubectl delete tp -n "$NS" refuser throttled --ignore-not-found --wait=false >/dev/null
+kubectl delete deployment -n "$NS" refuser oom throttled --ignore-not-found --wait=false >/dev/null
+printf '\n%d of %d end-to-end checks failed\n' "$failures" "$ran"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# Builds the local node's images without a container daemon or a registry, as OCI archives under
+# $JTO_CACHE/images, and imports them into the node's containerd (up.sh must be running for that):
+#   localhost/pause             the pod sandbox: a static Go program (deploy/images/pause)
+#   localhost/jre:17, :21       Debian root file systems with a headless JRE (bookworm, trixie)
+#   localhost/jvm-tuning-operator  target/quarkus-app on the JRE 17 base, UID 10001
+#   localhost/jvm-tuning-agent  the agent jar and a static `cp` (deploy/images/cp) for its init container
+#   localhost/jvm-tuning-workload  the lab's Spring Boot app on the JRE 17 base, UID 10001
+# An image is rebuilt only when a digest of its inputs changes, and imported only when containerd
+# holds a different manifest under its name.
+# Usage: images.sh [pause|jre|operator|agent|workload]...   (default: all of them)
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+IMAGES="$JTO_CACHE/images"
+DEBIAN_MIRROR="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+SELF_DIGEST="$(sha256sum "${BASH_SOURCE[0]}" | cut -c1-64)"
+mkdir -p "$IMAGES/rootfs" "$IMAGES/bin"
+
+
+java_home() { echo "/usr/lib/jvm/java-$1-openjdk-amd64"; }
+
+# A Debian root file system with the JRE, cached as a tarball: bookworm carries 17, trixie 21.
+jre_rootfs() {
+  local java="$1" suite tar="$IMAGES/rootfs/jre$1.tar.gz" dir
+  case "$java" in 17) suite=bookworm ;; 21) suite=trixie ;; *) echo "no Debian suite for Java $java" >&2; return 1 ;; esac
+  [ -f "$tar" ] && return 0
+  log "debootstrap $suite with openjdk-$java-jre-headless (about 3 minutes; log $IMAGES/rootfs/jre$java.log)"
+  dir="$(mktemp -d)"
+  if ! debootstrap --variant=minbase --include="openjdk-$java-jre-headless,ca-certificates-java" \
+      "$suite" "$dir" "$DEBIAN_MIRROR" >"$IMAGES/rootfs/jre$java.log" 2>&1; then
+    # debootstrap mounts proc and sys inside the target; a failed run can leave them behind.
+    umount -R "$dir/proc" "$dir/sys" 2>/dev/null || true
+    rm -rf --one-file-system "$dir"
+    echo "debootstrap failed; see $IMAGES/rootfs/jre$java.log" >&2
+    return 1
+  fi
+  rm -rf "$dir"/var/cache/apt/archives/*.deb "$dir"/var/lib/apt/lists/* "$dir"/var/log/*
+  tar --numeric-owner -C "$dir" -czf "$tar.tmp" . && mv "$tar.tmp" "$tar"
+  rm -rf --one-file-system "$dir"
+}
+
+# The static Go programs of deploy/images: the pause sandbox and the agent image's cp.
+go_binary() {
+  local name="$1"
+  (cd "$REPO_ROOT/deploy/images" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$IMAGES/bin/$name" "./$name")
+}
+
+# inputs_digest FILE...: one digest of this script and the contents of the given files and trees.
+inputs_digest() {
+  { echo "$SELF_DIGEST"; find "$@" -type f -print0 | sort -z | xargs -0 sha256sum | cut -c1-64; } | sha256sum | cut -c1-64
+}
+
+# build NAME TAG DIGEST FUNCTION: runs FUNCTION LAYOUT TAG into a fresh OCI layout unless the archive
+# $IMAGES/NAME.tar was built from the same inputs, then writes the archive.
+build() {
+  local name="$1" tag="$2" digest="$3" fill="$4" layout="$IMAGES/$1.oci"
+  if [ -f "$IMAGES/$name.tar" ] && [ "$(cat "$IMAGES/$name.inputs" 2>/dev/null)" = "$digest" ]; then return 0; fi
+  log "building $name ($tag)"
+  rm -rf "$layout"
+  "$fill" "$layout" "$tag"
+  umoci gc --layout "$layout"
+  tar -C "$layout" -cf "$IMAGES/$name.tar.tmp" . && mv "$IMAGES/$name.tar.tmp" "$IMAGES/$name.tar"
+  echo "$digest" >"$IMAGES/$name.inputs"
+}
+
+empty_image() { # LAYOUT TAG
+  umoci init --layout "$1"
+  umoci new --image "$1:$2"
+}
+
+# An image on a JRE base: the base's layout copied, retagged, so its layers are shared on the node.
+on_jre() { # LAYOUT TAG JAVA
+  cp -a "$IMAGES/jre$3.oci" "$1"
+  umoci tag --image "$1:$3" "$2"
+  umoci rm --image "$1:$3"
+}
+
+fill_pause() {
+  empty_image "$1" "$2"
+  umoci insert --image "$1:$2" "$IMAGES/bin/pause" /pause
+  umoci config --image "$1:$2" --config.entrypoint /pause --config.user 65535:65535
+}
+
+fill_jre() { # the tag is the Java feature release
+  local bundle="$IMAGES/jre$2.bundle"
+  empty_image "$1" "$2"
+  rm -rf "$bundle"
+  umoci unpack --image "$1:$2" "$bundle"
+  tar --numeric-owner -C "$bundle/rootfs" -xzf "$IMAGES/rootfs/jre$2.tar.gz"
+  umoci repack --image "$1:$2" "$bundle"
+  rm -rf "$bundle"
+  umoci config --image "$1:$2" --config.env "PATH=$(java_home "$2")/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
+    --config.env "JAVA_HOME=$(java_home "$2")" --config.workingdir /
+}
+
+fill_operator() {
+  on_jre "$1" "$2" 17
+  umoci insert --image "$1:$2" "$REPO_ROOT/target/quarkus-app" /deployments
+  # JAVA_OPTS_APPEND carries the chart's javaOptions; a shell expands it, so the image has /bin/sh run java.
+  umoci config --image "$1:$2" --config.user 10001:10001 --config.workingdir /deployments --config.exposedports 8080/tcp \
+    --config.entrypoint /bin/sh --config.entrypoint -c \
+    --config.entrypoint "exec $(java_home 17)/bin/java \$JAVA_OPTS_APPEND -jar /deployments/quarkus-run.jar"
+}
+
+fill_agent() {
+  empty_image "$1" "$2"
+  umoci insert --image "$1:$2" "$IMAGES/bin/cp" /bin/cp
+  umoci insert --image "$1:$2" "$REPO_ROOT/agent/target/jvm-tuning-agent.jar" /jvm-tuning-agent.jar
+  umoci config --image "$1:$2" --config.env PATH=/bin --config.user 65532:65532
+}
+
+fill_workload() {
+  on_jre "$1" "$2" 17
+  umoci insert --image "$1:$2" "$WORKLOAD_JAR" /app/app.jar
+  # The lab binds loopback when it runs beside the cluster; in a pod it serves the pod's address.
+  umoci config --image "$1:$2" --config.user 10001:10001 --config.env SERVER_ADDRESS=0.0.0.0 --config.exposedports 8080/tcp \
+    --config.entrypoint "$(java_home 17)/bin/java" --config.entrypoint -jar --config.entrypoint /app/app.jar
+}
+
+WORKLOAD_JAR="$REPO_ROOT/lab/workload-app/target/lab-workload.jar"
+
+# Builds a Maven module when its sources are newer than its artifact.
+maven_package() { # POM ARTIFACT SOURCES...
+  local pom="$1" artifact="$2"; shift 2
+  if [ ! -e "$artifact" ] || [ -n "$(find "$@" -newer "$artifact" -print -quit)" ]; then
+    log "mvn package -f ${pom#"$REPO_ROOT"/}"
+    (cd "$REPO_ROOT" && ./mvnw -q -B -ntp -f "$pom" package -DskipTests)
+  fi
+}
+
+image_pause() {
+  go_binary pause
+  build pause "$IMAGE_VERSION" "$(inputs_digest "$IMAGES/bin/pause")" fill_pause
+}
+
+image_jre() { # JAVA
+  jre_rootfs "$1"
+  build "jre$1" "$1" "$(inputs_digest "$IMAGES/rootfs/jre$1.tar.gz")" fill_jre
+}
+
+image_operator() {
+  image_jre 17
+  maven_package "$REPO_ROOT/pom.xml" "$REPO_ROOT/target/quarkus-app/quarkus-run.jar" "$REPO_ROOT/src/main" "$REPO_ROOT/pom.xml"
+  build jvm-tuning-operator "$IMAGE_VERSION" "$(inputs_digest "$IMAGES/jre17.tar" "$REPO_ROOT/target/quarkus-app")" fill_operator
+}
+
+image_agent() {
+  go_binary cp
+  maven_package "$REPO_ROOT/agent/pom.xml" "$REPO_ROOT/agent/target/jvm-tuning-agent.jar" "$REPO_ROOT/agent/src/main" "$REPO_ROOT/agent/pom.xml"
+  build jvm-tuning-agent "$IMAGE_VERSION" "$(inputs_digest "$IMAGES/bin/cp" "$REPO_ROOT/agent/target/jvm-tuning-agent.jar")" fill_agent
+}
+
+image_workload() {
+  image_jre 17
+  maven_package "$REPO_ROOT/lab/workload-app/pom.xml" "$WORKLOAD_JAR" "$REPO_ROOT/lab/workload-app/src/main" "$REPO_ROOT/lab/workload-app/pom.xml"
+  build jvm-tuning-workload "$IMAGE_VERSION" "$(inputs_digest "$IMAGES/jre17.tar" "$WORKLOAD_JAR")" fill_workload
+}
+
+# Imports an archive unless containerd already holds its manifest under the same name.
+import() { # NAME (archive $IMAGES/NAME.tar) REF-BASE
+  local name="$1" base="$2" manifest tag current
+  manifest="$(jq -r '.manifests[0].digest' "$IMAGES/$name.oci/index.json")"
+  tag="$(jq -r '.manifests[0].annotations["org.opencontainers.image.ref.name"]' "$IMAGES/$name.oci/index.json")"
+  current="$(ctr -a "$CONTAINERD_SOCK" -n k8s.io images ls "name==$base:$tag" | awk 'NR == 2 {print $3}')"
+  [ "$current" = "$manifest" ] && return 0
+  log "importing $base:$tag"
+  ctr -a "$CONTAINERD_SOCK" -n k8s.io images import --base-name "$base" "$IMAGES/$name.tar" >/dev/null
+}
+
+# Image name -> archive name(s) and the name containerd knows it by.
+refs() {
+  case "$1" in
+    pause) echo "pause localhost/pause" ;;
+    jre) printf 'jre17 localhost/jre\njre21 localhost/jre\n' ;;
+    operator) echo "jvm-tuning-operator localhost/jvm-tuning-operator" ;;
+    agent) echo "jvm-tuning-agent localhost/jvm-tuning-agent" ;;
+    workload) echo "jvm-tuning-workload localhost/jvm-tuning-workload" ;;
+  esac
+}
+
+names=("$@")
+[ ${#names[@]} -gt 0 ] || names=(pause jre operator agent workload)
+for name in "${names[@]}"; do
+  case "$name" in
+    pause | operator | agent | workload) "image_$name" ;;
+    jre)
+      # The two debootstraps wait on the network and dpkg more than on the CPU: run them side by side.
+      jre_rootfs 17 & jre17=$!
+      jre_rootfs 21 & jre21=$!
+      wait "$jre17" && wait "$jre21"
+      image_jre 17 && image_jre 21 ;;
+    *) echo "usage: $0 [pause|jre|operator|agent|workload]..." >&2; exit 2 ;;
+  esac
+done
+if [ -S "$CONTAINERD_SOCK" ]; then
+  for name in "${names[@]}"; do
+    refs "$name" | while read -r archive base; do import "$archive" "$base"; done
+  done
+else
+  log "built; containerd is not running ($CONTAINERD_SOCK), so nothing was imported: run this again once deploy/local/up.sh is up"
+fi

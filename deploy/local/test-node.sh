@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The tests on the real node: snapshots the host (host-state.sh), runs the demo (cluster up, images,
+# helm install, the operator and a Spring Boot service as real pods, profile Ready with metrics)
+# and the end-to-end checks (e2e.sh), brings the cluster down, and fails when the host differs
+# from the first snapshot. Every wait is bounded; down.sh runs whatever happens.
+# Needs root (see up.sh).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+[ "$(id -u)" -eq 0 ] || { echo "the real-node tests need root (up.sh creates a bridge, cgroups and network namespaces)" >&2; exit 1; }
+snapshots="$(mktemp -d)"
+"$REPO_ROOT/deploy/local/host-state.sh" >"$snapshots/before"
+
+finish() {
+  local status=$?
+  trap - EXIT
+  if [ "$status" -ne 0 ] && [ -d "$JTO_STATE/logs" ]; then
+    echo "--- the real-node tests failed; last lines of each component's log:" >&2
+    for log in "$JTO_STATE"/logs/*.log; do echo "--- $log" >&2; tail -n 15 "$log" >&2; done
+    KUBECONFIG="$KUBECONFIG_FILE" kubectl get pods -A -o wide >&2 2>/dev/null || true
+  fi
+  "$REPO_ROOT/deploy/local/down.sh"
+  "$REPO_ROOT/deploy/local/host-state.sh" >"$snapshots/after"
+  if ! diff -u "$snapshots/before" "$snapshots/after" >&2; then
+    echo "FAILED: down.sh left the host changed (diff above: - before up.sh, + after down.sh)" >&2
+    status=1
+  else
+    echo "down.sh left the host as up.sh found it" >&2
+  fi
+  rm -rf "$snapshots"
+  exit "$status"
+}
+trap finish EXIT
+
+timeout 2400 "$REPO_ROOT/deploy/local/demo.sh"
+timeout 1200 "$REPO_ROOT/deploy/local/e2e.sh"

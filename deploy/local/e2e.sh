@@ -3,7 +3,8 @@
 # Each check reads what the kernel, the kubelet or the JVM itself reports, never only the pod spec:
 #   1. the tuned flags as the running JVM reports them (attach API), in every new pod;
 #   2. deleting the profile rolls the pods back to the user's own JVM options;
-#   3. a flag the JVM refuses: a real CrashLoopBackOff with the JVM's own message;
+#   3. a flag no JVM knows: refused by the flag policy before any pod sees it; then settings the
+#      application cannot start with: a real CrashLoopBackOff, rolled back to the user's template;
 #   4. a heap above the memory limit: a real OOMKill;
 #   5. a CPU quota under load: real CFS throttling in the container's cgroup and the CPUThrottled condition;
 #   6. two operator replicas: the leader's pod deleted, the other takes the Lease and keeps reconciling.
@@ -98,22 +99,37 @@ restored_on_delete() {
   done
 }
 
-crash_loop_with_the_jvms_message() {
-  workload refuser 1 "        resources: {requests: {cpu: 100m, memory: 384Mi}, limits: {cpu: '1', memory: 384Mi}}"
+unknown_flag_refused_before_any_pod() {
+  workload refuser 1 "        resources: {requests: {cpu: 100m, memory: 384Mi}, limits: {cpu: '1', memory: 384Mi}}
+        terminationMessagePolicy: FallbackToLogsOnError"
   kubectl rollout status deployment/refuser -n "$NS" --timeout=120s
+  local generation
+  generation="$(kubectl get deployment refuser -n "$NS" -o jsonpath='{.metadata.generation}')"
   profile refuser refuser '  jvmOptions: ["-XX:+NoSuchFlagAnyJvmKnows"]'
+  kubectl wait --for=jsonpath='{.status.conditions[?(@.type=="Applied")].reason}'=Invalid tp/refuser -n "$NS" --timeout=60s
+  kubectl get tp refuser -n "$NS" -o jsonpath='{.status.conditions[?(@.type=="Applied")].message}{"\n"}'
+  [ "$(kubectl get deployment refuser -n "$NS" -o jsonpath='{.metadata.generation}')" = "$generation" ]
+}
+
+# Settings the policy admits but the application cannot start with (a metaspace far too small for
+# Spring Boot): a real CrashLoopBackOff, taken back by the operator to the user's own template.
+crash_loop_rolled_back() {
+  local began=$SECONDS
+  profile refuser refuser '  jvmOptions: ["-XX:MaxMetaspaceSize=16m"]'
   local pod="" deadline=$((SECONDS + 150))
-  while [ $SECONDS -lt $deadline ]; do
+  while [ $SECONDS -lt $deadline ] && [ -z "$pod" ]; do
     pod="$(kubectl get pods -n "$NS" -l app=refuser -o jsonpath='{range .items[*]}{.metadata.name} {.status.containerStatuses[0].state.waiting.reason}{"\n"}{end}' | awk '$2 == "CrashLoopBackOff" {print $1; exit}')"
-    [ -n "$pod" ] && break
-    sleep 2
+    [ -n "$pod" ] || sleep 1
   done
-  [ -n "$pod" ] || { echo "no pod of refuser reached CrashLoopBackOff"; return 1; }
-  echo "$pod: CrashLoopBackOff, restarts $(kubectl get pod -n "$NS" "$pod" -o jsonpath='{.status.containerStatuses[0].restartCount}')"
-  local log
-  log="$(kubectl logs -n "$NS" "$pod" -c app --previous | grep -a -E 'VM option|Java Virtual Machine')"
-  echo "$log"
-  grep -q "Unrecognized VM option 'NoSuchFlagAnyJvmKnows'" <<<"$log"
+  [ -n "$pod" ] && echo "$pod: CrashLoopBackOff after $((SECONDS - began)) s; its JVM said: $(kubectl logs -n "$NS" "$pod" -c app --previous 2>/dev/null | grep -a -m1 -o 'OutOfMemoryError[^"]*' || true)"
+  kubectl wait --for=jsonpath='{.status.conditions[?(@.type=="Applied")].reason}'=RolledBack tp/refuser -n "$NS" --timeout=150s
+  echo "rolled back $((SECONDS - began)) s after the apply: $(kubectl get tp refuser -n "$NS" -o jsonpath='{.status.conditions[?(@.type=="Applied")].message}')"
+  kubectl rollout status deployment/refuser -n "$NS" --timeout=180s
+  local env
+  env="$(kubectl get deployment refuser -n "$NS" -o jsonpath='{.spec.template.spec.containers[0].env}')"
+  echo "template env after the rollback: ${env:-none}"
+  [ -z "$env" ] && kubectl get tp refuser -n "$NS" -o jsonpath='{.status.conditions[?(@.type=="Applied")].message}' |
+    grep -q -E 'CrashLoopBackOff|restarted|exit code'
 }
 
 oom_killed() {
@@ -185,7 +201,8 @@ failover() {
 
 check "1. the running JVMs report the tuned flags" flags_in_running_jvms
 check "2. deleting the profile restores the pods' own JVM options" restored_on_delete
-check "3. a flag the JVM refuses: CrashLoopBackOff with the JVM's message" crash_loop_with_the_jvms_message
+check "3. a flag no JVM knows: refused, no pod touched" unknown_flag_refused_before_any_pod
+check "3b. settings the service cannot start with: a real CrashLoopBackOff, rolled back" crash_loop_rolled_back
 check "4. a heap above the memory limit: OOMKilled" oom_killed
 check "5. a CPU quota under load: throttled, CPUThrottled=True" throttled
 check "6. two operator replicas: the leader's pod deleted, the other takes over" failover

@@ -81,8 +81,11 @@ public final class RolloutHealth {
                 + (terminated.getMessage() == null || terminated.getMessage().isBlank() ? "" : ": " + cut(terminated.getMessage()));
     }
 
+    /** The start and the end of a long message: a JVM that refuses an option says so first, an exception says why last. */
     private static String cut(String message) {
         String oneLine = message.strip().replaceAll("\\s+", " ");
-        return oneLine.length() <= MESSAGE_CHARS ? oneLine : oneLine.substring(0, MESSAGE_CHARS) + "...";
+        int half = MESSAGE_CHARS / 2;
+        return oneLine.length() <= MESSAGE_CHARS ? oneLine : oneLine.substring(0, half) + " ... " + oneLine.substring(oneLine.length() - half);
     }
+
 }

@@ -80,7 +80,7 @@ for pod in $(kubectl get pods -n "$NAMESPACE" -l "app=$deployment" -o json |
   echo "--- $pod ($(kubectl get pod -n "$NAMESPACE" "$pod" -o jsonpath='{.status.podIP}'))"
   # The JVM's own line at startup, then its flags read from the live process over the attach API.
   kubectl logs -n "$NAMESPACE" "$pod" -c app | grep -m1 'Picked up JAVA_TOOL_OPTIONS' || true
-  kubectl exec -n "$NAMESPACE" "$pod" -c app -- env -u JAVA_TOOL_OPTIONS java -m jdk.jcmd/sun.tools.jcmd.JCmd 1 VM.flags | tr ' ' '\n' | grep -E '^-XX:(MaxHeapSize|InitialHeapSize|MaxRAMPercentage|Use.*GC|MaxGCPauseMillis|ActiveProcessorCount|\+ExitOnOutOfMemoryError|CICompilerCount)' | paste -sd' '
+  kubectl exec -n "$NAMESPACE" "$pod" -c app -- env -u JAVA_TOOL_OPTIONS java -m jdk.jcmd/sun.tools.jcmd.JCmd 1 VM.flags | tr ' ' '\n' | grep -E '^-XX:[+-]?(MaxHeapSize|InitialHeapSize|MaxRAMPercentage|Use[A-Za-z0-9]*GC|MaxGCPauseMillis|ActiveProcessorCount|ExitOnOutOfMemoryError)(=|$)' | paste -sd' '
 done
 
 step "timings and memory"

@@ -83,10 +83,8 @@ class TaskScanTest {
 
     @Test
     void aPassOutOfTimeKeepsTheLastCountsOfTheThreadsItDidNotReachAndTheNextStartsThere() {
-        thread("100", 1, 0, 10, 0);
-        thread("101", 1, 0, 10, 0);
-        thread("102", 1, 0, 10, 0);
-        thread("103", 1, 0, 10, 0);
+        List<String> threadIds = List.of("100", "101", "102", "103");
+        threadIds.forEach(threadId -> thread(threadId, 1, 0, 10, 0));
         TaskScan scan = scan(BUDGET);
 
         Snapshot first = scan.snapshot().orElseThrow();
@@ -94,9 +92,7 @@ class TaskScanTest {
         assertThat(first.threadsRead()).isEqualTo(3);
         assertThat(first.contextSwitches()).contains(new ContextSwitches(3, 0));
 
-        for (String threadId : List.of("100", "101", "102", "103")) {
-            thread(threadId, 10, 0, 20, 0);
-        }
+        threadIds.forEach(threadId -> thread(threadId, 10, 0, 20, 0));
         Snapshot second = scan.snapshot().orElseThrow();
         // 103, 100 and 101 read anew; 102 keeps the 1 it had.
         assertThat(second.threadsRead()).isEqualTo(3);

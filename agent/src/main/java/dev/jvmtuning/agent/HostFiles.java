@@ -1,23 +1,29 @@
 package dev.jvmtuning.agent;
 
+import java.io.File;
+import java.io.FileInputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.stream.Stream;
 
-/** Reads kernel text files below a root directory: "/" in production, a fixture tree in tests. */
-final class HostFiles {
+/**
+ * Reads kernel text files below a root directory: "/" in production, a fixture tree in tests. Not final
+ * so that tests can count what a scrape reads.
+ */
+class HostFiles {
 
     private final Path root;
+    /** The root as a string prefix, so that the per-thread reads build no Path objects. */
+    private final String rootPrefix;
 
     HostFiles(Path root) {
         this.root = root;
+        String absolute = root.toAbsolutePath().toString();
+        this.rootPrefix = absolute.endsWith("/") ? absolute.substring(0, absolute.length() - 1) : absolute;
     }
 
     /**
@@ -32,6 +38,26 @@ final class HostFiles {
         }
     }
 
+    /**
+     * Reads a file into the caller's buffer, up to its size, and returns the bytes read or -1 when the
+     * file is missing or unreadable. Reusing one buffer keeps a pass over thousands of files from allocating.
+     */
+    int read(String path, byte[] buffer) {
+        try (FileInputStream in = new FileInputStream(rootPrefix + path)) {
+            int total = 0;
+            while (total < buffer.length) {
+                int read = in.read(buffer, total, buffer.length - total);
+                if (read < 0) {
+                    break;
+                }
+                total += read;
+            }
+            return total;
+        } catch (IOException | SecurityException e) {
+            return -1;
+        }
+    }
+
     /** The first of the files that exists and that the parser understands. */
     <T> Optional<T> readFirst(List<String> paths, Function<String, Optional<T>> parser) {
         for (String path : paths) {
@@ -43,12 +69,11 @@ final class HostFiles {
         return Optional.empty();
     }
 
-    Optional<List<String>> list(String directory) {
-        try (Stream<Path> entries = Files.list(resolve(directory))) {
-            List<String> names = new ArrayList<>();
-            entries.forEach(entry -> names.add(entry.getFileName().toString()));
-            return Optional.of(names);
-        } catch (IOException | UncheckedIOException | SecurityException e) {
+    /** The names in a directory, in no particular order; empty when it cannot be listed. */
+    Optional<String[]> list(String directory) {
+        try {
+            return Optional.ofNullable(new File(rootPrefix + directory).list());
+        } catch (SecurityException e) {
             return Optional.empty();
         }
     }

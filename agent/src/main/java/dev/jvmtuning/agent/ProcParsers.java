@@ -1,5 +1,6 @@
 package dev.jvmtuning.agent;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -14,27 +15,49 @@ final class ProcParsers {
 
     private ProcParsers() {}
 
-    /** Reads voluntary_ctxt_switches and nonvoluntary_ctxt_switches from a task's status file. */
-    static Optional<ContextSwitches> parseContextSwitches(String status) {
-        OptionalLong voluntary = OptionalLong.empty();
-        OptionalLong involuntary = OptionalLong.empty();
-        for (String line : status.split("\n")) {
-            if (line.startsWith("voluntary_ctxt_switches:")) {
-                voluntary = parseLong(valueAfterColon(line));
-            } else if (line.startsWith("nonvoluntary_ctxt_switches:")) {
-                involuntary = parseLong(valueAfterColon(line));
+    /** The three fields of a task's schedstat file. */
+    record Schedstat(long runNanos, long runQueueWaitNanos, long timeslices) {}
+
+    private static final byte[] VOLUNTARY = "voluntary_ctxt_switches:".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] INVOLUNTARY = "nonvoluntary_ctxt_switches:".getBytes(StandardCharsets.US_ASCII);
+
+    /**
+     * Reads voluntary_ctxt_switches and nonvoluntary_ctxt_switches from the first {@code length} bytes
+     * of a task's status file. Bytes, not a String: the agent parses thousands of these per scrape.
+     */
+    static Optional<ContextSwitches> parseContextSwitches(byte[] status, int length) {
+        long voluntary = -1;
+        long involuntary = -1;
+        for (int line = 0; line < length; line = endOfLine(status, line, length) + 1) {
+            if (startsWith(status, line, length, VOLUNTARY)) {
+                voluntary = parseField(status, line + VOLUNTARY.length, length);
+            } else if (startsWith(status, line, length, INVOLUNTARY)) {
+                involuntary = parseField(status, line + INVOLUNTARY.length, length);
             }
         }
-        if (voluntary.isEmpty() || involuntary.isEmpty()) {
+        if (voluntary < 0 || involuntary < 0) {
             return Optional.empty();
         }
-        return Optional.of(new ContextSwitches(voluntary.getAsLong(), involuntary.getAsLong()));
+        return Optional.of(new ContextSwitches(voluntary, involuntary));
     }
 
-    /** schedstat is "time on cpu (ns), time waiting on a run queue (ns), timeslices run"; returns the wait. */
-    static OptionalLong parseRunQueueWaitNanos(String schedstat) {
-        String[] fields = schedstat.trim().split("\\s+");
-        return fields.length >= 2 ? parseLong(fields[1]) : OptionalLong.empty();
+    /** schedstat is "time on cpu (ns), time waiting on a run queue (ns), timeslices run". */
+    static Optional<Schedstat> parseSchedstat(byte[] schedstat, int length) {
+        long[] fields = new long[3];
+        int position = 0;
+        for (int field = 0; field < fields.length; field++) {
+            position = skipBlanks(schedstat, position, length);
+            int end = position;
+            while (end < length && isDigit(schedstat[end])) {
+                end++;
+            }
+            fields[field] = parseDigits(schedstat, position, end);
+            if (fields[field] < 0 || (end < length && !isBlank(schedstat[end]))) {
+                return Optional.empty();
+            }
+            position = end;
+        }
+        return Optional.of(new Schedstat(fields[0], fields[1], fields[2]));
     }
 
     /**
@@ -58,8 +81,63 @@ final class ProcParsers {
         return new CgroupPaths(unified, v1Cpu);
     }
 
-    private static String valueAfterColon(String line) {
-        return line.substring(line.indexOf(':') + 1).trim();
+    /** The number after a "key:" and its blanks, -1 unless the line holds just that number. */
+    private static long parseField(byte[] text, int position, int length) {
+        int start = skipBlanks(text, position, length);
+        int end = start;
+        while (end < length && isDigit(text[end])) {
+            end++;
+        }
+        return skipBlanks(text, end, length) == endOfLine(text, end, length) ? parseDigits(text, start, end) : -1;
+    }
+
+    /** Non-negative decimal digits; -1 for none or for more than a long holds. */
+    private static long parseDigits(byte[] text, int start, int end) {
+        if (start == end || end - start > 18) {
+            return -1;
+        }
+        long value = 0;
+        for (int i = start; i < end; i++) {
+            value = value * 10 + (text[i] - '0');
+        }
+        return value;
+    }
+
+    private static boolean startsWith(byte[] text, int position, int length, byte[] prefix) {
+        if (length - position < prefix.length) {
+            return false;
+        }
+        for (int i = 0; i < prefix.length; i++) {
+            if (text[position + i] != prefix[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int endOfLine(byte[] text, int position, int length) {
+        int end = position;
+        while (end < length && text[end] != '\n') {
+            end++;
+        }
+        return end;
+    }
+
+    /** Spaces and tabs; a newline ends a field too, but skipBlanks stops there. */
+    private static int skipBlanks(byte[] text, int position, int length) {
+        int end = position;
+        while (end < length && (text[end] == ' ' || text[end] == '\t')) {
+            end++;
+        }
+        return end;
+    }
+
+    private static boolean isBlank(byte b) {
+        return b == ' ' || b == '\t' || b == '\n';
+    }
+
+    private static boolean isDigit(byte b) {
+        return b >= '0' && b <= '9';
     }
 
     static OptionalLong parseLong(String text) {

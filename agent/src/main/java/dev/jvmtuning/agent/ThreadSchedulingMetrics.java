@@ -1,93 +1,85 @@
 package dev.jvmtuning.agent;
 
-import io.prometheus.metrics.core.metrics.CounterWithCallback;
-import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricMetadata;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.prometheus.metrics.model.snapshots.Unit;
-import java.util.HashMap;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 
-/** Context switches, run-queue delay and task count of this process, read from /proc/self/task on each scrape. */
-final class ThreadSchedulingMetrics {
+/**
+ * Context switches, run-queue delay and task count of this process, and what reading them cost, all
+ * from one pass over /proc/self/task per scrape: one collector, so that the metrics cannot each start
+ * their own pass.
+ */
+final class ThreadSchedulingMetrics implements MultiCollector {
 
-    private static final String TASKS = "/proc/self/task";
+    /** Leaves most of a 200 ms scrape for the JVM metrics and the response, even on a saturated CPU. */
+    static final Duration PASS_BUDGET = Duration.ofMillis(100);
 
-    private final HostFiles files;
-    private final PerThreadCounterSum voluntarySwitches = new PerThreadCounterSum();
-    private final PerThreadCounterSum involuntarySwitches = new PerThreadCounterSum();
-    private final PerThreadCounterSum runQueueWaitNanos = new PerThreadCounterSum();
+    private static final MetricMetadata CONTEXT_SWITCHES = new MetricMetadata("jvmtuning_context_switches",
+            "Context switches of the threads of this process; involuntary ones are preemptions");
+    private static final MetricMetadata RUN_QUEUE_DELAY = new MetricMetadata("jvmtuning_run_queue_delay_seconds",
+            "Time the threads of this process spent runnable but waiting for a CPU", Unit.SECONDS);
+    private static final MetricMetadata TASKS = new MetricMetadata("jvmtuning_tasks",
+            "Threads of this process as the kernel sees them, JVM-internal ones included");
+    private static final MetricMetadata SCRAPE_SECONDS = new MetricMetadata("jvmtuning_agent_scrape_seconds",
+            "Time this scrape's pass over the threads' /proc files took", Unit.SECONDS);
+    private static final MetricMetadata SCRAPE_THREADS = new MetricMetadata("jvmtuning_agent_scrape_threads",
+            "Threads this scrape's pass reached; fewer than jvmtuning_tasks when it ran out of time, "
+                    + "and the others kept their last counts");
+
+    private final TaskScan scan;
 
     ThreadSchedulingMetrics(HostFiles files) {
-        this.files = files;
+        this(new TaskScan(files, System::nanoTime, PASS_BUDGET));
+    }
+
+    ThreadSchedulingMetrics(TaskScan scan) {
+        this.scan = scan;
     }
 
     void register(PrometheusRegistry registry) {
-        CounterWithCallback.builder()
-                .name("jvmtuning_context_switches_total")
-                .help("Context switches of the threads of this process; involuntary ones are preemptions")
-                .labelNames("kind")
-                .callback(FailSafe.callback(callback -> contextSwitches().ifPresent(totals -> {
-                    callback.call(totals.voluntary(), "voluntary");
-                    callback.call(totals.involuntary(), "involuntary");
-                })))
-                .register(registry);
-        CounterWithCallback.builder()
-                .name("jvmtuning_run_queue_delay_seconds_total")
-                .help("Time the threads of this process spent runnable but waiting for a CPU")
-                .unit(Unit.SECONDS)
-                .callback(FailSafe.callback(callback -> runQueueWaitNanos()
-                        .ifPresent(nanos -> callback.call(Unit.nanosToSeconds(nanos)))))
-                .register(registry);
-        GaugeWithCallback.builder()
-                .name("jvmtuning_tasks")
-                .help("Threads of this process as the kernel sees them, JVM-internal ones included")
-                .callback(FailSafe.callback(callback -> files.list(TASKS)
-                        .ifPresent(threadIds -> callback.call(threadIds.size()))))
-                .register(registry);
+        registry.register(this);
     }
 
-    /** Synchronized so that concurrent scrapes feed the sums in the order they read the files. */
-    synchronized Optional<ProcParsers.ContextSwitches> contextSwitches() {
-        Optional<List<String>> threadIds = files.list(TASKS);
-        if (threadIds.isEmpty()) {
-            return Optional.empty();
+    /** Whatever fails, the scrape goes on without these series, as with the other collectors (FailSafe). */
+    @Override
+    public MetricSnapshots collect() {
+        Optional<TaskScan.Snapshot> snapshot;
+        try {
+            snapshot = scan.snapshot();
+        } catch (RuntimeException | LinkageError e) {
+            snapshot = Optional.empty();
         }
-        Map<String, Long> voluntary = new HashMap<>();
-        Map<String, Long> involuntary = new HashMap<>();
-        for (String threadId : threadIds.get()) {
-            files.read(TASKS + "/" + threadId + "/status")
-                    .flatMap(ProcParsers::parseContextSwitches)
-                    .ifPresent(switches -> {
-                        voluntary.put(threadId, switches.voluntary());
-                        involuntary.put(threadId, switches.involuntary());
-                    });
-        }
-        if (voluntary.isEmpty()) {
-            return Optional.empty();
-        }
-        return Optional.of(new ProcParsers.ContextSwitches(
-                voluntarySwitches.update(voluntary), involuntarySwitches.update(involuntary)));
+        List<MetricSnapshot> metrics = new ArrayList<>();
+        snapshot.ifPresent(pass -> {
+            pass.contextSwitches().ifPresent(switches -> metrics.add(new CounterSnapshot(CONTEXT_SWITCHES, List.of(
+                    counter(switches.voluntary(), Labels.of("kind", "voluntary")),
+                    counter(switches.involuntary(), Labels.of("kind", "involuntary"))))));
+            pass.runQueueWaitNanos().ifPresent(nanos -> metrics.add(new CounterSnapshot(RUN_QUEUE_DELAY,
+                    List.of(counter(Unit.nanosToSeconds(nanos), Labels.EMPTY)))));
+            metrics.add(gauge(TASKS, pass.tasks()));
+            metrics.add(gauge(SCRAPE_SECONDS, Unit.nanosToSeconds(pass.passNanos())));
+            metrics.add(gauge(SCRAPE_THREADS, pass.threadsRead()));
+        });
+        return new MetricSnapshots(metrics);
     }
 
-    /** Empty when the kernel keeps no schedstats (no CONFIG_SCHED_INFO). */
-    synchronized OptionalLong runQueueWaitNanos() {
-        Optional<List<String>> threadIds = files.list(TASKS);
-        if (threadIds.isEmpty()) {
-            return OptionalLong.empty();
-        }
-        Map<String, Long> waitNanos = new HashMap<>();
-        for (String threadId : threadIds.get()) {
-            files.read(TASKS + "/" + threadId + "/schedstat")
-                    .map(ProcParsers::parseRunQueueWaitNanos)
-                    .filter(OptionalLong::isPresent)
-                    .ifPresent(wait -> waitNanos.put(threadId, wait.getAsLong()));
-        }
-        if (waitNanos.isEmpty()) {
-            return OptionalLong.empty();
-        }
-        return OptionalLong.of(runQueueWaitNanos.update(waitNanos));
+    private static CounterDataPointSnapshot counter(double value, Labels labels) {
+        return new CounterDataPointSnapshot(value, labels, null, 0L);
+    }
+
+    private static GaugeSnapshot gauge(MetricMetadata metadata, double value) {
+        return new GaugeSnapshot(metadata, List.of(new GaugeDataPointSnapshot(value, Labels.EMPTY, null)));
     }
 }

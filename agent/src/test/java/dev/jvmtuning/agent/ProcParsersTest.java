@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jvmtuning.agent.ProcParsers.CgroupPaths;
 import dev.jvmtuning.agent.ProcParsers.ContextSwitches;
+import dev.jvmtuning.agent.ProcParsers.Schedstat;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
-import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 class ProcParsersTest {
@@ -25,28 +26,61 @@ class ProcParsersTest {
 
     @Test
     void readsBothContextSwitchCounts() {
-        assertThat(ProcParsers.parseContextSwitches(TASK_STATUS))
+        assertThat(contextSwitches(TASK_STATUS)).contains(new ContextSwitches(1919, 585));
+    }
+
+    @Test
+    void readsOnlyTheBytesItIsGiven() {
+        byte[] buffer = (TASK_STATUS + "voluntary_ctxt_switches:\t7\n").getBytes(StandardCharsets.ISO_8859_1);
+        assertThat(ProcParsers.parseContextSwitches(buffer, TASK_STATUS.length()))
                 .contains(new ContextSwitches(1919, 585));
+        assertThat(ProcParsers.parseContextSwitches(buffer, TASK_STATUS.length() - 5)).isEmpty();
+    }
+
+    @Test
+    void aThreadNameInBrokenUtf8DoesNotMatter() {
+        byte[] name = {'N', 'a', 'm', 'e', ':', '\t', (byte) 0xe2, (byte) 0x82, '\n'};
+        byte[] rest = TASK_STATUS.substring(TASK_STATUS.indexOf('\n') + 1).getBytes(StandardCharsets.ISO_8859_1);
+        byte[] status = new byte[name.length + rest.length];
+        System.arraycopy(name, 0, status, 0, name.length);
+        System.arraycopy(rest, 0, status, name.length, rest.length);
+        assertThat(ProcParsers.parseContextSwitches(status, status.length)).contains(new ContextSwitches(1919, 585));
     }
 
     @Test
     void statusWithoutContextSwitchCountsGivesNothing() {
-        assertThat(ProcParsers.parseContextSwitches("Name:\tjava\nState:\tR (running)\n")).isEmpty();
-        assertThat(ProcParsers.parseContextSwitches("voluntary_ctxt_switches:\t12\n")).isEmpty();
-        assertThat(ProcParsers.parseContextSwitches("voluntary_ctxt_switches:\tx\nnonvoluntary_ctxt_switches:\t1\n"))
+        assertThat(contextSwitches("Name:\tjava\nState:\tR (running)\n")).isEmpty();
+        assertThat(contextSwitches("voluntary_ctxt_switches:\t12\n")).isEmpty();
+        assertThat(contextSwitches("voluntary_ctxt_switches:\tx\nnonvoluntary_ctxt_switches:\t1\n")).isEmpty();
+        assertThat(contextSwitches("voluntary_ctxt_switches:\t1x\nnonvoluntary_ctxt_switches:\t1\n")).isEmpty();
+        assertThat(contextSwitches("voluntary_ctxt_switches:\t99999999999999999999\nnonvoluntary_ctxt_switches:\t1\n"))
                 .isEmpty();
     }
 
     @Test
-    void readsRunQueueWaitFromSecondSchedstatField() {
-        assertThat(ProcParsers.parseRunQueueWaitNanos("3378425644 115360824 421\n")).hasValue(115360824L);
+    void readsTheThreeSchedstatFields() {
+        assertThat(schedstat("3378425644 115360824 421\n")).contains(new Schedstat(3378425644L, 115360824L, 421));
+        assertThat(schedstat("0 0 0")).contains(new Schedstat(0, 0, 0));
     }
 
     @Test
     void malformedSchedstatGivesNothing() {
-        assertThat(ProcParsers.parseRunQueueWaitNanos("")).isEqualTo(OptionalLong.empty());
-        assertThat(ProcParsers.parseRunQueueWaitNanos("12")).isEqualTo(OptionalLong.empty());
-        assertThat(ProcParsers.parseRunQueueWaitNanos("12 abc 3")).isEqualTo(OptionalLong.empty());
+        assertThat(schedstat("")).isEmpty();
+        assertThat(schedstat("12")).isEmpty();
+        assertThat(schedstat("12 34")).isEmpty();
+        assertThat(schedstat("12 abc 3")).isEmpty();
+        assertThat(schedstat("12 -3 3")).isEmpty();
+        assertThat(schedstat("12 3x 3")).isEmpty();
+    }
+
+    private static Optional<ContextSwitches> contextSwitches(String status) {
+        byte[] bytes = status.getBytes(StandardCharsets.ISO_8859_1);
+        return ProcParsers.parseContextSwitches(bytes, bytes.length);
+    }
+
+    private static Optional<Schedstat> schedstat(String text) {
+        byte[] bytes = text.getBytes(StandardCharsets.ISO_8859_1);
+        return ProcParsers.parseSchedstat(bytes, bytes.length);
     }
 
     @Test

@@ -15,13 +15,15 @@ class ThreadSchedulingMetricsTest {
     Path root;
 
     private FixtureTree tree;
+    private CountingHostFiles files;
     private PrometheusRegistry registry;
 
     @BeforeEach
     void registerOverFixtureTree() {
         tree = new FixtureTree(root);
+        files = new CountingHostFiles(root);
         registry = new PrometheusRegistry();
-        new ThreadSchedulingMetrics(tree.hostFiles()).register(registry);
+        new ThreadSchedulingMetrics(files).register(registry);
     }
 
     @Test
@@ -34,6 +36,34 @@ class ThreadSchedulingMetricsTest {
                 "jvmtuning_context_switches_total{kind=\"involuntary\"}", 26.0,
                 "jvmtuning_run_queue_delay_seconds_total", 2.5,
                 "jvmtuning_tasks", 2.0));
+    }
+
+    @Test
+    void oneScrapeIsOnePassThatFeedsEverySeriesAndReportsWhatItRead() {
+        thread("100", 3, 1, 2_000_000_000L);
+        thread("101", 40, 25, 500_000_000L);
+
+        Map<String, Double> samples = Exposition.samples(registry);
+
+        assertThat(files.lists.get()).isEqualTo(1);
+        assertThat(files.reads).hasSize(4).doesNotHaveDuplicates();
+        assertThat(samples).containsEntry("jvmtuning_agent_scrape_threads", 2.0);
+        assertThat(samples.get("jvmtuning_agent_scrape_seconds")).isGreaterThan(0.0).isLessThan(10.0);
+    }
+
+    @Test
+    void seriesKeepTheirNamesTypesAndHelp() {
+        thread("100", 3, 1, 2_000_000_000L);
+
+        assertThat(Exposition.text(registry)).contains(
+                "# HELP jvmtuning_context_switches_total Context switches of the threads of this process; "
+                        + "involuntary ones are preemptions\n# TYPE jvmtuning_context_switches_total counter\n",
+                "# HELP jvmtuning_run_queue_delay_seconds_total Time the threads of this process spent runnable but "
+                        + "waiting for a CPU\n# TYPE jvmtuning_run_queue_delay_seconds_total counter\n",
+                "# HELP jvmtuning_tasks Threads of this process as the kernel sees them, JVM-internal ones included\n"
+                        + "# TYPE jvmtuning_tasks gauge\n",
+                "# TYPE jvmtuning_agent_scrape_seconds gauge\n",
+                "# TYPE jvmtuning_agent_scrape_threads gauge\n");
     }
 
     @Test

@@ -1,0 +1,173 @@
+package dev.jvmtuning.agent;
+
+import dev.jvmtuning.agent.ProcParsers.ContextSwitches;
+import dev.jvmtuning.agent.ProcParsers.Schedstat;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
+
+/**
+ * One pass over /proc/self/task per scrape, feeding every per-thread metric: the task directory is
+ * listed once and each thread's schedstat and status read at most once.
+ *
+ * <p>On a saturated CPU the scraping thread gets a sliver of it, so the pass does as little as it can:
+ * a thread whose schedstat has not changed has not run since the last pass, so its context switch
+ * counts cannot have changed either and its status file (the expensive one) is not read again. A pass
+ * also stops at a time budget: threads it did not reach keep their last known counts, which keeps the
+ * totals monotonic, and the next pass starts with them.
+ */
+final class TaskScan {
+
+    /** What one pass saw. Counts are process totals that never decrease; empty parts had nothing to read. */
+    record Snapshot(
+            int tasks,
+            int threadsRead,
+            Optional<ContextSwitches> contextSwitches,
+            OptionalLong runQueueWaitNanos,
+            long passNanos) {}
+
+    private static final String TASKS = "/proc/self/task";
+    /** Room for a status file with a long CPU mask; a longer one is cut and its thread skipped. */
+    private static final int STATUS_BUFFER_BYTES = 16 * 1024;
+    private static final int SCHEDSTAT_BUFFER_BYTES = 128;
+
+    /** What the last passes read of one thread. */
+    private static final class ThreadCounters {
+        Schedstat schedstat;
+        ContextSwitches contextSwitches;
+    }
+
+    private final HostFiles files;
+    private final LongSupplier nanoClock;
+    private final long budgetNanos;
+    private final byte[] statusBuffer = new byte[STATUS_BUFFER_BYTES];
+    private final byte[] schedstatBuffer = new byte[SCHEDSTAT_BUFFER_BYTES];
+    private final PerThreadCounterSum voluntary = new PerThreadCounterSum();
+    private final PerThreadCounterSum involuntary = new PerThreadCounterSum();
+    private final PerThreadCounterSum runQueueWaitNanos = new PerThreadCounterSum();
+    private Map<Long, ThreadCounters> threads = new HashMap<>();
+    /** The thread after which the next pass starts, so that a pass cut short is continued next time. */
+    private long resumeAfterThreadId = -1;
+    /** The pass under way; guarded by this. */
+    private CompletableFuture<Optional<Snapshot>> passInFlight;
+
+    TaskScan(HostFiles files, LongSupplier nanoClock, Duration budget) {
+        this.files = files;
+        this.nanoClock = nanoClock;
+        this.budgetNanos = budget.toNanos();
+    }
+
+    /**
+     * The result of a pass that ran after this call began, or that was under way when it began: a
+     * concurrent scrape waits for that pass instead of starting a second one. Empty without /proc.
+     */
+    Optional<Snapshot> snapshot() {
+        CompletableFuture<Optional<Snapshot>> pass;
+        boolean runsThePass;
+        synchronized (this) {
+            runsThePass = passInFlight == null;
+            if (runsThePass) {
+                passInFlight = new CompletableFuture<>();
+            }
+            pass = passInFlight;
+        }
+        if (runsThePass) {
+            try {
+                pass.complete(pass());
+            } catch (RuntimeException | Error e) {
+                pass.completeExceptionally(e);
+            } finally {
+                synchronized (this) {
+                    passInFlight = null;
+                }
+            }
+        }
+        return pass.join();
+    }
+
+    /** Only ever run by one thread at a time (see snapshot), so the state needs no further locking. */
+    private Optional<Snapshot> pass() {
+        long started = nanoClock.getAsLong();
+        Optional<String[]> listed = files.list(TASKS);
+        if (listed.isEmpty()) {
+            return Optional.empty();
+        }
+        long[] threadIds = threadIds(listed.get());
+        Map<Long, ThreadCounters> live = new HashMap<>(threadIds.length * 2);
+        for (long threadId : threadIds) {
+            live.put(threadId, threads.getOrDefault(threadId, new ThreadCounters()));
+        }
+        int first = firstAfter(threadIds, resumeAfterThreadId);
+        int threadsRead = 0;
+        for (; threadsRead < threadIds.length; threadsRead++) {
+            if (threadsRead > 0 && nanoClock.getAsLong() - started > budgetNanos) {
+                break;
+            }
+            long threadId = threadIds[(first + threadsRead) % threadIds.length];
+            read(threadId, live.get(threadId));
+            resumeAfterThreadId = threadId;
+        }
+        threads = live;
+        return Optional.of(totals(threadIds.length, threadsRead, started));
+    }
+
+    private void read(long threadId, ThreadCounters counters) {
+        String directory = TASKS + "/" + threadId;
+        int length = files.read(directory + "/schedstat", schedstatBuffer);
+        Optional<Schedstat> schedstat = length < 0 ? Optional.empty()
+                : ProcParsers.parseSchedstat(schedstatBuffer, length);
+        // Without schedstats (no CONFIG_SCHED_INFO) the kernel writes "0 0 0": nothing to compare.
+        boolean mayHaveRun = schedstat.isEmpty() || counters.schedstat == null
+                || schedstat.get().runNanos() == 0 || !schedstat.get().equals(counters.schedstat);
+        if (mayHaveRun || counters.contextSwitches == null) {
+            int statusLength = files.read(directory + "/status", statusBuffer);
+            if (statusLength >= 0) {
+                ProcParsers.parseContextSwitches(statusBuffer, statusLength)
+                        .ifPresent(switches -> counters.contextSwitches = switches);
+            }
+        }
+        schedstat.ifPresent(stat -> counters.schedstat = stat);
+    }
+
+    private Snapshot totals(int tasks, int threadsRead, long started) {
+        Map<String, Long> voluntaryByThread = new HashMap<>();
+        Map<String, Long> involuntaryByThread = new HashMap<>();
+        Map<String, Long> waitByThread = new HashMap<>();
+        threads.forEach((threadId, counters) -> {
+            String key = String.valueOf(threadId);
+            if (counters.contextSwitches != null) {
+                voluntaryByThread.put(key, counters.contextSwitches.voluntary());
+                involuntaryByThread.put(key, counters.contextSwitches.involuntary());
+            }
+            if (counters.schedstat != null) {
+                waitByThread.put(key, counters.schedstat.runQueueWaitNanos());
+            }
+        });
+        Optional<ContextSwitches> contextSwitches = voluntaryByThread.isEmpty() ? Optional.empty()
+                : Optional.of(new ContextSwitches(
+                        voluntary.update(voluntaryByThread), involuntary.update(involuntaryByThread)));
+        OptionalLong runQueueWait = waitByThread.isEmpty() ? OptionalLong.empty()
+                : OptionalLong.of(runQueueWaitNanos.update(waitByThread));
+        return new Snapshot(tasks, threadsRead, contextSwitches, runQueueWait, nanoClock.getAsLong() - started);
+    }
+
+    /** Numeric task directory names, ascending, so that a pass can resume where the last one stopped. */
+    private static long[] threadIds(String[] names) {
+        return Arrays.stream(names)
+                .filter(name -> !name.isEmpty() && name.chars().allMatch(Character::isDigit))
+                .mapToLong(Long::parseLong)
+                .sorted()
+                .toArray();
+    }
+
+    private static int firstAfter(long[] sortedThreadIds, long threadId) {
+        int index = Arrays.binarySearch(sortedThreadIds, threadId + 1);
+        int first = index >= 0 ? index : -index - 1;
+        return first == sortedThreadIds.length ? 0 : first;
+    }
+}

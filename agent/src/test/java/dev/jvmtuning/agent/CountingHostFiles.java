@@ -1,0 +1,32 @@
+package dev.jvmtuning.agent;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Records what a pass lists and reads, and can hold a pass at its listing. */
+final class CountingHostFiles extends HostFiles {
+
+    final AtomicInteger lists = new AtomicInteger();
+    final List<String> reads = new CopyOnWriteArrayList<>();
+    volatile Runnable beforeList = () -> {};
+
+    CountingHostFiles(Path root) {
+        super(root);
+    }
+
+    @Override
+    Optional<String[]> list(String directory) {
+        beforeList.run();
+        lists.incrementAndGet();
+        return super.list(directory);
+    }
+
+    @Override
+    int read(String path, byte[] buffer) {
+        reads.add(path);
+        return super.read(path, buffer);
+    }
+}

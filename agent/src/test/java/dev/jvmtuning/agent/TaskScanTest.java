@@ -1,0 +1,186 @@
+package dev.jvmtuning.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jvmtuning.agent.ProcParsers.ContextSwitches;
+import dev.jvmtuning.agent.TaskScan.Snapshot;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+class TaskScanTest {
+
+    private static final Duration BUDGET = Duration.ofMillis(100);
+
+    @TempDir
+    Path root;
+
+    private FixtureTree tree;
+    private CountingHostFiles files;
+    /** Advances 40 ms on each reading, so a pass with a 100 ms budget reaches three threads. */
+    private final AtomicLong clock = new AtomicLong();
+
+    @BeforeEach
+    void fixtureTree() {
+        tree = new FixtureTree(root);
+        files = new CountingHostFiles(root);
+    }
+
+    @Test
+    void onePassReadsEachThreadOnceForEveryCount() {
+        thread("100", 3, 1, 1000, 2_000_000_000L);
+        thread("101", 40, 25, 2000, 500_000_000L);
+
+        Snapshot pass = scan(Duration.ofSeconds(10)).snapshot().orElseThrow();
+
+        assertThat(pass.tasks()).isEqualTo(2);
+        assertThat(pass.threadsRead()).isEqualTo(2);
+        assertThat(pass.contextSwitches()).contains(new ContextSwitches(43, 26));
+        assertThat(pass.runQueueWaitNanos()).hasValue(2_500_000_000L);
+        assertThat(files.lists.get()).isEqualTo(1);
+        assertThat(files.reads).containsExactlyInAnyOrder(
+                "/proc/self/task/100/schedstat", "/proc/self/task/100/status",
+                "/proc/self/task/101/schedstat", "/proc/self/task/101/status");
+    }
+
+    @Test
+    void aThreadThatHasNotRunKeepsItsCountsWithoutReadingItsStatusAgain() {
+        thread("100", 3, 1, 1000, 7);
+        TaskScan scan = scan(Duration.ofSeconds(10));
+        scan.snapshot();
+        files.reads.clear();
+
+        // Changed status, same schedstat: cannot happen for real, shows the status is not read.
+        tree.file("/proc/self/task/100/status", status(99, 99));
+        assertThat(scan.snapshot().orElseThrow().contextSwitches()).contains(new ContextSwitches(3, 1));
+        assertThat(files.reads).containsExactly("/proc/self/task/100/schedstat");
+
+        thread("100", 5, 2, 1500, 9);
+        assertThat(scan.snapshot().orElseThrow().contextSwitches()).contains(new ContextSwitches(5, 2));
+    }
+
+    @Test
+    void withoutSchedstatsEveryStatusIsReadOnEveryPass() {
+        tree.file("/proc/self/task/100/schedstat", "0 0 0\n").file("/proc/self/task/100/status", status(3, 1));
+        TaskScan scan = scan(Duration.ofSeconds(10));
+        scan.snapshot();
+
+        tree.file("/proc/self/task/100/status", status(4, 1));
+        Snapshot pass = scan.snapshot().orElseThrow();
+
+        assertThat(pass.contextSwitches()).contains(new ContextSwitches(4, 1));
+        assertThat(pass.runQueueWaitNanos()).hasValue(0);
+    }
+
+    @Test
+    void aPassOutOfTimeKeepsTheLastCountsOfTheThreadsItDidNotReachAndTheNextStartsThere() {
+        List<String> threadIds = List.of("100", "101", "102", "103");
+        threadIds.forEach(threadId -> thread(threadId, 1, 0, 10, 0));
+        TaskScan scan = scan(BUDGET);
+
+        Snapshot first = scan.snapshot().orElseThrow();
+        assertThat(first.tasks()).isEqualTo(4);
+        assertThat(first.threadsRead()).isEqualTo(3);
+        assertThat(first.contextSwitches()).contains(new ContextSwitches(3, 0));
+
+        threadIds.forEach(threadId -> thread(threadId, 10, 0, 20, 0));
+        Snapshot second = scan.snapshot().orElseThrow();
+        // 103, 100 and 101 read anew; 102 keeps the 1 it had.
+        assertThat(second.threadsRead()).isEqualTo(3);
+        assertThat(second.contextSwitches()).contains(new ContextSwitches(31, 0));
+
+        Snapshot third = scan.snapshot().orElseThrow();
+        assertThat(third.contextSwitches()).contains(new ContextSwitches(40, 0));
+    }
+
+    @Test
+    void countersStayMonotonicWhenThreadsExitBetweenPassesCutShort() {
+        thread("100", 5, 1, 10, 100);
+        thread("101", 7, 2, 10, 200);
+        thread("102", 9, 3, 10, 300);
+        thread("103", 11, 4, 10, 400);
+        TaskScan scan = scan(BUDGET);
+        Snapshot first = scan.snapshot().orElseThrow();
+
+        tree.delete("/proc/self/task/100").delete("/proc/self/task/101");
+        thread("104", 1, 1, 10, 1);
+        Snapshot second = scan.snapshot().orElseThrow();
+        Snapshot third = scan.snapshot().orElseThrow();
+
+        assertThat(List.of(first, second, third)).isSortedAccordingTo((a, b) -> {
+            int voluntary = Long.compare(a.contextSwitches().orElseThrow().voluntary(),
+                    b.contextSwitches().orElseThrow().voluntary());
+            return voluntary != 0 ? voluntary
+                    : Long.compare(a.runQueueWaitNanos().getAsLong(), b.runQueueWaitNanos().getAsLong());
+        });
+        assertThat(third.contextSwitches()).contains(new ContextSwitches(5 + 7 + 9 + 11 + 1, 1 + 2 + 3 + 4 + 1));
+        assertThat(third.runQueueWaitNanos()).hasValue(100 + 200 + 300 + 400 + 1);
+    }
+
+    @Test
+    @Timeout(30)
+    void aScrapeThatArrivesDuringAPassWaitsForItInsteadOfCountingAgain() throws Exception {
+        thread("100", 3, 1, 1000, 5);
+        CountDownLatch listing = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        files.beforeList = () -> {
+            listing.countDown();
+            await(release);
+        };
+        TaskScan scan = scan(Duration.ofSeconds(10));
+
+        CompletableFuture<Optional<Snapshot>> first = new CompletableFuture<>();
+        CompletableFuture<Optional<Snapshot>> second = new CompletableFuture<>();
+        new Thread(() -> first.complete(scan.snapshot())).start();
+        await(listing);
+        Thread late = new Thread(() -> second.complete(scan.snapshot()));
+        late.start();
+        while (late.getState() != Thread.State.WAITING) {
+            Thread.sleep(10);
+        }
+        release.countDown();
+
+        assertThat(second.get(10, TimeUnit.SECONDS)).isSameAs(first.get(10, TimeUnit.SECONDS)).isNotEmpty();
+        assertThat(files.lists.get()).isEqualTo(1);
+        files.beforeList = () -> {};
+        assertThat(scan.snapshot().orElseThrow().contextSwitches()).contains(new ContextSwitches(3, 1));
+        assertThat(files.lists.get()).isEqualTo(2);
+    }
+
+    @Test
+    void noProcMeansNoSnapshot() {
+        assertThat(scan(BUDGET).snapshot()).isEmpty();
+    }
+
+    private TaskScan scan(Duration budget) {
+        return new TaskScan(files, () -> clock.getAndAdd(40_000_000L), budget);
+    }
+
+    private void thread(String threadId, long voluntary, long involuntary, long runNanos, long runQueueWaitNanos) {
+        tree.file("/proc/self/task/" + threadId + "/status", status(voluntary, involuntary));
+        tree.file("/proc/self/task/" + threadId + "/schedstat",
+                runNanos + " " + runQueueWaitNanos + " " + (voluntary + involuntary) + "\n");
+    }
+
+    private static String status(long voluntary, long involuntary) {
+        return "Name:\tworker\nState:\tR (running)\nvoluntary_ctxt_switches:\t" + voluntary
+                + "\nnonvoluntary_ctxt_switches:\t" + involuntary + "\n";
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            assertThat(latch.await(10, TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Agent scrape benchmark: a JVM with THREADS threads (half spinning on every CPU, half sleeping and
+# waking once a second) runs the agent; each round times the previous /proc pass, today's pass with
+# and without its time budget, and a GET of the agent's real /metrics, side by side in a rotating
+# order. Prints every round, then the median, p25, p75 and max of each in milliseconds.
+# Usage: deploy/local/bench-agent.sh [THREADS [ROUNDS]]   (default: 2000 15)
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+
+step "build the agent and its test classes"
+maven -f agent/pom.xml package -DskipTests
+
+step "benchmark"
+java -cp "$REPO_ROOT/agent/target/test-classes:$REPO_ROOT/agent/target/jvm-tuning-agent.jar" \
+  dev.jvmtuning.agent.ScrapeBenchmark "${1:-2000}" "${2:-15}"

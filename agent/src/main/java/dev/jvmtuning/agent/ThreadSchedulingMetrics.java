@@ -23,8 +23,13 @@ import java.util.Optional;
  */
 final class ThreadSchedulingMetrics implements MultiCollector {
 
-    /** Leaves most of a 200 ms scrape for the JVM metrics and the response, even on a saturated CPU. */
-    static final Duration PASS_BUDGET = Duration.ofMillis(100);
+    /**
+     * Bounds the pass well inside the operator's 10 s scrape deadline. A tighter budget kept a saturated
+     * process's counters from moving at all (one thread read per scrape with 2000 threads on 2 busy CPUs),
+     * which would blind the context-switch detector exactly when it is needed; jvmtuning_agent_scrape_threads
+     * says how far a pass got.
+     */
+    static final Duration PASS_BUDGET = Duration.ofSeconds(2);
 
     private static final MetricMetadata CONTEXT_SWITCHES = new MetricMetadata("jvmtuning_context_switches",
             "Context switches of the threads of this process; involuntary ones are preemptions");

@@ -81,6 +81,15 @@ layout_for_kube_api_test() {
   ln -sfn "$K8S_BIN/kubectl" "$dir/kubectl"
 }
 
+# The flag-policy tests check the JDK 21 flag list against a real JDK 21: none is packaged for this
+# Debian release, so they run the one in the JRE 21 image's root file system (in a chroot, as root).
+unpack_jre21() {
+  local tar="$JTO_CACHE/images/rootfs/jre21.tar.gz" dir="$JTO_CACHE/jre21-rootfs"
+  if [ -x "$dir/usr/lib/jvm/java-21-openjdk-amd64/bin/java" ] || [ ! -f "$tar" ]; then return 0; fi
+  rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
+  tar --numeric-owner -C "$dir.tmp" -xzf "$tar" && rm -rf "$dir" && mv "$dir.tmp" "$dir"
+}
+
 mkdir -p "$JTO_CACHE"
 # One apt call: etcd for the control plane; containerd, runc, the CNI plugins and iptables for the
 # node; umoci, debootstrap and jq for the images (deploy/local/images.sh).
@@ -100,4 +109,5 @@ build_helm
 wait "$k8s_pid"
 wait "$jre_pid"
 layout_for_kube_api_test
+unpack_jre21
 log "ready: $K8S_BIN, $HELM_BIN/helm, $KUBE_API_TEST_DIR"

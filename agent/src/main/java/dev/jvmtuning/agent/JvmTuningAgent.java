@@ -49,15 +49,13 @@ public final class JvmTuningAgent {
 
     private static void serve(AgentArguments arguments) {
         try {
-            PrometheusRegistry registry = new PrometheusRegistry();
-            JvmMetrics.builder().register(registry);
-            HostFiles hostFiles = new HostFiles(Path.of("/"));
-            new ThreadSchedulingMetrics(hostFiles).register(registry);
-            new CgroupCpuMetrics(hostFiles).register(registry);
-            new ServerThreadPoolMetrics(ManagementFactory.getPlatformMBeanServer()).register(registry);
+            BackgroundCollector collector = new BackgroundCollector(registry(new HostFiles(Path.of("/"))), System::nanoTime);
+            // The first collection before the port opens, so that no scrape finds nothing to serve.
+            collector.collect();
+            collector.start();
 
             HttpServer server = HttpServer.create(new InetSocketAddress(arguments.host(), arguments.port()), 3);
-            server.createContext("/", new TextFormatMetricsHandler(registry));
+            server.createContext("/", new TextFormatMetricsHandler(collector, System::nanoTime));
             server.setExecutor(scrapeExecutor());
             server.start();
             int port = server.getAddress().getPort();
@@ -69,7 +67,17 @@ public final class JvmTuningAgent {
         }
     }
 
-    /** Two threads: a scrape can take a while with hundreds of threads to read, and scrapers may overlap. */
+    /** Every collector the agent serves. */
+    static PrometheusRegistry registry(HostFiles hostFiles) {
+        PrometheusRegistry registry = new PrometheusRegistry();
+        JvmMetrics.builder().register(registry);
+        new ThreadSchedulingMetrics(hostFiles).register(registry);
+        new CgroupCpuMetrics(hostFiles).register(registry);
+        new ServerThreadPoolMetrics(ManagementFactory.getPlatformMBeanServer()).register(registry);
+        return registry;
+    }
+
+    /** Two threads: scrapers may overlap, and one that reads its response slowly must not hold up the other. */
     private static ExecutorService scrapeExecutor() {
         return Executors.newFixedThreadPool(2, runnable -> {
             Thread thread = new Thread(runnable, NAME + "-http");

@@ -8,11 +8,10 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 
 /**
- * One pass over /proc/self/task per scrape, feeding every per-thread metric: the task directory is
+ * One pass over /proc/self/task per collection, feeding every per-thread metric: the task directory is
  * listed once and each thread's schedstat and status read at most once.
  *
  * <p>On a saturated CPU the scraping thread gets a sliver of it, so the pass does as little as it can:
@@ -53,8 +52,6 @@ final class TaskScan {
     private Map<Long, ThreadCounters> threads = new HashMap<>();
     /** The thread after which the next pass starts, so that a pass cut short is continued next time. */
     private long resumeAfterThreadId = -1;
-    /** The pass under way; guarded by this. */
-    private CompletableFuture<Optional<Snapshot>> passInFlight;
 
     TaskScan(HostFiles files, LongSupplier nanoClock, Duration budget) {
         this.files = files;
@@ -63,35 +60,10 @@ final class TaskScan {
     }
 
     /**
-     * The result of a pass that ran after this call began, or that was under way when it began: a
-     * concurrent scrape waits for that pass instead of starting a second one. Empty without /proc.
+     * Runs a pass; empty without /proc. Synchronized because the passes share what earlier ones read;
+     * only the background collector runs them in the agent.
      */
-    Optional<Snapshot> snapshot() {
-        CompletableFuture<Optional<Snapshot>> pass;
-        boolean runsThePass;
-        synchronized (this) {
-            runsThePass = passInFlight == null;
-            if (runsThePass) {
-                passInFlight = new CompletableFuture<>();
-            }
-            pass = passInFlight;
-        }
-        if (runsThePass) {
-            try {
-                pass.complete(pass());
-            } catch (RuntimeException | Error e) {
-                pass.completeExceptionally(e);
-            } finally {
-                synchronized (this) {
-                    passInFlight = null;
-                }
-            }
-        }
-        return pass.join();
-    }
-
-    /** Only ever run by one thread at a time (see snapshot), so the state needs no further locking. */
-    private Optional<Snapshot> pass() {
+    synchronized Optional<Snapshot> snapshot() {
         long started = nanoClock.getAsLong();
         Optional<String[]> listed = files.list(TASKS);
         if (listed.isEmpty()) {

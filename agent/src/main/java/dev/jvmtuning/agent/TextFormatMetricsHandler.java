@@ -2,37 +2,48 @@ package dev.jvmtuning.agent;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import io.prometheus.metrics.config.PrometheusProperties;
-import io.prometheus.metrics.exporter.common.PrometheusHttpExchange;
-import io.prometheus.metrics.exporter.common.PrometheusHttpRequest;
-import io.prometheus.metrics.exporter.common.PrometheusHttpResponse;
-import io.prometheus.metrics.exporter.common.PrometheusScrapeHandler;
-import io.prometheus.metrics.exporter.httpserver.HttpExchangeAdapter;
-import io.prometheus.metrics.expositionformats.ExpositionFormats;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
+import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.snapshots.MetricMetadata;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.prometheus.metrics.model.snapshots.Unit;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.Enumeration;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
-import java.util.stream.Collectors;
+import java.util.function.LongSupplier;
 
 /**
- * Serves the registry at / and /metrics in the text formats. The protobuf writer is left out of the
- * jar (2 MB), and the client would answer a scraper that prefers protobuf with an error instead of
- * falling back, so protobuf is removed from the Accept header before the client negotiates.
+ * Serves the latest background collection at / and /metrics, in OpenMetrics when the scraper accepts it
+ * and in the Prometheus text format otherwise (protobuf is never offered: its writer is left out of the
+ * jar). A scrape does no collecting: it copies the rendered bytes and adds how old they are.
  */
 final class TextFormatMetricsHandler implements HttpHandler {
 
+    /**
+     * Older than this, the collector is stuck: counters frozen that long and then jumping would read as a
+     * burst, so the scraper is told there are no metrics instead.
+     */
+    static final Duration STALE_AFTER = Duration.ofSeconds(60);
+
     private static final List<String> METRICS_PATHS = List.of("/", "/metrics");
-    private static final String PROTOBUF_MEDIA_TYPE = "application/vnd.google.protobuf";
+    private static final MetricMetadata COLLECT_AGE = new MetricMetadata("jvmtuning_agent_collect_age_seconds",
+            "Time since the collection this scrape serves ended; the agent collects in the background", Unit.SECONDS);
+    private static final MetricMetadata COLLECT_SECONDS = new MetricMetadata("jvmtuning_agent_collect_seconds",
+            "Time the collection this scrape serves took, every collector and both text formats", Unit.SECONDS);
 
-    private final PrometheusScrapeHandler scrapeHandler;
+    private final BackgroundCollector collector;
+    private final LongSupplier nanoClock;
+    private final OpenMetricsTextFormatWriter openMetricsWriter = OpenMetricsTextFormatWriter.create();
+    private final PrometheusTextFormatWriter prometheusWriter = PrometheusTextFormatWriter.create();
 
-    TextFormatMetricsHandler(PrometheusRegistry registry) {
-        this.scrapeHandler = new PrometheusScrapeHandler(PrometheusProperties.get(), registry);
-        warmUp(registry);
+    TextFormatMetricsHandler(BackgroundCollector collector, LongSupplier nanoClock) {
+        this.collector = collector;
+        this.nanoClock = nanoClock;
+        warmUp();
     }
 
     /**
@@ -40,93 +51,61 @@ final class TextFormatMetricsHandler implements HttpHandler {
      * application the first scrape could fail to load one with an OutOfMemoryError, and the JVM then
      * refuses that class for the rest of the process.
      */
-    private static void warmUp(PrometheusRegistry registry) {
+    private void warmUp() {
+        BackgroundCollector.Collection collection = collector.latest();
+        if (collection == null) {
+            return;
+        }
         try {
-            ExpositionFormats formats = ExpositionFormats.init();
-            var snapshots = registry.scrape();
-            formats.getPrometheusTextFormatWriter().write(OutputStream.nullOutputStream(), snapshots);
-            formats.getOpenMetricsTextFormatWriter().write(OutputStream.nullOutputStream(), snapshots);
-            withoutProtobuf(PROTOBUF_MEDIA_TYPE);
-            Class.forName(TextOnlyExchange.class.getName());
-            Class.forName(TextOnlyRequest.class.getName());
-        } catch (IOException | ClassNotFoundException | RuntimeException e) {
+            body(collection, openMetricsWriter);
+            body(collection, prometheusWriter);
+        } catch (IOException | RuntimeException e) {
             // A failed warm-up only means the first scrape loads these classes itself.
         }
     }
 
     @Override
     public void handle(HttpExchange exchange) throws IOException {
-        if (!METRICS_PATHS.contains(exchange.getRequestURI().getPath())) {
-            exchange.sendResponseHeaders(404, -1);
-            exchange.close();
-            return;
-        }
-        scrapeHandler.handleRequest(new TextOnlyExchange(new HttpExchangeAdapter(exchange)));
-    }
-
-    /** The Accept header without its protobuf media ranges; an empty result means the default text format. */
-    static String withoutProtobuf(String accept) {
-        return Arrays.stream(accept.split(","))
-                .filter(mediaRange -> !mediaRange.contains(PROTOBUF_MEDIA_TYPE))
-                .collect(Collectors.joining(","));
-    }
-
-    private record TextOnlyExchange(HttpExchangeAdapter delegate) implements PrometheusHttpExchange {
-
-        @Override
-        public PrometheusHttpRequest getRequest() {
-            return new TextOnlyRequest(delegate.getRequest());
-        }
-
-        @Override
-        public PrometheusHttpResponse getResponse() {
-            return delegate.getResponse();
-        }
-
-        @Override
-        public void handleException(IOException e) throws IOException {
-            delegate.handleException(e);
-        }
-
-        @Override
-        public void handleException(RuntimeException e) {
-            delegate.handleException(e);
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
-        }
-    }
-
-    private record TextOnlyRequest(PrometheusHttpRequest delegate) implements PrometheusHttpRequest {
-
-        @Override
-        public Enumeration<String> getHeaders(String name) {
-            Enumeration<String> values = delegate.getHeaders(name);
-            if (!"Accept".equalsIgnoreCase(name) || values == null) {
-                return values;
+        try (exchange) {
+            if (!METRICS_PATHS.contains(exchange.getRequestURI().getPath())) {
+                exchange.sendResponseHeaders(404, -1);
+                return;
             }
-            List<String> textOnly = Collections.list(values).stream()
-                    .map(TextFormatMetricsHandler::withoutProtobuf)
-                    .filter(value -> !value.isBlank())
-                    .toList();
-            return Collections.enumeration(textOnly);
+            BackgroundCollector.Collection collection = collector.latest();
+            if (collection == null || ageNanos(collection) > STALE_AFTER.toNanos()) {
+                byte[] reason = "metrics not collected recently\n".getBytes(StandardCharsets.US_ASCII);
+                exchange.sendResponseHeaders(503, reason.length);
+                exchange.getResponseBody().write(reason);
+                return;
+            }
+            ExpositionFormatWriter writer = accepts(exchange, openMetricsWriter) ? openMetricsWriter : prometheusWriter;
+            byte[] body = body(collection, writer);
+            exchange.getResponseHeaders().set("Content-Type", writer.getContentType());
+            boolean head = "HEAD".equals(exchange.getRequestMethod());
+            exchange.sendResponseHeaders(200, head ? -1 : body.length);
+            if (!head) {
+                exchange.getResponseBody().write(body);
+            }
         }
+    }
 
-        @Override
-        public String getQueryString() {
-            return delegate.getQueryString();
-        }
+    /** The collection in the writer's format, followed by its age and cost (and OpenMetrics' EOF). */
+    byte[] body(BackgroundCollector.Collection collection, ExpositionFormatWriter writer) throws IOException {
+        byte[] collected = writer == openMetricsWriter ? collection.openMetricsWithoutEof() : collection.prometheusText();
+        ByteArrayOutputStream out = new ByteArrayOutputStream(collected.length + 512);
+        out.write(collected);
+        writer.write(out, new MetricSnapshots(
+                ThreadSchedulingMetrics.gauge(COLLECT_AGE, Unit.nanosToSeconds(ageNanos(collection))),
+                ThreadSchedulingMetrics.gauge(COLLECT_SECONDS, Unit.nanosToSeconds(collection.collectNanos()))));
+        return out.toByteArray();
+    }
 
-        @Override
-        public String getMethod() {
-            return delegate.getMethod();
-        }
+    private long ageNanos(BackgroundCollector.Collection collection) {
+        return nanoClock.getAsLong() - collection.collectedAtNanos();
+    }
 
-        @Override
-        public String getRequestPath() {
-            return delegate.getRequestPath();
-        }
+    private static boolean accepts(HttpExchange exchange, ExpositionFormatWriter writer) {
+        List<String> accept = exchange.getRequestHeaders().get("Accept");
+        return accept != null && writer.accepts(String.join(",", accept));
     }
 }

@@ -18,7 +18,7 @@ import java.util.Optional;
 
 /**
  * Context switches, run-queue delay and task count of this process, and what reading them cost, all
- * from one pass over /proc/self/task per scrape: one collector, so that the metrics cannot each start
+ * from one pass over /proc/self/task per collection: one collector, so that the metrics cannot each start
  * their own pass.
  */
 final class ThreadSchedulingMetrics implements MultiCollector {
@@ -38,9 +38,9 @@ final class ThreadSchedulingMetrics implements MultiCollector {
     private static final MetricMetadata TASKS = new MetricMetadata("jvmtuning_tasks",
             "Threads of this process as the kernel sees them, JVM-internal ones included");
     private static final MetricMetadata SCRAPE_SECONDS = new MetricMetadata("jvmtuning_agent_scrape_seconds",
-            "Time this scrape's pass over the threads' /proc files took", Unit.SECONDS);
+            "Time the latest collection's pass over the threads' /proc files took", Unit.SECONDS);
     private static final MetricMetadata SCRAPE_THREADS = new MetricMetadata("jvmtuning_agent_scrape_threads",
-            "Threads this scrape's pass reached; fewer than jvmtuning_tasks when it ran out of time, "
+            "Threads the latest collection's pass reached; fewer than jvmtuning_tasks when it ran out of time, "
                     + "and the others kept their last counts");
 
     private final TaskScan scan;
@@ -84,7 +84,7 @@ final class ThreadSchedulingMetrics implements MultiCollector {
         return new CounterDataPointSnapshot(value, labels, null, 0L);
     }
 
-    private static GaugeSnapshot gauge(MetricMetadata metadata, double value) {
+    static GaugeSnapshot gauge(MetricMetadata metadata, double value) {
         return new GaugeSnapshot(metadata, List.of(new GaugeDataPointSnapshot(value, Labels.EMPTY, null)));
     }
 }

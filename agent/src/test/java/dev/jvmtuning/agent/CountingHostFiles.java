@@ -6,12 +6,11 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Records what a pass lists and reads, and can hold a pass at its listing. */
+/** Records what a pass lists and reads. */
 final class CountingHostFiles extends HostFiles {
 
     final AtomicInteger lists = new AtomicInteger();
     final List<String> reads = new CopyOnWriteArrayList<>();
-    volatile Runnable beforeList = () -> {};
 
     CountingHostFiles(Path root) {
         super(root);
@@ -19,7 +18,6 @@ final class CountingHostFiles extends HostFiles {
 
     @Override
     Optional<String[]> list(String directory) {
-        beforeList.run();
         lists.incrementAndGet();
         return super.list(directory);
     }

@@ -8,13 +8,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 class TaskScanTest {
@@ -127,36 +123,6 @@ class TaskScanTest {
     }
 
     @Test
-    @Timeout(30)
-    void aScrapeThatArrivesDuringAPassWaitsForItInsteadOfCountingAgain() throws Exception {
-        thread("100", 3, 1, 1000, 5);
-        CountDownLatch listing = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        files.beforeList = () -> {
-            listing.countDown();
-            await(release);
-        };
-        TaskScan scan = scan(Duration.ofSeconds(10));
-
-        CompletableFuture<Optional<Snapshot>> first = new CompletableFuture<>();
-        CompletableFuture<Optional<Snapshot>> second = new CompletableFuture<>();
-        new Thread(() -> first.complete(scan.snapshot())).start();
-        await(listing);
-        Thread late = new Thread(() -> second.complete(scan.snapshot()));
-        late.start();
-        while (late.getState() != Thread.State.WAITING) {
-            Thread.sleep(10);
-        }
-        release.countDown();
-
-        assertThat(second.get(10, TimeUnit.SECONDS)).isSameAs(first.get(10, TimeUnit.SECONDS)).isNotEmpty();
-        assertThat(files.lists.get()).isEqualTo(1);
-        files.beforeList = () -> {};
-        assertThat(scan.snapshot().orElseThrow().contextSwitches()).contains(new ContextSwitches(3, 1));
-        assertThat(files.lists.get()).isEqualTo(2);
-    }
-
-    @Test
     void noProcMeansNoSnapshot() {
         assertThat(scan(BUDGET).snapshot()).isEmpty();
     }
@@ -174,13 +140,5 @@ class TaskScanTest {
     private static String status(long voluntary, long involuntary) {
         return "Name:\tworker\nState:\tR (running)\nvoluntary_ctxt_switches:\t" + voluntary
                 + "\nnonvoluntary_ctxt_switches:\t" + involuntary + "\n";
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            assertThat(latch.await(10, TimeUnit.SECONDS)).isTrue();
-        } catch (InterruptedException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Agent scrape benchmark: a JVM with THREADS threads (half spinning on every CPU, half sleeping and
-# waking once a second) runs the agent; each round times the previous /proc pass, today's pass with
-# and without its time budget, and a GET of the agent's real /metrics, side by side in a rotating
-# order. Prints every round, then the median, p25, p75 and max of each in milliseconds.
+# waking once a second) runs the agent; each round times a GET of the agent's real /metrics (served
+# from its background collection) and one collection on the measuring thread (what a scrape cost when
+# the endpoint collected on request), in a rotating order. Prints every round, then the median, p25,
+# p75 and max of each in milliseconds, and the data age, collection time and threads reached that the
+# responses reported.
 # Usage: deploy/local/bench-agent.sh [THREADS [ROUNDS]]   (default: 2000 15)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"

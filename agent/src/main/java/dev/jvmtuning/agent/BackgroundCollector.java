@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
@@ -25,6 +26,13 @@ final class BackgroundCollector {
     static final Duration INTERVAL = Duration.ofSeconds(1);
 
     private static final String NAME = "jvm-tuning-agent-collector";
+    /**
+     * The JVM client's thread state counts and deadlock detection each stop every thread at a safepoint,
+     * which a thousand runnable threads on two CPUs take seconds to reach: collected every second, they
+     * stalled the application and the scrapes it answers. The thread counts stay.
+     */
+    private static final Set<String> NOT_COLLECTED =
+            Set.of("jvm_threads_state", "jvm_threads_deadlocked", "jvm_threads_deadlocked_monitor");
     private static final byte[] OPEN_METRICS_EOF = "# EOF\n".getBytes(StandardCharsets.US_ASCII);
 
     private final PrometheusRegistry registry;
@@ -47,7 +55,7 @@ final class BackgroundCollector {
     void collect() {
         long started = nanoClock.getAsLong();
         try {
-            MetricSnapshots snapshots = registry.scrape();
+            MetricSnapshots snapshots = registry.scrape(name -> !NOT_COLLECTED.contains(name));
             byte[] text = render(prometheusWriter::write, snapshots);
             byte[] openMetrics = render(openMetricsWriter::write, snapshots);
             long finished = nanoClock.getAsLong();
@@ -59,14 +67,10 @@ final class BackgroundCollector {
 
     /** Starts collecting every INTERVAL after the previous collection ended, on a daemon thread. */
     void start() {
-        start(INTERVAL);
-    }
-
-    void start(Duration interval) {
         Thread thread = new Thread(() -> {
             while (true) {
                 try {
-                    Thread.sleep(interval.toMillis());
+                    Thread.sleep(INTERVAL.toMillis());
                     collect();
                 } catch (InterruptedException e) {
                     return;

@@ -14,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -62,11 +63,12 @@ class AgentProcessIT {
 
     @Test
     void servesJvmAndSchedulerMetricsOfARunningApplication() throws Exception {
-        int agentPort = start("port=0,host=127.0.0.1", "30", APPLICATION_PROMETHEUS_CONFIG)
+        int agentPort = start("port=0,host=127.0.0.1", List.of("30"), APPLICATION_PROMETHEUS_CONFIG)
                 .get(AGENT_START_SECONDS, TimeUnit.SECONDS);
 
         Map<String, Double> first = Exposition.samples(scrape(agentPort, "/metrics", "text/plain").body());
-        Thread.sleep(1000);
+        // Past the agent's collection interval, so that the second scrape serves a later collection.
+        Thread.sleep(2500);
         Map<String, Double> second = Exposition.samples(scrape(agentPort, "/metrics", "text/plain").body());
 
         for (String counter : List.of(VOLUNTARY, INVOLUNTARY, RUN_QUEUE_DELAY)) {
@@ -74,8 +76,34 @@ class AgentProcessIT {
             assertThat(second.get(counter)).as(counter).isGreaterThanOrEqualTo(first.get(counter));
         }
         assertThat(second.keySet()).anyMatch(series -> series.startsWith("jvm_gc_collection_seconds_count{"));
+        // Thread counts yes; thread states and deadlocks need a safepoint each, which the agent avoids.
+        assertThat(second).containsKey("jvm_threads_current");
+        assertThat(second.keySet()).noneMatch(series -> series.startsWith("jvm_threads_state")
+                || series.startsWith("jvm_threads_deadlocked"));
         assertThat(second.get(PROCESS_CPU)).isGreaterThan(first.get(PROCESS_CPU));
         assertThat(second.get("jvmtuning_tasks")).isGreaterThan(3);
+    }
+
+    @Test
+    void countersMoveAndNeverGoBackWhileThreadsComeAndGo() throws Exception {
+        int agentPort = start("port=0,host=127.0.0.1", List.of("30", "churn"), Map.of())
+                .get(AGENT_START_SECONDS, TimeUnit.SECONDS);
+
+        List<Map<String, Double>> scrapes = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            scrapes.add(Exposition.samples(scrape(agentPort, "/metrics", "text/plain").body()));
+            Thread.sleep(1500);
+        }
+
+        for (String counter : List.of(VOLUNTARY, INVOLUNTARY, RUN_QUEUE_DELAY)) {
+            List<Double> values = scrapes.stream().map(samples -> samples.get(counter)).toList();
+            assertThat(values).as(counter).doesNotContainNull().isSorted();
+            assertThat(values.get(values.size() - 1)).as(counter).isGreaterThan(values.get(0));
+        }
+        // Short-lived threads started and exited between scrapes: the task count moved.
+        assertThat(scrapes.stream().map(samples -> samples.get("jvmtuning_tasks")).distinct()).hasSizeGreaterThan(1);
+        assertThat(scrapes).allSatisfy(samples -> assertThat(samples)
+                .containsKeys("jvmtuning_agent_collect_age_seconds", "jvmtuning_agent_collect_seconds"));
     }
 
     @Test
@@ -116,18 +144,19 @@ class AgentProcessIT {
     }
 
     private CompletableFuture<Integer> start(String agentArguments, String seconds) throws IOException {
-        return start(agentArguments, seconds, Map.of());
+        return start(agentArguments, List.of(seconds), Map.of());
     }
 
     /** Starts BusyMain with the agent; the future completes with the port the agent reports. */
-    private CompletableFuture<Integer> start(String agentArguments, String seconds, Map<String, String> environment)
-            throws IOException {
+    private CompletableFuture<Integer> start(String agentArguments, List<String> workloadArguments,
+            Map<String, String> environment) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(java,
+        List<String> command = new ArrayList<>(List.of(java,
                 "-javaagent:" + System.getProperty("agent.jar") + "=" + agentArguments,
                 "-cp", System.getProperty("workload.classpath"),
-                BusyMain.class.getName(), seconds)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+                BusyMain.class.getName()));
+        command.addAll(workloadArguments);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD);
         builder.environment().putAll(environment);
         Process started = builder.start();
         process = started;

@@ -18,21 +18,28 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Times the agent's scrape in a process with many threads on a saturated CPU: half of them spin, half
- * sleep and wake now and then. Each round runs, in turn and in a rotating order, the previous /proc
- * pass, today's pass with its production budget, today's pass without a budget, and a GET of the real
- * /metrics endpoint of the agent started in this JVM; it prints the median and the p25-p75 of each.
+ * sleep and wake now and then. Each round runs, in turn and in a rotating order, a GET of the real
+ * /metrics endpoint of the agent started in this JVM (served from its background collection) and one
+ * collection of the same collectors on the measuring thread, which is what a scrape cost when the
+ * endpoint collected on request. It prints every round, then the median, p25, p75 and max of each, and
+ * what the responses said about their data: its age, the background collection's duration and how many
+ * threads that collection's /proc pass reached.
  * Run by deploy/local/bench-agent.sh with the shaded jar on the class path:
  * {@code java -cp agent/target/test-classes:agent/target/jvm-tuning-agent.jar dev.jvmtuning.agent.ScrapeBenchmark 2000 15}
  */
 public final class ScrapeBenchmark {
 
-    /** Lets the measuring thread sleep between runs, as a real scrape thread does between scrapes. */
+    /** Lets the measuring thread sleep between runs, as a real scraper does between scrapes. */
     private static final Duration PAUSE = Duration.ofMillis(500);
     private static final String PORT_PROPERTY = "jvmtuning.agent.port";
+    private static final String GET = "GET /metrics";
+    /** What the response says about itself, reported per round. */
+    private static final List<String> REPORTED = List.of(
+            "jvmtuning_agent_collect_age_seconds", "jvmtuning_agent_collect_seconds", "jvmtuning_agent_scrape_threads");
 
     private static volatile long sink;
     private static volatile boolean running = true;
-    private static double lastThreadsReached = Double.NaN;
+    private static final Map<String, List<Double>> reported = new LinkedHashMap<>();
     private static final CountDownLatch spinnersGo = new CountDownLatch(1);
 
     private ScrapeBenchmark() {}
@@ -41,25 +48,21 @@ public final class ScrapeBenchmark {
         int threads = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 15;
         int spinning = threads / 2;
-        // The agent and both implementations start and warm up first: on a saturated CPU class loading and
-        // JIT compilation would take minutes, and they are not what is measured.
+        // The agent and the collectors start and warm up first: on a saturated CPU class loading and JIT
+        // compilation would take minutes, and they are not what is measured.
         JvmTuningAgent.agentmain("port=0,host=127.0.0.1", null);
         while (System.getProperty(PORT_PROPERTY) == null) {
             Thread.sleep(100);
         }
         URI metrics = URI.create("http://127.0.0.1:" + System.getProperty(PORT_PROPERTY) + "/metrics");
-        PreviousTaskScan previous = new PreviousTaskScan();
-        HostFiles proc = new HostFiles(Path.of("/"));
-        TaskScan budgeted = new TaskScan(proc, System::nanoTime, ThreadSchedulingMetrics.PASS_BUDGET);
-        TaskScan unbounded = new TaskScan(proc, System::nanoTime, Duration.ofHours(1));
+        BackgroundCollector onRequest = JvmTuningAgent.collector(new HostFiles(Path.of("/")));
         Map<String, Runnable> candidates = new LinkedHashMap<>();
-        candidates.put("previous /proc pass", previous::scrape);
-        candidates.put("new /proc pass, 100 ms budget", budgeted::snapshot);
-        candidates.put("new /proc pass, no budget", unbounded::snapshot);
-        candidates.put("GET /metrics (new agent)", () -> get(metrics));
+        candidates.put(GET, () -> get(metrics));
+        candidates.put("one collection (measuring thread)", onRequest::collect);
         for (int warmUp = 0; warmUp < 200; warmUp++) {
             candidates.values().forEach(Runnable::run);
         }
+        REPORTED.forEach(name -> reported.put(name, new ArrayList<>()));
 
         for (int i = 0; i < threads; i++) {
             Thread thread = new Thread(null, i < spinning ? ScrapeBenchmark::spin : ScrapeBenchmark::sleepAndWake,
@@ -77,8 +80,8 @@ public final class ScrapeBenchmark {
         List<String> names = new ArrayList<>(candidates.keySet());
         Map<String, double[]> millis = new LinkedHashMap<>();
         names.forEach(name -> millis.put(name, new double[rounds]));
-        List<Double> threadsReached = new ArrayList<>();
-        System.out.println("columns: " + String.join(", ", names));
+        System.out.println("columns: " + String.join(", ", names) + "; then what the GET's response reported: "
+                + String.join(", ", REPORTED));
         for (int round = 0; round < rounds; round++) {
             for (int i = 0; i < names.size(); i++) {
                 String name = names.get((round + i) % names.size());
@@ -87,40 +90,42 @@ public final class ScrapeBenchmark {
                 candidates.get(name).run();
                 millis.get(name)[round] = (System.nanoTime() - start) / 1e6;
             }
-            threadsReached.add(lastThreadsReached);
             StringBuilder line = new StringBuilder("round " + (round + 1) + ", ms:");
             for (String name : names) {
                 line.append(String.format(" %.0f", millis.get(name)[round]));
             }
+            line.append(";");
+            reported.values().forEach(values -> line.append(String.format(" %.3f", values.get(values.size() - 1))));
             System.out.println(line);
         }
         running = false;
 
         System.out.printf("%nscrape time in ms over %d rounds, %d threads, load average %s%n",
                 rounds, threads, loadAverage());
-        System.out.printf("%-32s %9s %9s %9s %9s%n", "", "median", "p25", "p75", "max");
-        millis.forEach((name, values) -> {
-            double[] sorted = values.clone();
-            Arrays.sort(sorted);
-            System.out.printf("%-32s %9.1f %9.1f %9.1f %9.1f%n", name,
-                    quantile(sorted, 0.5), quantile(sorted, 0.25), quantile(sorted, 0.75), sorted[sorted.length - 1]);
-        });
-        double[] reached = threadsReached.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        System.out.printf("threads the endpoint's pass reached (jvmtuning_agent_scrape_threads): median %.0f, min %.0f%n",
-                quantile(reached, 0.5), reached[0]);
+        System.out.printf("%-36s %9s %9s %9s %9s%n", "", "median", "p25", "p75", "max");
+        millis.forEach(ScrapeBenchmark::printQuantiles);
+        System.out.println("as reported by the GET's responses (seconds, threads):");
+        reported.forEach((name, values) -> printQuantiles(name, values.stream().mapToDouble(Double::doubleValue).toArray()));
         System.exit(0);
     }
 
-    /** Reads the whole response, as a scraper does, and notes how many threads the agent's pass reached. */
+    private static void printQuantiles(String name, double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        System.out.printf("%-36s %9.3f %9.3f %9.3f %9.3f%n", name,
+                quantile(sorted, 0.5), quantile(sorted, 0.25), quantile(sorted, 0.75), sorted[sorted.length - 1]);
+    }
+
+    /** Reads the whole response, as a scraper does, and notes what it says about its data. */
     private static void get(URI metrics) {
         try {
             HttpURLConnection connection = (HttpURLConnection) metrics.toURL().openConnection();
             try (InputStream in = connection.getInputStream()) {
                 String body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-                lastThreadsReached = body.lines()
-                        .filter(line -> line.startsWith("jvmtuning_agent_scrape_threads "))
+                reported.forEach((name, values) -> body.lines()
+                        .filter(line -> line.startsWith(name + " "))
                         .mapToDouble(line -> Double.parseDouble(line.substring(line.indexOf(' ') + 1)))
-                        .findFirst().orElse(Double.NaN);
+                        .findFirst().ifPresent(values::add));
             }
         } catch (IOException e) {
             throw new IllegalStateException("scrape failed", e);

@@ -86,7 +86,7 @@ class AgentProcessIT {
 
     @Test
     void countersMoveAndNeverGoBackWhileThreadsComeAndGo() throws Exception {
-        int agentPort = start("port=0,host=127.0.0.1", List.of("30", "churn"), Map.of())
+        int agentPort = start("port=0,host=127.0.0.1", List.of("90", "churn"), Map.of())
                 .get(AGENT_START_SECONDS, TimeUnit.SECONDS);
 
         List<Map<String, Double>> scrapes = new ArrayList<>();

@@ -52,11 +52,14 @@ public interface OperatorSettings {
     }
 
     interface Agent {
-        @WithDefault("ghcr.io/jvm-tuning-operator/jvm-tuning-agent:0.1.0")
+        String DEFAULT_IMAGE = "ghcr.io/jvm-tuning-operator/jvm-tuning-agent:0.1.0";
+        String DEFAULT_JAR_PATH = "/jvm-tuning-agent.jar";
+
+        @WithDefault(DEFAULT_IMAGE)
         String image();
 
         /** Where the jar sits in that image. */
-        @WithDefault("/jvm-tuning-agent.jar")
+        @WithDefault(DEFAULT_JAR_PATH)
         String jarPath();
     }
 

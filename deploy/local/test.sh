@@ -10,6 +10,12 @@ cd "$REPO_ROOT"
 ./mvnw -B -ntp -f agent/pom.xml verify
 ./mvnw -B -ntp -q -f lab/workload-app/pom.xml package
 ./mvnw -B -ntp verify "$@"
+# kubectl finds the plugin on the PATH, and the plugin prints its answer and nothing else.
+tp_err="$(mktemp)"
+PATH="$REPO_ROOT/deploy:$PATH" kubectl tp plan -f examples/orders-api.yaml -o json >/dev/null 2>"$tp_err" \
+  || die "kubectl tp plan failed: $(cat "$tp_err")"
+[ ! -s "$tp_err" ] || die "kubectl tp plan wrote to stderr: $(cat "$tp_err")"
+rm -f "$tp_err"
 # The lab driver and the benchmark build against the operator's classes: a change that breaks them fails here.
 ./mvnw -B -ntp -q -f lab/pom.xml -pl driver,bench -am package -Dmaven.test.skip=true
 # Last, the real node: the demo and the end-to-end checks on real pods, the host compared before

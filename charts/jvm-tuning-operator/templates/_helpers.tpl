@@ -37,6 +37,10 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 - apiGroups: [jvmtuning.dev]
   resources: [tuningprofiles]
   verbs: [get, list, watch, patch, update]
+# discovery: Recommend profiles for the JVM Deployments of namespaces labelled jvmtuning.dev/discover=recommend
+- apiGroups: [jvmtuning.dev]
+  resources: [tuningprofiles]
+  verbs: [create, delete]
 - apiGroups: [jvmtuning.dev]
   resources: [tuningprofiles/status]
   verbs: [get, patch, update]

@@ -1,8 +1,10 @@
 package dev.jvmtuning.operator.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.Units;
@@ -19,6 +21,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,7 +34,7 @@ import java.util.stream.Stream;
  */
 public final class PlanCommand {
     static final String USAGE = """
-            usage: plan -f FILE [-f FILE ...] [--cpu CORES] [--memory QUANTITY] [--replicas N] [--java VERSION]
+            usage: plan -f FILE [-f FILE ...] [--cpu CORES] [--memory QUANTITY] [--replicas N] [--java VERSION] [-o text|yaml|json]
 
             Prints the settings the operator would render for the TuningProfile in FILE, and why.
             The target Deployment may sit in the same or another -f file: its container's resources,
@@ -40,9 +43,12 @@ public final class PlanCommand {
               --memory QUANTITY   memory limit of the container, e.g. 2Gi
               --replicas N        replicas of the Deployment (for database connection totals)
               --java VERSION      the JVM's feature version, e.g. 21
+              -o, --output FORMAT text (default), or yaml or json for scripts
             Exit status: 0 a plan, 1 invalid or infeasible, 2 bad usage or input.
             """;
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER).enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS));
 
     private PlanCommand() {
     }
@@ -92,10 +98,14 @@ public final class PlanCommand {
                 .map(d -> factsFrom(d, profile, options))
                 .orElseGet(() -> factsFromFlags(options, target));
 
+        PlanResult result = Planner.plan(profile.getSpec(), facts);
+        if (options.output != Output.TEXT) {
+            out.print(options.output.write(structured(profile, facts, result)));
+            return result instanceof PlanResult.Plan ? 0 : 1;
+        }
         out.println("TuningProfile " + profile.getMetadata().getName() + " -> Deployment " + target
                 + " (" + profile.getSpec().getRuntime() + ", " + profile.getSpec().getMode() + ")");
         out.println("container: " + describe(facts));
-        PlanResult result = Planner.plan(profile.getSpec(), facts);
         if (result instanceof PlanResult.Rejected rejected) {
             err.println(rejected.reason() + ":");
             rejected.messages().forEach(m -> err.println("  - " + m));
@@ -106,7 +116,65 @@ public final class PlanCommand {
         return 0;
     }
 
-    private static void readObjects(Path file, List<TuningProfile> profiles, List<Deployment> deployments) {
+    /** The plan as data, for -o yaml and -o json: the same fields the text shows, or the rejection. */
+    private static Map<String, Object> structured(TuningProfile profile, ContainerFacts facts, PlanResult result) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("profile", profile.getMetadata().getName());
+        doc.put("target", profile.getSpec().getTargetRef().getName());
+        doc.put("runtime", profile.getSpec().getRuntime().name());
+        doc.put("mode", profile.getSpec().getMode().name());
+        Map<String, Object> container = new LinkedHashMap<>();
+        container.put("cpu", facts.cores());
+        container.put("memory", facts.memoryBudgetBytes() == null ? null : Units.mebibytes(facts.memoryBudgetBytes()));
+        container.put("replicas", facts.replicas());
+        container.put("java", facts.javaMajorVersion());
+        doc.put("container", container);
+        if (result instanceof PlanResult.Rejected rejected) {
+            doc.put("rejected", Map.of("reason", rejected.reason().name(), "messages", rejected.messages()));
+            return doc;
+        }
+        PlanResult.Plan plan = (PlanResult.Plan) result;
+        Rendering rendering = Renderer.render(plan.values(), profile.getSpec(), facts);
+        doc.put("settings", plan.decisions().stream().map(d -> {
+            Map<String, String> row = new LinkedHashMap<>();
+            row.put("name", d.name());
+            row.put("value", d.value());
+            row.put("renderedAs", rendering.renderedAs().get(d.setting()));
+            row.put("rule", d.rule().id());
+            row.put("why", d.rationale());
+            return row;
+        }).toList());
+        doc.put("env", Map.of(rendering.jvmOptionsVariable(), rendering.jvmOptionsValue()));
+        doc.put("configMap", rendering.serverEnvironment());
+        doc.put("warnings", Stream.concat(plan.warnings().stream(), rendering.warnings().stream()).toList());
+        return doc;
+    }
+
+    /** How -o prints. */
+    enum Output {
+        TEXT, YAML, JSON;
+
+        String write(Object document) {
+            try {
+                return this == JSON ? new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(document) + "\n"
+                        : PlanCommand.YAML.writeValueAsString(document);
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("a plan is plain data", e);
+            }
+        }
+
+        static Output parse(String value) {
+            return switch (value) {
+                case "text" -> TEXT;
+                case "yaml" -> YAML;
+                case "json" -> JSON;
+                default -> throw new IllegalArgumentException("-o takes text, yaml or json, got " + value);
+            };
+        }
+    }
+
+    /** The TuningProfiles and Deployments of a file of YAML documents; other kinds are skipped. */
+    static void readObjects(Path file, List<TuningProfile> profiles, List<Deployment> deployments) {
         try (var documents = YAML.readerFor(JsonNode.class).<JsonNode>readValues(Files.newBufferedReader(file))) {
             while (documents.hasNext()) {
                 JsonNode document = documents.next();
@@ -182,7 +250,7 @@ public final class PlanCommand {
     }
 
     /** Input the user must fix; printed without a stack trace. */
-    private static final class InputException extends RuntimeException {
+    static final class InputException extends RuntimeException {
         InputException(String message) {
             super(message);
         }
@@ -194,6 +262,7 @@ public final class PlanCommand {
         Long memory;
         Integer replicas;
         Integer java;
+        Output output = Output.TEXT;
         boolean help;
 
         static Options parse(String[] args) {
@@ -207,6 +276,7 @@ public final class PlanCommand {
                     case "--memory" -> o.memory = Quantity.getAmountInBytes(parseQuantity(value(args, ++i, arg), arg)).longValue();
                     case "--replicas" -> o.replicas = positive(value(args, ++i, arg), arg);
                     case "--java" -> o.java = positive(value(args, ++i, arg), arg);
+                    case "-o", "--output" -> o.output = Output.parse(value(args, ++i, arg));
                     default -> throw new IllegalArgumentException("unknown argument " + arg);
                 }
             }

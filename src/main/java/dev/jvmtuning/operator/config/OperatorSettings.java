@@ -26,6 +26,22 @@ public interface OperatorSettings {
     /** Which jvmOptions entries profiles may carry beyond tuning flags. */
     FlagPolicySettings flagPolicy();
 
+    /** Recommend profiles for the JVM Deployments of namespaces labelled jvmtuning.dev/discover=recommend. */
+    Discovery discovery();
+
+    interface Discovery {
+        /** The most profiles discovery keeps in one namespace; JVM Deployments past it (by name) get none. */
+        @WithDefault("50")
+        int maxProfilesPerNamespace();
+
+        /** How often a labelled namespace is looked through for new or removed JVM Deployments. */
+        @WithDefault("2m")
+        Duration interval();
+
+        /** The namespaces discovery may act in, when the operator watches only some; empty: all. */
+        Optional<List<String>> namespaces();
+    }
+
     interface FlagPolicySettings {
         /**
          * Flag prefixes this installation accepts although the policy refuses them by default, e.g.
@@ -36,11 +52,14 @@ public interface OperatorSettings {
     }
 
     interface Agent {
-        @WithDefault("ghcr.io/jvm-tuning-operator/jvm-tuning-agent:0.1.0")
+        String DEFAULT_IMAGE = "ghcr.io/jvm-tuning-operator/jvm-tuning-agent:0.1.0";
+        String DEFAULT_JAR_PATH = "/jvm-tuning-agent.jar";
+
+        @WithDefault(DEFAULT_IMAGE)
         String image();
 
         /** Where the jar sits in that image. */
-        @WithDefault("/jvm-tuning-agent.jar")
+        @WithDefault(DEFAULT_JAR_PATH)
         String jarPath();
     }
 

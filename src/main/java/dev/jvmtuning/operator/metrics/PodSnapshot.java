@@ -21,6 +21,7 @@ public record PodSnapshot(
         Double maxThreads,
         Double pendingConnections,
         Double heapAfterGcRatio,
+        Double loadedClasses,
         Service service) {
 
     /**
@@ -32,10 +33,11 @@ public record PodSnapshot(
      * @param runQueueDelaySeconds   time the JVM's threads waited for a CPU (schedstat)
      * @param connectionWaitSeconds  time spent waiting for a pooled database connection
      * @param connectionHoldSeconds  time pooled database connections were held
+     * @param allocatedBytes         heap the JVM allocated (R12a)
      */
     public record Service(Double requests, Double requestSeconds, Double runQueueDelaySeconds, Double connectionWaitSeconds,
-            Double connectionHoldSeconds) {
-        public static final Service NONE = new Service(null, null, null, null, null);
+            Double connectionHoldSeconds, Double allocatedBytes) {
+        public static final Service NONE = new Service(null, null, null, null, null, null);
     }
 
     /** Every series name this reads, for a Prometheus query. */
@@ -49,7 +51,8 @@ public record PodSnapshot(
             "jvm_memory_usage_after_gc", "jvm_memory_pool_collection_used_bytes", "jvm_memory_pool_collection_max_bytes",
             "jvm_memory_pool_max_bytes", "process_cpu_time_ns_total", "http_server_requests_seconds_count",
             "http_server_requests_seconds_sum", "jvmtuning_run_queue_delay_seconds_total", "hikaricp_connections_acquire_seconds_sum",
-            "hikaricp_connections_usage_seconds_sum");
+            "hikaricp_connections_usage_seconds_sum", "jvm_gc_memory_allocated_bytes_total", "jvm_memory_pool_allocated_bytes_total",
+            "jvm_classes_loaded_classes", "jvm_classes_currently_loaded");
 
     /** Reads a scrape; the first dialect that exposes a figure wins. */
     public static PodSnapshot of(Scrape scrape, long atMillis) {
@@ -70,12 +73,16 @@ public record PodSnapshot(
                         series("tomcat_threadpool_maxthreads")),
                 firstSum(samples, series("hikaricp_connections_pending"), series("agroal_awaiting_count")),
                 heapAfterGc(samples),
+                firstSum(samples, series("jvm_classes_loaded_classes"), series("jvm_classes_currently_loaded")),
                 new Service(
                         firstSum(samples, series("http_server_requests_seconds_count").and(PodSnapshot::servesRequests)),
                         firstSum(samples, series("http_server_requests_seconds_sum").and(PodSnapshot::servesRequests)),
                         firstSum(samples, series("jvmtuning_run_queue_delay_seconds_total")),
                         firstSum(samples, series("hikaricp_connections_acquire_seconds_sum")),
-                        firstSum(samples, series("hikaricp_connections_usage_seconds_sum"))));
+                        firstSum(samples, series("hikaricp_connections_usage_seconds_sum")),
+                        // Allocation happens in eden; the other pools' figures count the same bytes again as they are copied.
+                        firstSum(samples, series("jvm_gc_memory_allocated_bytes_total"),
+                                series("jvm_memory_pool_allocated_bytes_total").and(s -> s.label("pool") != null && s.label("pool").contains("Eden")))));
     }
 
     /** Scrapes and probes of the management endpoints are not the workload. */

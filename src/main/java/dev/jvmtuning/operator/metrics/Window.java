@@ -19,28 +19,40 @@ public final class Window {
 
     /** One pod's rates; null where either snapshot lacks the figure. */
     record PodRates(Double gcTimePercent, Double involuntaryPerCorePerSecond, Double throttlePercent, Double cpuCores,
-            Double busyThreads, Double maxThreads, Double pendingConnections, Double heapAfterGcPercent, ServiceRates service) {
+            Double busyThreads, Double maxThreads, Double pendingConnections, Double heapAfterGcPercent, Double loadedClasses,
+            ServiceRates service) {
     }
 
     /** Per-request figures of one pod; null where the pod served no requests in the window. */
     record ServiceRates(Double requestsPerSecond, Double latencyMillis, Double cpuMillis, Double runQueueMillis,
-            Double connectionWaitMillis, Double connectionHoldMillis) {
+            Double connectionWaitMillis, Double connectionHoldMillis, Double allocatedBytes) {
 
         static ServiceRates of(PodSnapshot.Service before, PodSnapshot.Service now, Double cpuSeconds, double seconds) {
             Double requests = increase(before.requests(), now.requests());
             if (requests == null || requests <= 0) {
-                return new ServiceRates(requests == null ? null : 0.0, null, null, null, null, null);
+                return new ServiceRates(requests == null ? null : 0.0, null, null, null, null, null, null);
             }
             return new ServiceRates(requests / seconds,
-                    perRequest(increase(before.requestSeconds(), now.requestSeconds()), requests),
-                    perRequest(cpuSeconds, requests),
-                    perRequest(increase(before.runQueueDelaySeconds(), now.runQueueDelaySeconds()), requests),
-                    perRequest(increase(before.connectionWaitSeconds(), now.connectionWaitSeconds()), requests),
-                    perRequest(increase(before.connectionHoldSeconds(), now.connectionHoldSeconds()), requests));
+                    millisPerRequest(increase(before.requestSeconds(), now.requestSeconds()), requests),
+                    millisPerRequest(cpuSeconds, requests),
+                    millisPerRequest(increase(before.runQueueDelaySeconds(), now.runQueueDelaySeconds()), requests),
+                    millisPerRequest(increase(before.connectionWaitSeconds(), now.connectionWaitSeconds()), requests),
+                    millisPerRequest(increase(before.connectionHoldSeconds(), now.connectionHoldSeconds()), requests),
+                    perRequest(allocated(before.allocatedBytes(), now.allocatedBytes()), requests));
         }
 
-        private static Double perRequest(Double seconds, double requests) {
-            return seconds == null ? null : 1000 * seconds / requests;
+        /** The JVM's allocation counters move at collections: a window without one says nothing, it does not say zero. */
+        private static Double allocated(Double before, Double now) {
+            Double increase = increase(before, now);
+            return increase == null || increase <= 0 ? null : increase;
+        }
+
+        private static Double millisPerRequest(Double seconds, double requests) {
+            return seconds == null ? null : perRequest(1000 * seconds, requests);
+        }
+
+        private static Double perRequest(Double total, double requests) {
+            return total == null ? null : total / requests;
         }
     }
 
@@ -72,6 +84,7 @@ public final class Window {
                     cpu == null ? null : cpu / seconds,
                     now.busyThreads(), now.maxThreads(), now.pendingConnections(),
                     now.heapAfterGcRatio() == null ? null : 100 * now.heapAfterGcRatio(),
+                    now.loadedClasses(),
                     ServiceRates.of(before.service(), now.service(), cpu, seconds)));
         }
         if (rates.isEmpty()) {
@@ -94,6 +107,10 @@ public final class Window {
         observed.setRunQueueMillisPerRequest(mean(rates, r -> r.service().runQueueMillis()));
         observed.setConnectionWaitMillisPerRequest(mean(rates, r -> r.service().connectionWaitMillis()));
         observed.setConnectionHoldMillisPerRequest(mean(rates, r -> r.service().connectionHoldMillis()));
+        Double allocated = mean(rates, r -> r.service().allocatedBytes());
+        observed.setAllocatedKibPerRequest(allocated == null ? null : Math.round(allocated / 1024 * 100) / 100.0);
+        Double classes = mean(rates, PodRates::loadedClasses);
+        observed.setLoadedClasses(classes == null ? null : (int) Math.round(classes));
         return observed;
     }
 

@@ -11,9 +11,11 @@ import dev.jvmtuning.operator.model.Units;
  * @param cpuPerRequest CPU time per request
  * @param queueWait     the longest a request may wait in the queue
  * @param dbTime        time a request holds a database connection
+ * @param allocation    heap bytes one request allocates
+ * @param loadedClasses classes the service loads
  */
-record Demand(Double rate, Double latency, Double cpuPerRequest, Double queueWait, Double dbTime) {
-    static final Demand NONE = new Demand(null, null, null, null, null);
+record Demand(Double rate, Double latency, Double cpuPerRequest, Double queueWait, Double dbTime, Long allocation, Integer loadedClasses) {
+    static final Demand NONE = new Demand(null, null, null, null, null, null, null);
 
     static Demand read(Workload w, PlanNotes notes) {
         if (w == null) {
@@ -37,7 +39,18 @@ record Demand(Double rate, Double latency, Double cpuPerRequest, Double queueWai
             notes.invalid.add("workload.cpuPerRequest (" + w.getCpuPerRequest() + ") cannot exceed workload.meanLatency ("
                     + w.getMeanLatency() + ")");
         }
-        return new Demand(rate, latency, cpu, queueWait, dbTime);
+        Long allocation = null;
+        if (w.getAllocationPerRequest() != null) {
+            try {
+                allocation = Units.bytes(w.getAllocationPerRequest());
+            } catch (IllegalArgumentException e) {
+                notes.invalid.add("workload.allocationPerRequest: " + e.getMessage());
+            }
+            if (allocation != null && allocation <= 0) {
+                notes.invalid.add("workload.allocationPerRequest must be positive");
+            }
+        }
+        return new Demand(rate, latency, cpu, queueWait, dbTime, allocation, w.getLoadedClasses());
     }
 
     /** R1: requests in flight at the target rate, or null without rate and latency. */

@@ -22,9 +22,10 @@ import java.util.OptionalInt;
  *
  * @param collector       the collector to render, or null (selected in jvmOptions)
  * @param maxPauseMillis  the pause goal to render, or null
+ * @param effective       the collector the JVM will run, whoever chose it
  * @param youngBytes      -Xmn, or null
  */
-record GcPlan(Collector collector, boolean zGenerational, Integer maxPauseMillis, Long youngBytes, Integer parallelThreads,
+record GcPlan(Collector collector, Collector effective, boolean zGenerational, Integer maxPauseMillis, Long youngBytes, Integer parallelThreads,
         Integer concurrentThreads, List<Decision> decisions) {
     /** R13: from this heap size on JDK 17+, ZGC's sub-millisecond pauses are worth its overhead. */
     static final long ZGC_HEAP_THRESHOLD = 4 * Units.GI;
@@ -98,7 +99,19 @@ record GcPlan(Collector collector, boolean zGenerational, Integer maxPauseMillis
                         + "; the JVM refuses to start (R14)");
             }
         }
-        return new GcPlan(collector, zGenerational, maxPause, young, parallel, concurrent, decisions);
+        return new GcPlan(collector, effective, zGenerational, maxPause, young, parallel, concurrent, decisions);
+    }
+
+    /**
+     * R12a: the young generation the in-flight garbage must fit: -Xmn where rendered, else R12's share
+     * of the heap (G1 sizes its own between 5 % and 60 %); null for ZGC, which has no survivor spaces,
+     * or an unknown heap.
+     */
+    Long youngGeneration(Long heap) {
+        if (youngBytes != null) {
+            return youngBytes;
+        }
+        return heap == null || effective == Collector.ZGC ? null : heap * YOUNG_PERCENT_OF_HEAP / 100;
     }
 
     /** R13: Serial on one CPU, Parallel on two without a pause goal, G1 otherwise, ZGC for a large heap. */

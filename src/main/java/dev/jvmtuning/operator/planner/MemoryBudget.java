@@ -10,13 +10,15 @@ import dev.jvmtuning.operator.model.Units;
  * @param limit          the memory limit (or request) the JVM must fit into
  * @param heap           -Xmx
  * @param metaspace      class metadata: 14 MiB + 5.8 KiB per loaded class
+ * @param classes        the loaded classes metaspace is budgeted for
+ * @param classesKnown   whether that count is the service's own (set or measured) rather than its runtime's typical one
  * @param codeCache      -XX:ReservedCodeCacheSize
  * @param threads        worker threads plus the JVM's and server's own threads
  * @param stackPerThread what one thread's stack really commits (R9a), not -Xss
  * @param directMemory   -XX:MaxDirectMemorySize
  * @param overhead       GC data structures, symbol tables, malloc arenas
  */
-public record MemoryBudget(long limit, long heap, long metaspace, long codeCache, int threads, long stackPerThread,
+public record MemoryBudget(long limit, long heap, long metaspace, int classes, boolean classesKnown, long codeCache, int threads, long stackPerThread,
         long directMemory, long overhead) {
 
     public long threadStacks() {
@@ -44,7 +46,7 @@ public record MemoryBudget(long limit, long heap, long metaspace, long codeCache
     public String describe() {
         return "heap " + mebibytes(heap)
                 + " + " + threads + " threads x " + (stackPerThread / Units.KI) + "Ki stacks " + mebibytes(threadStacks())
-                + " + metaspace " + mebibytes(metaspace)
+                + " + metaspace " + mebibytes(metaspace) + " (" + classes + (classesKnown ? "" : " typical") + " classes)"
                 + " + code cache " + mebibytes(codeCache)
                 + " + direct memory " + mebibytes(directMemory)
                 + " + JVM overhead " + mebibytes(overhead)
@@ -52,10 +54,10 @@ public record MemoryBudget(long limit, long heap, long metaspace, long codeCache
     }
 
     public MemoryBudget withHeap(long newHeap) {
-        return new MemoryBudget(limit, newHeap, metaspace, codeCache, threads, stackPerThread, directMemory, overhead);
+        return new MemoryBudget(limit, newHeap, metaspace, classes, classesKnown, codeCache, threads, stackPerThread, directMemory, overhead);
     }
 
     public MemoryBudget withThreads(int newThreads) {
-        return new MemoryBudget(limit, heap, metaspace, codeCache, newThreads, stackPerThread, directMemory, overhead);
+        return new MemoryBudget(limit, heap, metaspace, classes, classesKnown, codeCache, newThreads, stackPerThread, directMemory, overhead);
     }
 }

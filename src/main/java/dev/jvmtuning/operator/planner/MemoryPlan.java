@@ -43,8 +43,8 @@ record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPl
     static final long OVERHEAD_BASE = 32 * Units.MI;
     static final int OVERHEAD_PERCENT_OF_LIMIT = 5;
 
-    static MemoryPlan of(Heap heapSpec, JvmFlags userFlags, ContainerFacts facts, Runtime runtime, ThreadPlan threads, double cores,
-            PlanNotes notes) {
+    static MemoryPlan of(Heap heapSpec, JvmFlags userFlags, ContainerFacts facts, Runtime runtime, Integer loadedClasses,
+            ThreadPlan threads, double cores, PlanNotes notes) {
         Long limit = facts.memoryBudgetBytes();
         if (facts.memoryLimitBytes() == null && limit != null) {
             notes.warnings.add("the container has no memory limit: the heap is budgeted against the memory request " + mebibytes(limit));
@@ -52,7 +52,8 @@ record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPl
         long stack = userFlags.threadStackBytes().stream().map(xss -> Math.min(xss, STACK_BUDGET)).findFirst().orElse(STACK_BUDGET);
         int workerThreads = threads.max() != null ? threads.max() : SERVER_DEFAULT_MAX_THREADS;
         int ownThreads = JVM_OWN_THREADS + 2 * (int) Math.ceil(cores);
-        long metaspace = METASPACE_BASE + (long) METASPACE_BYTES_PER_CLASS * loadedClasses(runtime);
+        int classes = loadedClasses != null ? loadedClasses : typicalLoadedClasses(runtime);
+        long metaspace = METASPACE_BASE + (long) (METASPACE_BYTES_PER_CLASS * classes);
         long codeCache = userFlags.sizeFlag("-XX:ReservedCodeCacheSize=")
                 .orElse(limit != null && limit < Units.GI ? SMALL_CODE_CACHE : DEFAULT_CODE_CACHE);
         long direct = userFlags.sizeFlag("-XX:MaxDirectMemorySize=").orElse(directMemory(runtime));
@@ -87,7 +88,7 @@ record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPl
             return new MemoryPlan(null, explicitHeap, rendered, threads, decisions);
         }
 
-        MemoryBudget budget = new MemoryBudget(limit, 0, metaspace, codeCache, workerThreads + ownThreads, stack, direct, overhead);
+        MemoryBudget budget = new MemoryBudget(limit, 0, metaspace, classes, loadedClasses != null, codeCache, workerThreads + ownThreads, stack, direct, overhead);
         long heap;
         if (explicitHeap != null) {
             heap = explicitHeap;
@@ -145,7 +146,7 @@ record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPl
     }
 
     /** Classes a typical service of this stack loads, for the metaspace estimate (R9). */
-    private static int loadedClasses(Runtime runtime) {
+    private static int typicalLoadedClasses(Runtime runtime) {
         return switch (runtime) {
             case SpringBootTomcat, SpringBootJetty, SpringBootUndertow -> 16_000;
             case Quarkus -> 10_000;

@@ -1,5 +1,6 @@
 package dev.jvmtuning.operator.planner;
 
+import static dev.jvmtuning.operator.model.Units.mebibytes;
 import static dev.jvmtuning.operator.model.Units.number;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,6 +16,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -66,6 +68,11 @@ public final class ObservedWorkload {
         if (hold != null && hold >= SMALLEST_MILLIS) {
             workload.setDbTimePerRequest(millis(Math.min(hold, service)));
         }
+        Double allocatedKib = observed.getAllocatedKibPerRequest();
+        if (allocatedKib != null && allocatedKib >= 1) {
+            workload.setAllocationPerRequest(Math.round(allocatedKib) + "Ki");
+        }
+        workload.setLoadedClasses(observed.getLoadedClasses());
         return Optional.of(workload);
     }
 
@@ -79,7 +86,10 @@ public final class ObservedWorkload {
                 .setMaxQueueWait(declared.getMaxQueueWait())
                 .setMeanLatency(measured.getMeanLatency())
                 .setCpuPerRequest(measured.getCpuPerRequest() != null ? measured.getCpuPerRequest() : declared.getCpuPerRequest())
-                .setDbTimePerRequest(measured.getDbTimePerRequest() != null ? measured.getDbTimePerRequest() : declared.getDbTimePerRequest()));
+                .setDbTimePerRequest(measured.getDbTimePerRequest() != null ? measured.getDbTimePerRequest() : declared.getDbTimePerRequest())
+                .setAllocationPerRequest(measured.getAllocationPerRequest() != null ? measured.getAllocationPerRequest()
+                        : declared.getAllocationPerRequest())
+                .setLoadedClasses(measured.getLoadedClasses() != null ? measured.getLoadedClasses() : declared.getLoadedClasses()));
     }
 
     /**
@@ -113,17 +123,25 @@ public final class ObservedWorkload {
         List<String> changes = new ArrayList<>();
         change(changes, Setting.THREADS_MAX, current.maxThreads(), replanned.maxThreads());
         change(changes, Setting.POOL_MAX_SIZE, current.poolMaxSize(), replanned.poolMaxSize());
+        if (current.heapBytes() != null && replanned.heapBytes() != null
+                && Math.abs(replanned.heapBytes() - current.heapBytes()) >= current.heapBytes() * SIGNIFICANT_CHANGE) {
+            changes.add(Setting.HEAP_SIZE.key() + " " + mebibytes(current.heapBytes()) + " -> " + mebibytes(replanned.heapBytes()));
+        }
         if (changes.isEmpty()) {
             return List.of();
         }
         String reason = "measured over " + observed.getWindow() + ": " + number(observed.getMeanLatencyMillis()) + " ms in the server per request, of which "
                 + number(zeroIfAbsent(observed.getRunQueueMillisPerRequest())) + " ms waiting for a CPU and "
                 + number(zeroIfAbsent(observed.getConnectionWaitMillisPerRequest())) + " ms for a database connection (congestion, not work); "
-                + "planned with the measured figures: " + String.join(", ", changes) + " (R1, R2, R8)";
+                + measuredMemory(observed) + "planned with the measured figures: " + String.join(", ", changes) + " (R1, R2, R8, R9, R12a)";
         List<Recommendation> recommendations = new ArrayList<>();
         recommendation(recommendations, "workload.meanLatency", declared.getMeanLatency(), measured.getMeanLatency(), reason);
         recommendation(recommendations, "workload.cpuPerRequest", declared.getCpuPerRequest(), measured.getCpuPerRequest(), reason);
         recommendation(recommendations, "workload.dbTimePerRequest", declared.getDbTimePerRequest(), measured.getDbTimePerRequest(), reason);
+        recommendation(recommendations, "workload.allocationPerRequest", declared.getAllocationPerRequest(),
+                measured.getAllocationPerRequest(), reason);
+        recommendation(recommendations, "workload.loadedClasses", Objects.toString(declared.getLoadedClasses(), null),
+                Objects.toString(measured.getLoadedClasses(), null), reason);
         return recommendations;
     }
 
@@ -138,6 +156,18 @@ public final class ObservedWorkload {
         if (measured != null && !measured.equals(declared)) {
             out.add(new Recommendation(field, declared, measured, reason));
         }
+    }
+
+    /** The allocation and class figures behind R12a and R9, where the pods expose them. */
+    private static String measuredMemory(Observed observed) {
+        List<String> figures = new ArrayList<>();
+        if (observed.getAllocatedKibPerRequest() != null) {
+            figures.add(number(observed.getAllocatedKibPerRequest()) + " KiB allocated per request");
+        }
+        if (observed.getLoadedClasses() != null) {
+            figures.add(observed.getLoadedClasses() + " classes loaded");
+        }
+        return figures.isEmpty() ? "" : String.join(", ", figures) + "; ";
     }
 
     private static double zeroIfAbsent(Double value) {

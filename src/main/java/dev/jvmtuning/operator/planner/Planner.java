@@ -53,7 +53,17 @@ public final class Planner {
         }
         CpuPlan cpus = CpuPlan.of(userFlags, facts, notes);
         ThreadPlan derivedThreads = ThreadPlan.of(spec.getThreads(), demand, cpus.cores(), vocabulary, notes);
-        MemoryPlan memory = MemoryPlan.of(spec.getHeap(), userFlags, facts, spec.getRuntime(), derivedThreads, cpus.cores(), notes);
+        if (demand.allocation() != null) {
+            // R12a needs the young generation, which the heap decides; the heap planned for the uncapped threads is the
+            // smaller one, so the cap taken against it holds for the final heap. That first pass's notes are not the plan's.
+            PlanNotes firstPass = new PlanNotes();
+            MemoryPlan uncapped = MemoryPlan.of(spec.getHeap(), userFlags, facts, spec.getRuntime(), demand.loadedClasses(), derivedThreads,
+                    cpus.cores(), firstPass);
+            GcPlan uncappedGc = GcPlan.of(spec.getGc(), userFlags, facts, cpus, uncapped, firstPass);
+            derivedThreads = uncapped.threads().fitInFlightGarbage(demand.allocation(), uncappedGc.youngGeneration(uncapped.heap()), notes);
+        }
+        MemoryPlan memory = MemoryPlan.of(spec.getHeap(), userFlags, facts, spec.getRuntime(), demand.loadedClasses(), derivedThreads,
+                cpus.cores(), notes);
         ThreadPlan threads = memory.threads();
         GcPlan gc = GcPlan.of(spec.getGc(), userFlags, facts, cpus, memory, notes);
         QueuePlan queues = QueuePlan.of(spec.getQueue(), demand, threads.max(), vocabulary, notes);

@@ -1,5 +1,6 @@
 package dev.jvmtuning.operator.planner;
 
+import static dev.jvmtuning.operator.model.Units.mebibytes;
 import static dev.jvmtuning.operator.model.Units.number;
 
 import dev.jvmtuning.operator.api.v1alpha1.Threads;
@@ -29,6 +30,13 @@ record ThreadPlan(Integer max, boolean explicit, Integer minSpare, Decision maxD
      * cores saturate; more threads lowered throughput.
      */
     static final double CPU_SATURATION_HEADROOM = 1.5;
+    /**
+     * R12a: HotSpot's SurvivorRatio of 8 splits the young generation into eden and two survivor
+     * spaces of a tenth each; what is live at a minor collection must fit one of them.
+     */
+    static final int SURVIVOR_SHARE_OF_YOUNG = 10;
+    /** R12a: a request caught by a collection halfway has allocated half of its garbage, all still reachable. */
+    static final int IN_FLIGHT_SHARE_OF_ALLOCATION = 2;
     /** Derived counts stay within the bound the CRD puts on an explicit threads.max. */
     static final int MAX_THREADS = 100_000;
 
@@ -86,8 +94,38 @@ record ThreadPlan(Integer max, boolean explicit, Integer minSpare, Decision maxD
 
     /** R3 with R9: derived threads cut down to {@code fit} so their stacks fit beside an explicit heap. */
     ThreadPlan cappedTo(int fit) {
-        Decision capped = new Decision(Setting.THREADS_MAX, Integer.toString(fit), Rule.R3,
-                "derived " + max + " capped at " + fit + " so thread stacks fit the memory limit beside the heap (R9)");
+        return cappedTo(fit, Rule.R3, "so thread stacks fit the memory limit beside the heap (R9)");
+    }
+
+    /**
+     * R12a: derived threads cut down so the garbage of the requests in flight fits a survivor space.
+     * Explicit threads are kept, with a warning.
+     *
+     * @param allocation heap bytes one request allocates, or null when unknown
+     * @param young      the young generation's size, or null when the collector has none the rule applies to
+     */
+    ThreadPlan fitInFlightGarbage(Long allocation, Long young, PlanNotes notes) {
+        if (max == null || allocation == null || young == null) {
+            return this;
+        }
+        long survivor = young / SURVIVOR_SHARE_OF_YOUNG;
+        int fit = (int) Math.max(1, survivor / (allocation / IN_FLIGHT_SHARE_OF_ALLOCATION));
+        if (max <= fit) {
+            return this;
+        }
+        String figures = mebibytes(max * allocation / IN_FLIGHT_SHARE_OF_ALLOCATION) + " in flight at a minor collection ("
+                + max + " threads x " + mebibytes(allocation) + " per request / 2) against a survivor space of " + mebibytes(survivor)
+                + " (young generation " + mebibytes(young) + " / " + SURVIVOR_SHARE_OF_YOUNG + ")";
+        if (explicit) {
+            notes.warnings.add("threads.max " + max + " leaves " + figures + ": live request data is promoted early and fills "
+                    + "the old generation (R12a); " + fit + " threads fit");
+            return this;
+        }
+        return cappedTo(fit, Rule.R12A, "so the garbage of the requests in flight fits a survivor space: " + figures);
+    }
+
+    private ThreadPlan cappedTo(int fit, Rule rule, String why) {
+        Decision capped = new Decision(Setting.THREADS_MAX, Integer.toString(fit), rule, "derived " + max + " capped at " + fit + " " + why);
         if (minSpare != null && minSpare > fit) {
             return new ThreadPlan(fit, false, fit, capped,
                     new Decision(Setting.THREADS_MIN_SPARE, Integer.toString(fit), Rule.R5, "capped at threads.max"));

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureTest {
     private static final String ROOT = "dev.jvmtuning.operator";
-    private static final String[] PURE = {ROOT + ".model..", ROOT + ".flags..", ROOT + ".planner..", ROOT + ".render..", ROOT + ".pressure.."};
+    private static final String[] PURE = {ROOT + ".model..", ROOT + ".flags..", ROOT + ".planner..", ROOT + ".render..", ROOT + ".pressure..",
+            ROOT + ".discovery.."};
     private static JavaClasses classes;
 
     @BeforeAll

@@ -99,7 +99,14 @@ class HelmChartTest {
         }
         assertThat(renderings.get(1)).filteredOn(o -> o.getKind().equals("Role")).extracting(o -> o.getMetadata().getNamespace())
                 .contains(watched);
-        assertThat(renderings.get(1)).noneMatch(o -> o.getKind().startsWith("Cluster"));
+        assertThat(renderings.get(1)).as("confined to some namespaces: cluster-wide only discovery's read of Namespace objects")
+                .filteredOn(o -> o.getKind().startsWith("Cluster")).allMatch(o -> o.getMetadata().getName().endsWith("-discovery"))
+                .filteredOn(o -> o.getKind().equals("ClusterRole"))
+                .singleElement().satisfies(role -> assertThat(((io.fabric8.kubernetes.api.model.rbac.ClusterRole) role).getRules())
+                        .singleElement().satisfies(rule -> {
+                            assertThat(rule.getResources()).containsExactly("namespaces");
+                            assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "list", "watch");
+                        }));
         assertThat(renderings.get(0)).anyMatch(o -> o.getKind().equals("ClusterRole"));
     }
 
@@ -225,8 +232,11 @@ class HelmChartTest {
             assertThatThrownBy(() -> operatorClient.configMaps().inNamespace(other).resource(new ConfigMapBuilder()
                     .withNewMetadata().withName("x").endMetadata().build()).create())
                     .isInstanceOf(KubernetesClientException.class).hasMessageContaining("Forbidden");
-            assertThatThrownBy(() -> operatorClient.namespaces().list())
-                    .isInstanceOf(KubernetesClientException.class).hasMessageContaining("Forbidden");
+            assertThat(operatorClient.namespaces().list().getItems()).as("discovery reads the namespaces' labels").isNotEmpty();
+            assertThatThrownBy(() -> operatorClient.namespaces().withName(other).edit(ns -> {
+                ns.getMetadata().getLabels().put("x", "y");
+                return ns;
+            })).isInstanceOf(KubernetesClientException.class).hasMessageContaining("Forbidden");
         }
 
         helm("uninstall", release, "--kubeconfig", kubeconfig.toString(), "--namespace", operatorNamespace);

@@ -82,6 +82,8 @@ class ClosedLoopRecommendationTest {
         TuningProfile profile = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders").get();
         assertThat(profile.getStatus().getObserved().getMeanLatencyMillis()).isGreaterThan(300);
         assertThat(profile.getStatus().getObserved().getConnectionWaitMillisPerRequest()).isGreaterThan(150);
+        // R9's input, read from the real JVM: Spring Boot with Tomcat, Hikari and the actuator loads ~10,000+ classes.
+        assertThat(profile.getStatus().getObserved().getLoadedClasses()).isBetween(5_000, 40_000);
     }
 
     private static List<Recommendation> recommendations(KubernetesClient client, String namespace) {

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class WindowTest {
 
     static PodSnapshot snapshot(long at, double gc, double switches, double periods, double throttled, double cpu) {
-        return new PodSnapshot(at, gc, switches, periods, throttled, cpu, 2.0, 10.0, 200.0, 0.0, 0.5, PodSnapshot.Service.NONE);
+        return new PodSnapshot(at, gc, switches, periods, throttled, cpu, 2.0, 10.0, 200.0, 0.0, 0.5, null, PodSnapshot.Service.NONE);
     }
 
     @Test
@@ -31,10 +31,10 @@ class WindowTest {
 
     @Test
     void requestCountersBecomePerRequestFigures() {
-        PodSnapshot before = new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 2.0, 10.0, 200.0, 0.0, 0.5,
-                new PodSnapshot.Service(1000.0, 300.0, 5.0, 2.0, 20.0));
-        PodSnapshot after = new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 14.0, 2.0, 10.0, 200.0, 0.0, 0.5,
-                new PodSnapshot.Service(3000.0, 900.0, 7.0, 2.0, 120.0));
+        PodSnapshot before = new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 2.0, 10.0, 200.0, 0.0, 0.5, 9000.0,
+                new PodSnapshot.Service(1000.0, 300.0, 5.0, 2.0, 20.0, 1.0e9));
+        PodSnapshot after = new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 14.0, 2.0, 10.0, 200.0, 0.0, 0.5, 9001.0,
+                new PodSnapshot.Service(3000.0, 900.0, 7.0, 2.0, 120.0, 1.0e9 + 2000 * 2 * 1024 * 1024.0));
 
         Observed o = Window.observe(Map.of("a", before), Map.of("a", after), null);
 
@@ -44,17 +44,34 @@ class WindowTest {
         assertThat(o.getRunQueueMillisPerRequest()).isEqualTo(1.0);
         assertThat(o.getConnectionWaitMillisPerRequest()).isEqualTo(0.0);
         assertThat(o.getConnectionHoldMillisPerRequest()).isEqualTo(50.0);
+        assertThat(o.getAllocatedKibPerRequest()).isEqualTo(2048.0);   // 4000 MiB over 2000 requests
+        assertThat(o.getLoadedClasses()).isEqualTo(9001);              // a gauge: the newest value
     }
 
     @Test
     void aWindowWithoutRequestsHasNoPerRequestFigures() {
-        PodSnapshot.Service idle = new PodSnapshot.Service(1000.0, 300.0, 5.0, null, null);
-        Observed o = Window.observe(Map.of("a", new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 2.0, 0.0, 200.0, 0.0, 0.5, idle)),
-                Map.of("a", new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 11.0, 2.0, 0.0, 200.0, 0.0, 0.5, idle)), null);
+        PodSnapshot.Service idle = new PodSnapshot.Service(1000.0, 300.0, 5.0, null, null, null);
+        Observed o = Window.observe(Map.of("a", new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 2.0, 0.0, 200.0, 0.0, 0.5, null, idle)),
+                Map.of("a", new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 11.0, 2.0, 0.0, 200.0, 0.0, 0.5, null, idle)), null);
 
         assertThat(o.getRequestsPerSecond()).isEqualTo(0.0);
         assertThat(o.getMeanLatencyMillis()).isNull();
         assertThat(o.getCpuMillisPerRequest()).isNull();
+    }
+
+    @Test
+    void aWindowWithoutACollectionSaysNothingAboutAllocation() {
+        // The allocation counters move at collections: requests served, but none ran in these ten seconds.
+        PodSnapshot before = new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 2.0, 10.0, 200.0, 0.0, 0.5, null,
+                new PodSnapshot.Service(1000.0, 300.0, 5.0, 2.0, 20.0, 5.0e8));
+        PodSnapshot after = new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 14.0, 2.0, 10.0, 200.0, 0.0, 0.5, null,
+                new PodSnapshot.Service(3000.0, 900.0, 7.0, 2.0, 120.0, 5.0e8));
+
+        Observed o = Window.observe(Map.of("a", before), Map.of("a", after), null);
+
+        assertThat(o.getRequestsPerSecond()).isEqualTo(200.0);
+        assertThat(o.getAllocatedKibPerRequest()).as("unknown, not zero").isNull();
+        assertThat(o.getLoadedClasses()).isNull();
     }
 
     @Test
@@ -87,7 +104,9 @@ class WindowTest {
                 new Sample("http_server_requests_seconds_sum", Map.of("uri", "/work", "status", "200"), 30, null),
                 new Sample("http_server_requests_seconds_sum", Map.of("uri", "/actuator/prometheus", "status", "200"), 1, null),
                 new Sample("hikaricp_connections_acquire_seconds_sum", Map.of("pool", "HikariPool-1"), 4, null),
-                new Sample("hikaricp_connections_usage_seconds_sum", Map.of("pool", "HikariPool-1"), 5, null)), 0, List.of());
+                new Sample("hikaricp_connections_usage_seconds_sum", Map.of("pool", "HikariPool-1"), 5, null),
+                new Sample("jvm_gc_memory_allocated_bytes_total", Map.of(), 6.0e9, null),
+                new Sample("jvm_classes_loaded_classes", Map.of(), 11_500, null)), 0, List.of());
         Scrape prometheusClient = new Scrape(List.of(
                 new Sample("jvm_gc_collection_seconds_sum", Map.of("gc", "G1 Young Generation"), 1.0, null),
                 new Sample("jvm_gc_collection_seconds_sum", Map.of("gc", "G1 Concurrent GC"), 9.0, null),
@@ -96,7 +115,11 @@ class WindowTest {
                 new Sample("jvm_memory_pool_collection_used_bytes", Map.of("pool", "G1 Old Gen"), 300, null),
                 new Sample("jvm_memory_pool_collection_max_bytes", Map.of("pool", "G1 Old Gen"), 1000, null),
                 new Sample("process_cpu_seconds_total", Map.of(), 3.0, null),
-                new Sample("jvmtuning_run_queue_delay_seconds_total", Map.of(), 0.25, null)), 0, List.of());
+                new Sample("jvmtuning_run_queue_delay_seconds_total", Map.of(), 0.25, null),
+                new Sample("jvm_memory_pool_allocated_bytes_total", Map.of("pool", "G1 Eden Space"), 4.0e9, null),
+                new Sample("jvm_memory_pool_allocated_bytes_total", Map.of("pool", "G1 Survivor Space"), 1.0e8, null),
+                new Sample("jvm_memory_pool_allocated_bytes_total", Map.of("pool", "G1 Old Gen"), 3.0e8, null),
+                new Sample("jvm_classes_currently_loaded", Map.of(), 9_800, null)), 0, List.of());
 
         PodSnapshot m = PodSnapshot.of(micrometer, 1);
         PodSnapshot p = PodSnapshot.of(prometheusClient, 1);
@@ -112,8 +135,11 @@ class WindowTest {
         assertThat(p.busyThreads()).isNull();
         assertThat(m.cpuSeconds()).as("Micrometer counts nanoseconds").isEqualTo(2.5);
         assertThat(m.service()).as("management endpoints are not the workload")
-                .isEqualTo(new PodSnapshot.Service(100.0, 30.0, null, 4.0, 5.0));
+                .isEqualTo(new PodSnapshot.Service(100.0, 30.0, null, 4.0, 5.0, 6.0e9));
         assertThat(p.cpuSeconds()).isEqualTo(3.0);
-        assertThat(p.service()).isEqualTo(new PodSnapshot.Service(null, null, 0.25, null, null));
+        assertThat(p.service()).as("allocation is counted in eden only: the other pools count copies of the same bytes")
+                .isEqualTo(new PodSnapshot.Service(null, null, 0.25, null, null, 4.0e9));
+        assertThat(m.loadedClasses()).isEqualTo(11_500);
+        assertThat(p.loadedClasses()).isEqualTo(9_800);
     }
 }

@@ -52,6 +52,18 @@ class ObservedWorkloadTest {
     }
 
     @Test
+    void allocationAndLoadedClassesAreCarriedIntoTheWorkload() {
+        Observed o = observed(400, 12, 1.0, null, null, null);
+        o.setAllocatedKibPerRequest(2047.6);
+        o.setLoadedClasses(11_250);
+
+        Workload w = ObservedWorkload.estimate(o, null).orElseThrow();
+
+        assertThat(w.getAllocationPerRequest()).isEqualTo("2048Ki").matches(Patterns.MEMORY);
+        assertThat(w.getLoadedClasses()).isEqualTo(11_250);
+    }
+
+    @Test
     void gcPausesAreNotServiceTime() {
         Observed thrashing = observed(150, 300, 4.0, 20.0, null, null);
         thrashing.setGcTimePercent(60.0);

@@ -237,6 +237,17 @@ class PlannerRulesTest {
         }
 
         @Test
+        void r9_theServicesOwnClassCountSizesMetaspaceInsteadOfTheRuntimesTypicalOne() {
+            Planned typical = plan("runtime: SpringBootTomcat\nthreads: {max: 50}", container(2, "512Mi"));
+            Planned measured = plan("runtime: SpringBootTomcat\nthreads: {max: 50}\nworkload: {loadedClasses: 9000}", container(2, "512Mi"));
+
+            // 7,000 classes fewer than Spring Boot's typical 16,000, at 5.8 KiB each: ~40 MiB more heap in the same limit
+            assertThat(measured.values().heapBytes() - typical.values().heapBytes()).isBetween(39 * Units.MI, 41 * Units.MI);
+            assertThat(decision(measured, "heap.size").rationale()).contains("(9000 classes)");
+            assertThat(decision(typical, "heap.size").rationale()).contains("(16000 typical classes)");
+        }
+
+        @Test
         void r10_xmsEqualsXmx() {
             Planned plan = plan("heap: {percentOfLimit: 50}", container(2, "2Gi"));
 
@@ -261,6 +272,42 @@ class PlannerRulesTest {
 
             assertThat(parallel.rendering().renderedFlags()).contains("-Xmn400m", "-XX:+UseParallelGC");
             assertThat(g1.rendering().renderedFlags()).noneMatch(f -> f.startsWith("-Xmn")).contains("-XX:MaxGCPauseMillis=100");
+        }
+
+        @Test
+        void r12a_derivedThreadsAreCutSoTheGarbageInFlightFitsASurvivorSpace() {
+            // The lab's allocation-heavy service: 2 MiB per request, 1 ms CPU, 11 ms in the server, 2 CPUs, 512Mi.
+            String workload = "runtime: SpringBootTomcat\nworkload: {requestsPerSecond: 4545, meanLatency: 11ms, cpuPerRequest: 1ms%s}";
+            Planned unaware = plan(workload.formatted(""), container(2, "512Mi"));
+            Planned aware = plan(workload.formatted(", allocationPerRequest: 2Mi"), container(2, "512Mi"));
+
+            assertThat(unaware.values().maxThreads()).as("R2's CPU cap alone").isEqualTo(33);
+            long young = aware.values().youngGenerationBytes();
+            int fit = (int) (young / (5 * 2 * Units.MI));
+            assertThat(aware.values().maxThreads()).isBetween(fit - 1, fit).isBetween(8, 12);
+            assertThat(decision(aware, "threads.max").rule().id()).isEqualTo("R12a");
+            assertThat(decision(aware, "threads.max").rationale()).contains("derived 33 capped at").contains("survivor space");
+            assertThat(aware.values().heapBytes()).as("fewer stacks leave a little more heap").isGreaterThanOrEqualTo(unaware.values().heapBytes());
+        }
+
+        @Test
+        void r12a_explicitThreadsAreKeptWithAWarningAndZgcIsLeftAlone() {
+            Planned explicit = plan("threads: {max: 100}\nworkload: {allocationPerRequest: 4Mi}", container(2, "1Gi"));
+            Planned zgc = plan("gc: {collector: ZGC}\nworkload: {requestsPerSecond: 4545, meanLatency: 11ms, cpuPerRequest: 1ms, "
+                    + "allocationPerRequest: 4Mi}", container(2, "1Gi"));
+
+            assertThat(explicit.values().maxThreads()).isEqualTo(100);
+            assertThat(explicit.warnings()).anyMatch(w -> w.contains("threads.max 100 leaves") && w.contains("(R12a)"));
+            assertThat(zgc.values().maxThreads()).isEqualTo(33);
+        }
+
+        @Test
+        void r12a_g1IsCappedAgainstItsNominalYoungGeneration() {
+            Planned g1 = plan("gc: {collector: G1}\nworkload: {requestsPerSecond: 4545, meanLatency: 11ms, cpuPerRequest: 1ms, "
+                    + "allocationPerRequest: 4Mi}", container(2, "1Gi"));
+
+            assertThat(g1.values().youngGenerationBytes()).as("G1 sizes its own young generation").isNull();
+            assertThat(g1.values().maxThreads()).isEqualTo((int) (g1.values().heapBytes() * 40 / 100 / (5 * 4 * Units.MI)));
         }
 
         @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.discovery.DiscoveryPlan;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.metrics.MetricsReport;
 import dev.jvmtuning.operator.model.ConditionStatus;
@@ -17,6 +18,7 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -183,6 +185,16 @@ class StatusAndEventsTest {
             assertThat(ProfileArbitration.owner(List.of(newer, old, deleting))).contains(old);
             assertThat(ProfileArbitration.owner(List.of(old, sameAge, newer))).contains(sameAge);
             assertThat(ProfileArbitration.owner(List.of(deleting))).isEmpty();
+        }
+
+        @Test
+        void aProfileSomeoneWroteWinsOverAnOlderOneDiscoveryMade() {
+            TuningProfile discovered = profile("svc", "2026-01-01T00:00:00Z", false);
+            discovered.getMetadata().setLabels(Map.of(DiscoveryPlan.DISCOVERED_LABEL, "true"));
+            TuningProfile written = profile("svc-tuning", "2026-03-01T00:00:00Z", false);
+
+            assertThat(ProfileArbitration.owner(List.of(discovered, written))).contains(written);
+            assertThat(ProfileArbitration.owner(List.of(discovered))).contains(discovered);
         }
 
         private static TuningProfile profile(String name, String created, boolean deleting) {

@@ -8,11 +8,13 @@ import java.util.List;
 import java.util.Optional;
 
 /** Operator settings for tests that run the reconciler outside Quarkus: the defaults of OperatorSettings but for what a test sets. */
-public record TestSettings(Duration resyncPeriod, Metrics metrics, Agent agent, FlagPolicySettings flagPolicy) implements OperatorSettings {
+public record TestSettings(Duration resyncPeriod, Metrics metrics, Agent agent, FlagPolicySettings flagPolicy, Discovery discovery)
+        implements OperatorSettings {
 
     public static TestSettings of(Duration resyncPeriod, Optional<String> prometheusUrl) {
         return new TestSettings(resyncPeriod, new TestMetrics(prometheusUrl, Duration.ofSeconds(10), 16 * 1024 * 1024, 20_000, 8),
-                new TestAgent("example/jvm-tuning-agent:test", "/jvm-tuning-agent.jar"), new TestFlagPolicy(Optional.empty()));
+                new TestAgent("example/jvm-tuning-agent:test", "/jvm-tuning-agent.jar"), new TestFlagPolicy(Optional.empty()),
+                new TestDiscovery(50, Duration.ofMinutes(2), Optional.empty()));
     }
 
     /** The reconciler as tests run it, outside Quarkus: these settings and a private meter registry. */
@@ -24,6 +26,9 @@ public record TestSettings(Duration resyncPeriod, Metrics metrics, Agent agent, 
     }
 
     public record TestFlagPolicy(Optional<List<String>> allow) implements FlagPolicySettings {
+    }
+
+    public record TestDiscovery(int maxProfilesPerNamespace, Duration interval, Optional<List<String>> namespaces) implements Discovery {
     }
 
     public record TestMetrics(Optional<String> prometheusUrl, Duration timeout, int maxBodyBytes, int maxSamples, int concurrency)

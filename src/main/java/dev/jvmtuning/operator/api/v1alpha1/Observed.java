@@ -38,4 +38,8 @@ public class Observed {
     private Double connectionWaitMillisPerRequest;
     @JsonPropertyDescription("Time a database connection was held per request, in milliseconds.")
     private Double connectionHoldMillisPerRequest;
+    @JsonPropertyDescription("Heap allocated per request, in KiB (R12a).")
+    private Double allocatedKibPerRequest;
+    @JsonPropertyDescription("Classes loaded in the JVM (R9's metaspace budget).")
+    private Integer loadedClasses;
 }

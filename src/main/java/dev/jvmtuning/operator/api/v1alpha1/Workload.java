@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import lombok.Data;
 
@@ -38,4 +39,17 @@ public class Workload {
     @Pattern(Patterns.DURATION)
     @JsonPropertyDescription("Time one request holds a database connection, e.g. 50ms. Sizes the connection pool.")
     private String dbTimePerRequest;
+
+    @Size(max = 32)
+    @Pattern(Patterns.MEMORY)
+    @ValidationRule(value = "quantity(self).isGreaterThan(quantity('0'))", message = "workload.allocationPerRequest must be positive")
+    @JsonPropertyDescription("Heap one request allocates, e.g. 2Mi (the JVM's allocated bytes over the requests served). Caps derived "
+            + "threads so the garbage of the requests in flight fits a survivor space (R12a).")
+    private String allocationPerRequest;
+
+    @Min(100)
+    @Max(10_000_000)
+    @JsonPropertyDescription("Classes the service loads when warm (the JVM's loaded-classes metric). Sizes the metaspace budget (R9) "
+            + "instead of the runtime's typical count.")
+    private Integer loadedClasses;
 }

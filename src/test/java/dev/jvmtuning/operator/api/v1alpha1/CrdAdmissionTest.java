@@ -69,6 +69,9 @@ class CrdAdmissionTest {
                 Arguments.of("targetRef: {name: web}\nworkload: {meanLatency: 0s}", "workload.meanLatency must be positive"),
                 Arguments.of("targetRef: {name: web}\nworkload: {meanLatency: fast}", "spec.workload.meanLatency: Invalid value: \"fast\""),
                 Arguments.of("targetRef: {name: web}\nworkload: {requestsPerSecond: 0}", "workload.requestsPerSecond must be positive"),
+                Arguments.of("targetRef: {name: web}\nworkload: {allocationPerRequest: '0'}", "workload.allocationPerRequest must be positive"),
+                Arguments.of("targetRef: {name: web}\nworkload: {allocationPerRequest: 2MB}", "spec.workload.allocationPerRequest: Invalid value"),
+                Arguments.of("targetRef: {name: web}\nworkload: {loadedClasses: 5}", "spec.workload.loadedClasses in body should be greater than or equal to 100"),
                 Arguments.of("targetRef: {name: web}\nworkload: {requestsPerSecond: 0.0001}", "spec.workload.requestsPerSecond in body should be greater than or equal to 0.001"),
                 Arguments.of("targetRef: {name: web}\njvmOptions: ['Xmx1g']", "jvmOptions entry 'Xmx1g' is not exactly one JVM flag"),
                 Arguments.of("targetRef: {name: web}\njvmOptionsVariable: MAVEN_OPTS", "spec.jvmOptionsVariable: Unsupported value: \"MAVEN_OPTS\""),
@@ -94,7 +97,8 @@ class CrdAdmissionTest {
         String namespace = controlPlane.newNamespace("crd");
         create(namespace, """
                 targetRef: {name: orders-api}
-                workload: {requestsPerSecond: 400, meanLatency: 300ms, cpuPerRequest: 4ms, maxQueueWait: 2s, dbTimePerRequest: 50ms}
+                workload: {requestsPerSecond: 400, meanLatency: 300ms, cpuPerRequest: 4ms, maxQueueWait: 2s, dbTimePerRequest: 50ms,
+                           allocationPerRequest: 512Ki, loadedClasses: 14000}
                 threads: {minSpare: 25}
                 queue: {acceptCount: 200, maxConnections: 10000}
                 heap: {size: 1536Mi}

@@ -1,0 +1,344 @@
+package dev.jvmtuning.operator.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.github.difflib.DiffUtils;
+import com.github.difflib.UnifiedDiffUtils;
+import dev.jvmtuning.operator.api.v1alpha1.Mode;
+import dev.jvmtuning.operator.api.v1alpha1.Patterns;
+import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
+import dev.jvmtuning.operator.config.OperatorSettings;
+import dev.jvmtuning.operator.model.ContainerFacts;
+import dev.jvmtuning.operator.model.Setting;
+import dev.jvmtuning.operator.planner.PlanResult;
+import dev.jvmtuning.operator.planner.Planner;
+import dev.jvmtuning.operator.render.DeploymentTuning;
+import dev.jvmtuning.operator.render.Renderer;
+import dev.jvmtuning.operator.render.Rendering;
+import dev.jvmtuning.operator.render.TuningConfigMap;
+import dev.jvmtuning.operator.target.TargetContainer;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * {@code kubectl tp}: the operator's planner and renderer at a user's terminal. {@code plan} previews a
+ * profile from files; {@code diff} shows what the operator would change in the live Deployment, as the
+ * API server itself would merge it (a server-side dry run); {@code export} writes the settings as a
+ * Kustomize patch or Helm values for a Git repository that no controller may write to.
+ */
+public final class TpCommand {
+    static final String USAGE = """
+            usage: kubectl tp plan -f FILE [-f FILE ...] [--cpu CORES] [--memory QUANTITY] [--replicas N] [--java VERSION] [-o text|yaml|json]
+                   kubectl tp diff (NAME | -f FILE) [-n NAMESPACE] [--kubeconfig FILE] [--agent-image IMAGE]
+                   kubectl tp export (NAME | -f FILE) [-n NAMESPACE] [--kubeconfig FILE] [--format kustomize|helm] [--recommended]
+            Options: -v prints the client's log lines to stderr.
+
+              plan    the settings the operator would render for a profile, and why, without a cluster
+              diff    the change the operator would make to the live Deployment, as a unified diff;
+                      exit status 0 no change, 1 changes, 2 error (as kubectl diff)
+              export  the settings as literal environment variables of the target container: a Kustomize
+                      strategic-merge patch (default) or a Helm values fragment; --recommended plans with the
+                      workload figures the operator measured (status.recommendations) instead of the declared ones
+            NAME is a TuningProfile in the cluster; -f FILE reads it from a file (its Deployment is read from the cluster).
+            """;
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER).enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS));
+    private static final int CONTEXT_LINES = 3;
+    /** Status setting names that are also spec paths, so a recommendation for them can be planned with. */
+    private static final List<String> SPEC_SETTINGS = List.of(Setting.THREADS_MAX.key(), Setting.POOL_MAX_SIZE.key(), Setting.HEAP_SIZE.key());
+
+    private TpCommand() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        List<String> rest = new ArrayList<>(Arrays.asList(args));
+        rest.remove("-v");
+        if (rest.isEmpty() || rest.get(0).equals("-h") || rest.get(0).equals("--help")) {
+            (rest.isEmpty() ? err : out).print(USAGE);
+            return rest.isEmpty() ? 2 : 0;
+        }
+        String verb = rest.remove(0);
+        String[] verbArgs = rest.toArray(String[]::new);
+        try {
+            return switch (verb) {
+                case "plan" -> PlanCommand.run(verbArgs, out, err);
+                case "diff" -> diff(Target.parse(verbArgs), out);
+                case "export" -> export(Target.parse(verbArgs), out);
+                default -> throw new IllegalArgumentException("unknown command " + verb + "; use plan, diff or export");
+            };
+        } catch (IllegalArgumentException | PlanCommand.InputException e) {
+            err.println("kubectl tp " + verb + ": " + e.getMessage());
+            return 2;
+        } catch (KubernetesClientException e) {
+            err.println("kubectl tp " + verb + ": " + (e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
+                    : e.getMessage()));
+            return 2;
+        }
+    }
+
+    /** What the operator would write: the live Deployment and ConfigMap before, and after as a server-side dry run merges them. */
+    private static int diff(Target target, PrintStream out) {
+        try (KubernetesClient client = target.client()) {
+            Planned planned = target.plan(client, false);
+            Deployment live = planned.live();
+            List<String> diff = new ArrayList<>();
+            if (planned.apply()) {
+                ConfigMap values = TuningConfigMap.desired(planned.profile(), planned.rendering());
+                if (planned.profile().getMetadata().getUid() == null) {
+                    // A profile from a file that is not in the cluster yet: nothing to own the ConfigMap so far.
+                    values.getMetadata().setOwnerReferences(null);
+                }
+                ConfigMap liveValues = client.configMaps().inNamespace(target.namespace()).withName(values.getMetadata().getName()).get();
+                if (liveValues == null) {
+                    diff.addAll(unified("configmap/" + values.getMetadata().getName(), null, client.resource(values).inNamespace(target.namespace())
+                            .dryRun().create()));
+                }
+                Deployment after = client.resource(DeploymentTuning.desired(live, planned.userContainer(), planned.profile().getMetadata().getName(),
+                                planned.rendering(), values.getMetadata().getName(), target.agent(planned.profile())))
+                        .inNamespace(target.namespace()).dryRun().fieldManager(TuningConfigMap.MANAGER).forceConflicts().serverSideApply();
+                diff.addAll(unified("deployment/" + live.getMetadata().getName(), live, after));
+            } else if (DeploymentTuning.tunedBy(live, planned.profile().getMetadata().getName())) {
+                diff.addAll(unified("deployment/" + live.getMetadata().getName(), live,
+                        DeploymentTuning.restored(live, planned.profile().getMetadata().getName())));
+            }
+            diff.forEach(out::println);
+            return diff.isEmpty() ? 0 : 1;
+        }
+    }
+
+    private static int export(Target target, PrintStream out) {
+        try (KubernetesClient client = target.client()) {
+            Planned planned = target.plan(client, target.recommended);
+            Container container = planned.userContainer();
+            // The rendered value already starts with the user's own flags.
+            Map<String, String> env = new LinkedHashMap<>();
+            env.put(planned.rendering().jvmOptionsVariable(), planned.rendering().jvmOptionsValue());
+            env.putAll(planned.rendering().serverEnvironment());
+            List<Map<String, String>> entries = env.entrySet().stream()
+                    .map(e -> TpCommand.<String>ordered("name", e.getKey(), "value", e.getValue())).toList();
+            StringBuilder source = new StringBuilder("# " + (target.recommended ? "recommended" : "planned") + " by TuningProfile "
+                    + planned.profile().getMetadata().getName() + " for Deployment " + planned.live().getMetadata().getName() + "\n");
+            target.skipped.forEach(s -> source.append("# not a setting of the profile, left out: ").append(s).append('\n'));
+            Object document = target.format.equals("helm")
+                    ? Map.of("env", entries)
+                    : ordered("apiVersion", "apps/v1", "kind", "Deployment", "metadata", Map.of("name", planned.live().getMetadata().getName()),
+                            "spec", Map.of("template", Map.of("spec", Map.of("containers",
+                                    List.of(ordered("name", container.getName(), "env", entries))))));
+            out.print(source + YAML.writeValueAsString(document));
+            return 0;
+        } catch (IOException e) {
+            throw new IllegalStateException("export writes plain data", e);
+        }
+    }
+
+    /** A map that keeps the order its keys are given in, as a reader expects them in YAML. */
+    private static <V> Map<String, V> ordered(Object... keysAndValues) {
+        Map<String, V> map = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            @SuppressWarnings("unchecked")
+            V value = (V) keysAndValues[i + 1];
+            map.put((String) keysAndValues[i], value);
+        }
+        return map;
+    }
+
+    /** A unified diff of two objects as YAML, without the fields the server owns; empty when they are the same. */
+    private static List<String> unified(String name, HasMetadata before, HasMetadata after) {
+        List<String> beforeLines = before == null ? List.of() : yaml(before);
+        List<String> afterLines = yaml(after);
+        return UnifiedDiffUtils.generateUnifiedDiff("live/" + name, "planned/" + name, beforeLines, DiffUtils.diff(beforeLines, afterLines),
+                CONTEXT_LINES);
+    }
+
+    private static List<String> yaml(HasMetadata object) {
+        ObjectNode tree = YAML.valueToTree(object);
+        tree.remove("status");
+        ObjectNode metadata = (ObjectNode) tree.get("metadata");
+        for (String serverOwned : List.of("managedFields", "resourceVersion", "uid", "generation", "creationTimestamp")) {
+            metadata.remove(serverOwned);
+        }
+        try {
+            return YAML.writeValueAsString(tree).lines().toList();
+        } catch (IOException e) {
+            throw new IllegalStateException("a Kubernetes object is plain data", e);
+        }
+    }
+
+    /** A profile, its live Deployment and what the operator would render for it. */
+    private record Planned(TuningProfile profile, Deployment live, Container userContainer, Rendering rendering, boolean apply) {
+    }
+
+    /** Which profile, where, and how to print it. */
+    private static final class Target {
+        String name;
+        Path file;
+        String namespace;
+        Path kubeconfig;
+        String agentImage = OperatorSettings.Agent.DEFAULT_IMAGE;
+        String format = "kustomize";
+        boolean recommended;
+        /** Recommendations export left out, with why. */
+        final List<String> skipped = new ArrayList<>();
+
+        static Target parse(String[] args) {
+            Target t = new Target();
+            for (int i = 0; i < args.length; i++) {
+                String arg = args[i];
+                switch (arg) {
+                    case "-f", "--file" -> t.file = Path.of(value(args, ++i, arg));
+                    case "-n", "--namespace" -> t.namespace = value(args, ++i, arg);
+                    case "--kubeconfig" -> t.kubeconfig = Path.of(value(args, ++i, arg));
+                    case "--agent-image" -> t.agentImage = value(args, ++i, arg);
+                    case "--format" -> t.format = value(args, ++i, arg);
+                    case "--recommended" -> t.recommended = true;
+                    default -> {
+                        if (arg.startsWith("-") || t.name != null) {
+                            throw new IllegalArgumentException("unknown argument " + arg);
+                        }
+                        t.name = arg;
+                    }
+                }
+            }
+            if ((t.name == null) == (t.file == null)) {
+                throw new IllegalArgumentException("name the TuningProfile, or give it with -f FILE (one of the two)");
+            }
+            if (!List.of("kustomize", "helm").contains(t.format)) {
+                throw new IllegalArgumentException("--format takes kustomize or helm, got " + t.format);
+            }
+            if (t.recommended && t.file != null) {
+                throw new IllegalArgumentException("--recommended reads the profile's status: name a profile in the cluster");
+            }
+            return t;
+        }
+
+        KubernetesClient client() {
+            try {
+                Config config = kubeconfig == null ? Config.autoConfigure(null) : Config.fromKubeconfig(Files.readString(kubeconfig));
+                if (namespace == null) {
+                    namespace = Objects.requireNonNullElse(config.getNamespace(), "default");
+                }
+                return new KubernetesClientBuilder().withConfig(config).build();
+            } catch (IOException e) {
+                throw new IllegalArgumentException("cannot read " + kubeconfig + ": " + e.getMessage());
+            }
+        }
+
+        String namespace() {
+            return namespace;
+        }
+
+        DeploymentTuning.Agent agent(TuningProfile profile) {
+            boolean wanted = profile.getSpec().getMetrics() != null && profile.getSpec().getMetrics().agentInjected();
+            return wanted ? new DeploymentTuning.Agent(agentImage, OperatorSettings.Agent.DEFAULT_JAR_PATH) : null;
+        }
+
+        Planned plan(KubernetesClient client, boolean withRecommendations) {
+            TuningProfile profile = file != null ? read(file) : client.resources(TuningProfile.class).inNamespace(namespace).withName(name).get();
+            if (file != null) {
+                // The same profile in the cluster owns what it rendered; its identity makes the dry run exact.
+                TuningProfile live = client.resources(TuningProfile.class).inNamespace(namespace).withName(profile.getMetadata().getName()).get();
+                profile.getMetadata().setUid(live == null ? null : live.getMetadata().getUid());
+            }
+            if (profile == null) {
+                throw new IllegalArgumentException("no TuningProfile " + name + " in namespace " + namespace);
+            }
+            if (withRecommendations) {
+                profile = withRecommendations(profile, skipped);
+            }
+            String targetName = profile.getSpec().getTargetRef().getName();
+            Deployment live = client.apps().deployments().inNamespace(namespace).withName(targetName).get();
+            if (live == null) {
+                throw new IllegalArgumentException("no Deployment " + targetName + " in namespace " + namespace);
+            }
+            TargetContainer.Lookup lookup = TargetContainer.find(live, profile.getSpec().getContainer());
+            if (!lookup.isFound()) {
+                throw new IllegalArgumentException(lookup.problem());
+            }
+            Container userContainer = DeploymentTuning.userContainer(live, lookup.container(), profile.getMetadata().getName());
+            ContainerFacts facts = TargetContainer.facts(live, userContainer, null);
+            PlanResult result = Planner.plan(profile.getSpec(), facts);
+            if (result instanceof PlanResult.Rejected rejected) {
+                throw new IllegalArgumentException(rejected.reason() + ": " + String.join("; ", rejected.messages()));
+            }
+            PlanResult.Plan plan = (PlanResult.Plan) result;
+            return new Planned(profile, live, userContainer, Renderer.render(plan.values(), profile.getSpec(), facts),
+                    profile.getSpec().getMode() != Mode.Recommend);
+        }
+
+        private static TuningProfile read(Path file) {
+            List<TuningProfile> profiles = new ArrayList<>();
+            PlanCommand.readObjects(file, profiles, new ArrayList<>());
+            if (profiles.size() != 1 || profiles.get(0).getSpec() == null || profiles.get(0).getSpec().getTargetRef() == null) {
+                throw new IllegalArgumentException("expected one TuningProfile with a spec.targetRef in " + file + ", found " + profiles.size());
+            }
+            return profiles.get(0);
+        }
+
+        /**
+         * The profile with status.recommendations written into its spec: the workload figures the operator
+         * measured, and the thread, pool and heap sizes its pressure conditions ask for. Advice that is no
+         * setting of the profile (a CPU limit, "investigate a leak") stays out, and is listed in {@code skipped}.
+         */
+        private static TuningProfile withRecommendations(TuningProfile profile, List<String> skipped) {
+            List<Recommendation> recommendations = profile.getStatus() == null ? List.of() : profile.getStatus().getRecommendations();
+            if (recommendations == null || recommendations.isEmpty()) {
+                throw new IllegalArgumentException("TuningProfile " + profile.getMetadata().getName() + " has no recommendations in its status yet");
+            }
+            ObjectNode spec = YAML.valueToTree(profile.getSpec());
+            for (Recommendation r : recommendations) {
+                String value = r.getRecommended();
+                boolean setting = r.getField().startsWith("workload.") || SPEC_SETTINGS.contains(r.getField());
+                if (!setting || value == null || !(value.matches("\\d+") || value.matches(Patterns.MEMORY) || value.matches(Patterns.DURATION))) {
+                    skipped.add(r.getField() + " -> " + value + ": " + r.getReason());
+                    continue;
+                }
+                String[] path = r.getField().split("\\.");
+                ObjectNode parent = spec;
+                for (int i = 0; i < path.length - 1; i++) {
+                    parent = parent.has(path[i]) && parent.get(path[i]).isObject() ? (ObjectNode) parent.get(path[i]) : parent.putObject(path[i]);
+                }
+                if (value.matches("\\d+")) {
+                    parent.put(path[path.length - 1], Long.parseLong(value));
+                } else {
+                    parent.put(path[path.length - 1], value);
+                }
+            }
+            TuningProfile copy = new TuningProfile();
+            copy.setMetadata(profile.getMetadata());
+            copy.setSpec(YAML.convertValue(spec, TuningProfileSpec.class));
+            return copy;
+        }
+
+        private static String value(String[] args, int i, String flag) {
+            if (i >= args.length) {
+                throw new IllegalArgumentException(flag + " needs a value");
+            }
+            return args[i];
+        }
+    }
+}

@@ -1,0 +1,145 @@
+package dev.jvmtuning.operator.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.testing.FakeKubelet;
+import dev.jvmtuning.operator.testing.LocalControlPlane;
+import dev.jvmtuning.operator.testing.RunningOperator;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** {@code kubectl tp}: output formats, exit codes, and a diff that agrees with what the operator then writes. */
+class TpCommandTest {
+    private static final Path EXAMPLE = Path.of("examples/orders-api.yaml");
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static LocalControlPlane controlPlane;
+    private static KubernetesClient client;
+
+    record Outcome(int status, String out, String err) {
+    }
+
+    @BeforeAll
+    static void controlPlane() {
+        controlPlane = LocalControlPlane.shared();
+        controlPlane.installCrd();
+        client = controlPlane.client();
+    }
+
+    static Outcome tp(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = TpCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Outcome(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** The outputs, for the README's examples. */
+    private static void keep(String file, String output) throws java.io.IOException {
+        Path dir = Files.createDirectories(Path.of("target/kubectl-tp"));
+        Files.writeString(dir.resolve(file), output);
+    }
+
+    @Test
+    void planPrintsTheSameSettingsAsYamlAndJsonAndRejectsWithStatusOne() throws Exception {
+        Outcome yaml = tp("plan", "-f", EXAMPLE.toString(), "-o", "yaml");
+        Outcome json = tp("plan", "-f", EXAMPLE.toString(), "-o", "json");
+
+        assertThat(yaml.status()).as(yaml.err()).isZero();
+        assertThat(json.status()).isZero();
+        assertThat(yaml.err()).isEmpty();
+        JsonNode fromYaml = YAML.readTree(yaml.out());
+        assertThat(fromYaml).isEqualTo(new ObjectMapper().readTree(json.out()));
+        assertThat(fromYaml.path("settings").findValuesAsText("name")).contains("threads.max", "heap.size", "gc.collector");
+        assertThat(fromYaml.path("env").path("JAVA_TOOL_OPTIONS").asText()).contains("-Xmx", "-XX:+UseG1GC");
+        assertThat(fromYaml.path("configMap").path("SERVER_TOMCAT_THREADS_MAX").asText()).isEqualTo("150");
+
+        Path tooBig = Files.createTempFile("profile", ".yaml");
+        Files.writeString(tooBig, Files.readString(EXAMPLE).replace("gc: {", "heap: {size: 4Gi}\n  gc: {"));
+        Outcome rejected = tp("plan", "-f", tooBig.toString(), "-o", "json");
+        assertThat(rejected.status()).isEqualTo(1);
+        assertThat(new ObjectMapper().readTree(rejected.out()).path("rejected").path("reason").asText()).isEqualTo("INFEASIBLE");
+
+        assertThat(tp("plan", "-f", EXAMPLE.toString(), "-o", "xml").status()).isEqualTo(2);
+        assertThat(tp("nonsense").status()).isEqualTo(2);
+        assertThat(tp().status()).isEqualTo(2);
+    }
+
+    @Test
+    void diffShowsWhatTheOperatorWritesAndNothingOnceItHas() throws Exception {
+        String namespace = controlPlane.newNamespace("tp-diff");
+        String kubeconfig = controlPlane.kubeconfig().toString();
+        List<HasMetadata> objects = client.load(Files.newInputStream(EXAMPLE)).items();
+        objects.stream().filter(o -> o.getKind().equals("Deployment")).forEach(o -> client.resource(o).inNamespace(namespace).create());
+
+        Outcome before = tp("diff", "-f", EXAMPLE.toString(), "-n", namespace, "--kubeconfig", kubeconfig);
+
+        assertThat(before.status()).as(before.err()).isEqualTo(1);
+        assertThat(before.out()).contains("+++ planned/configmap/orders-api-jvm-tuning-", "+++ planned/deployment/orders-api",
+                "+    jvmtuning.dev/tuned-by: orders-api", "SERVER_TOMCAT_THREADS_MAX");
+        assertThat(before.out().lines().filter(l -> l.startsWith("+") && l.contains("value: -Dfile.encoding=UTF-8 -XX:ActiveProcessorCount=2")))
+                .as("the user's own flags first, then the planned ones").hasSize(1);
+        assertThat(before.err()).isEmpty();
+        keep("diff.txt", before.out());
+
+        // The operator applies the same profile; the diff must then be empty: what diff showed is what it wrote.
+        controlPlane.ensureControllerManager();
+        RunningOperator.shared();
+        new FakeKubelet(client).awaitRollout(namespace, "orders-api", Duration.ofSeconds(90));
+        objects.stream().filter(o -> o.getKind().equals("TuningProfile")).forEach(o -> client.resource(o).inNamespace(namespace).create());
+        await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
+            TuningProfile profile = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders-api").get();
+            assertThat(profile.getStatus()).isNotNull();
+            assertThat(profile.getStatus().getConditions()).anyMatch(c -> c.getType().equals("Applied") && c.getStatus().equals("True"));
+        });
+        Outcome after = tp("diff", "orders-api", "-n", namespace, "--kubeconfig", kubeconfig);
+        assertThat(after.status()).as(after.out() + after.err()).isZero();
+        assertThat(after.out()).isEmpty();
+
+        Outcome missing = tp("diff", "no-such-profile", "-n", namespace, "--kubeconfig", kubeconfig);
+        assertThat(missing.status()).isEqualTo(2);
+        assertThat(missing.err()).contains("no TuningProfile no-such-profile in namespace " + namespace);
+    }
+
+    @Test
+    void exportWritesLiteralSettingsAsAKustomizePatchOrHelmValues() throws Exception {
+        String namespace = controlPlane.newNamespace("tp-export");
+        String kubeconfig = controlPlane.kubeconfig().toString();
+        client.load(Files.newInputStream(EXAMPLE)).items().stream().filter(o -> o.getKind().equals("Deployment"))
+                .forEach(o -> client.resource(o).inNamespace(namespace).create());
+
+        Outcome kustomize = tp("export", "-f", EXAMPLE.toString(), "-n", namespace, "--kubeconfig", kubeconfig);
+        Outcome helm = tp("export", "-f", EXAMPLE.toString(), "-n", namespace, "--kubeconfig", kubeconfig, "--format", "helm");
+
+        assertThat(kustomize.status()).as(kustomize.err()).isZero();
+        keep("export-kustomize.yaml", kustomize.out());
+        keep("export-helm.yaml", helm.out());
+        JsonNode patch = YAML.readTree(kustomize.out());
+        assertThat(patch.path("kind").asText()).isEqualTo("Deployment");
+        JsonNode container = patch.path("spec").path("template").path("spec").path("containers").get(0);
+        assertThat(container.path("name").asText()).isEqualTo("app");
+        assertThat(container.path("env").findValuesAsText("name")).contains("JAVA_TOOL_OPTIONS", "SERVER_TOMCAT_THREADS_MAX");
+        String jvmOptions = container.path("env").get(0).path("value").asText();
+        assertThat(jvmOptions).as("the user's own flags once, then the planned ones").startsWith("-Dfile.encoding=UTF-8 -XX:").contains("-Xmx")
+                .containsOnlyOnce("-Dfile.encoding=UTF-8");
+        assertThat(YAML.readTree(helm.out()).path("env")).isEqualTo(container.path("env"));
+        // applied by the API server as a patch, it yields literal values: no ConfigMap in a GitOps repository
+        assertThat(container.path("env").findValues("valueFrom")).isEmpty();
+
+        Outcome noStatus = tp("export", "orders-api", "-n", namespace, "--kubeconfig", kubeconfig, "--recommended");
+        assertThat(noStatus.status()).isEqualTo(2);
+        assertThat(tp("export", "-f", EXAMPLE.toString(), "--recommended").err()).contains("--recommended reads the profile's status");
+    }
+}

@@ -16,6 +16,7 @@ mkdir -p "$REPO_ROOT/deploy/manifests" "$REPO_ROOT/deploy/prometheus"
 {
   echo "# Rendered from charts/jvm-tuning-operator by deploy/render-manifests.sh; do not edit."
   helm template jvm-tuning-operator "$chart" --namespace jvm-tuning-system --kube-version "$K8S_VERSION" \
-    --set prometheusRule.enabled=true --show-only templates/prometheusrule.yaml
+    --set prometheusRule.enabled=true --set grafanaDashboard.enabled=true \
+    --show-only templates/prometheusrule.yaml --show-only templates/grafana-dashboard.yaml
 } >"$REPO_ROOT/deploy/manifests/monitoring.yaml"
 cp "$chart/files/alerts.yaml" "$REPO_ROOT/deploy/prometheus/alerts.yaml"

@@ -9,6 +9,7 @@ import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.planner.Decision;
 import dev.jvmtuning.operator.planner.PlanResult;
 import dev.jvmtuning.operator.planner.Planner;
+import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.render.Renderer;
 import dev.jvmtuning.operator.render.Rendering;
 import dev.jvmtuning.operator.target.TargetContainer;
@@ -31,7 +32,7 @@ import java.util.stream.Stream;
  */
 public final class PlanCommand {
     static final String USAGE = """
-            usage: plan -f FILE [-f FILE ...] [--cpu CORES] [--memory QUANTITY] [--replicas N] [--java VERSION]
+            usage: plan -f FILE [-f FILE ...] [--cpu CORES] [--memory QUANTITY] [--replicas N] [--java VERSION] [-o text|yaml|json]
 
             Prints the settings the operator would render for the TuningProfile in FILE, and why.
             The target Deployment may sit in the same or another -f file: its container's resources,
@@ -40,9 +41,13 @@ public final class PlanCommand {
               --memory QUANTITY   memory limit of the container, e.g. 2Gi
               --replicas N        replicas of the Deployment (for database connection totals)
               --java VERSION      the JVM's feature version, e.g. 21
+              -o, --output FORMAT text (default), yaml or json
             Exit status: 0 a plan, 1 invalid or infeasible, 2 bad usage or input.
             """;
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
+            .disable(com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+            .enable(com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature.MINIMIZE_QUOTES));
+    static final ObjectMapper JSON = new ObjectMapper().enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
 
     private PlanCommand() {
     }
@@ -52,27 +57,45 @@ public final class PlanCommand {
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) {
+        return run("plan", USAGE, args, out, err, PlanCommand::plan);
+    }
+
+    /** The body of a command: reads the options, prints, returns the exit status. */
+    interface Body {
+        int run(Options options, PrintStream out, PrintStream err);
+    }
+
+    /** Options, usage and input errors the same way for every command: 2 for bad usage or input. */
+    static int run(String command, String usage, String[] args, PrintStream out, PrintStream err, Body body) {
         Options options;
         try {
             options = Options.parse(args);
         } catch (IllegalArgumentException e) {
-            err.println("plan: " + e.getMessage());
-            err.print(USAGE);
+            err.println(command + ": " + e.getMessage());
+            err.print(usage);
             return 2;
         }
         if (options.help) {
-            out.print(USAGE);
+            out.print(usage);
             return 0;
         }
         try {
-            return plan(options, out, err);
+            return body.run(options, out, err);
         } catch (InputException e) {
-            err.println("plan: " + e.getMessage());
+            err.println(command + ": " + e.getMessage());
             return 2;
         }
     }
 
-    private static int plan(Options options, PrintStream out, PrintStream err) {
+    /** A profile, the Deployment it targets when one was given (in the files or from the cluster) and the container's facts. */
+    record Input(TuningProfile profile, Deployment deployment, ContainerFacts facts) {
+        String target() {
+            return profile.getSpec().getTargetRef().getName();
+        }
+    }
+
+    /** The profile from the files and its container's facts, from the Deployment {@code live} finds, one in the files, or the flags. */
+    static Input load(Options options, java.util.function.Function<TuningProfile, java.util.Optional<Deployment>> live) {
         List<TuningProfile> profiles = new ArrayList<>();
         List<Deployment> deployments = new ArrayList<>();
         for (Path file : options.files) {
@@ -86,24 +109,73 @@ public final class PlanCommand {
             throw new InputException("the TuningProfile has no spec.targetRef.name");
         }
         String target = profile.getSpec().getTargetRef().getName();
-        ContainerFacts facts = deployments.stream()
-                .filter(d -> d.getMetadata() != null && target.equals(d.getMetadata().getName()))
-                .findFirst()
-                .map(d -> factsFrom(d, profile, options))
-                .orElseGet(() -> factsFromFlags(options, target));
+        Deployment deployment = live.apply(profile).orElseGet(() -> deployments.stream()
+                .filter(d -> d.getMetadata() != null && target.equals(d.getMetadata().getName())).findFirst().orElse(null));
+        ContainerFacts facts = deployment != null ? factsFrom(deployment, profile, options) : factsFromFlags(options, target);
+        return new Input(profile, deployment, facts);
+    }
 
-        out.println("TuningProfile " + profile.getMetadata().getName() + " -> Deployment " + target
-                + " (" + profile.getSpec().getRuntime() + ", " + profile.getSpec().getMode() + ")");
-        out.println("container: " + describe(facts));
-        PlanResult result = Planner.plan(profile.getSpec(), facts);
+    /** The plan, or the reasons it was refused on {@code err}. */
+    static java.util.Optional<PlanResult.Plan> plan(Input input, PrintStream err) {
+        PlanResult result = Planner.plan(input.profile().getSpec(), input.facts());
         if (result instanceof PlanResult.Rejected rejected) {
             err.println(rejected.reason() + ":");
             rejected.messages().forEach(m -> err.println("  - " + m));
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of((PlanResult.Plan) result);
+    }
+
+    private static int plan(Options options, PrintStream out, PrintStream err) {
+        Input input = load(options, p -> java.util.Optional.empty());
+        TuningProfile profile = input.profile();
+        if (options.output.equals("text")) {
+            out.println("TuningProfile " + profile.getMetadata().getName() + " -> Deployment " + input.target()
+                    + " (" + profile.getSpec().getRuntime() + ", " + profile.getSpec().getMode() + ")");
+            out.println("container: " + describe(input.facts()));
+        }
+        java.util.Optional<PlanResult.Plan> plan = plan(input, err);
+        if (plan.isEmpty()) {
             return 1;
         }
-        PlanResult.Plan plan = (PlanResult.Plan) result;
-        print(plan, Renderer.render(plan.values(), profile.getSpec(), facts), out);
+        Rendering rendering = Renderer.render(plan.get().values(), profile.getSpec(), input.facts());
+        if (options.output.equals("text")) {
+            print(plan.get(), rendering, out);
+        } else {
+            Map<String, Object> document = structured(input, plan.get(), rendering);
+            try {
+                out.print((options.output.equals("json") ? JSON : YAML).writeValueAsString(document));
+                if (options.output.equals("json")) {
+                    out.println();
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
         return 0;
+    }
+
+    /** The plan as data, for -o yaml|json: what the text shows, field by field. */
+    private static Map<String, Object> structured(Input input, PlanResult.Plan plan, Rendering rendering) {
+        Map<String, Object> document = new java.util.LinkedHashMap<>();
+        document.put("profile", input.profile().getMetadata().getName());
+        document.put("target", input.target());
+        document.put("runtime", String.valueOf(input.profile().getSpec().getRuntime()));
+        document.put("mode", String.valueOf(input.profile().getSpec().getMode()));
+        document.put("container", describe(input.facts()));
+        document.put("settings", plan.decisions().stream().map(d -> {
+            Map<String, Object> setting = new java.util.LinkedHashMap<>();
+            setting.put("name", d.name());
+            setting.put("value", d.value());
+            setting.put("renderedAs", rendering.renderedAs().get(d.setting()));
+            setting.put("rule", d.rule().id());
+            setting.put("why", d.rationale());
+            return setting;
+        }).toList());
+        document.put("env", Map.of(rendering.jvmOptionsVariable(), rendering.jvmOptionsValue()));
+        document.put("configMap", rendering.serverEnvironment());
+        document.put("warnings", Stream.concat(plan.warnings().stream(), rendering.warnings().stream()).toList());
+        return document;
     }
 
     private static void readObjects(Path file, List<TuningProfile> profiles, List<Deployment> deployments) {
@@ -130,7 +202,9 @@ public final class PlanCommand {
         if (!lookup.isFound()) {
             throw new InputException(lookup.problem());
         }
-        ContainerFacts read = TargetContainer.facts(deployment, lookup.container(), options.java);
+        // a Deployment the operator tunes already: planned from what its owner declared, as the operator does
+        ContainerFacts read = TargetContainer.facts(deployment,
+                DeploymentTuning.userContainer(deployment, lookup.container(), profile.getMetadata().getName()), options.java);
         return new ContainerFacts(
                 options.cpu != null ? options.cpu : read.cpuLimitCores(), read.cpuRequestCores(),
                 options.memory != null ? options.memory : read.memoryLimitBytes(), read.memoryRequestBytes(),
@@ -182,14 +256,18 @@ public final class PlanCommand {
     }
 
     /** Input the user must fix; printed without a stack trace. */
-    private static final class InputException extends RuntimeException {
+    static final class InputException extends RuntimeException {
         InputException(String message) {
             super(message);
         }
     }
 
-    private static final class Options {
+    static final class Options {
         final List<Path> files = new ArrayList<>();
+        String output = "text";
+        String format = "kustomize";
+        String namespace;
+        String kubeconfig;
         Double cpu;
         Long memory;
         Integer replicas;
@@ -207,6 +285,13 @@ public final class PlanCommand {
                     case "--memory" -> o.memory = Quantity.getAmountInBytes(parseQuantity(value(args, ++i, arg), arg)).longValue();
                     case "--replicas" -> o.replicas = positive(value(args, ++i, arg), arg);
                     case "--java" -> o.java = positive(value(args, ++i, arg), arg);
+                    case "-o", "--output" -> o.output = oneOf(value(args, ++i, arg), arg, "text", "yaml", "json");
+                    case "--format" -> o.format = oneOf(value(args, ++i, arg), arg, "kustomize", "helm");
+                    case "-n", "--namespace" -> o.namespace = value(args, ++i, arg);
+                    case "--kubeconfig" -> o.kubeconfig = value(args, ++i, arg);
+                    case "-v", "--verbose" -> {
+                        // logging is set up by the launcher before the JVM starts; taken here so that every command accepts it
+                    }
                     default -> throw new IllegalArgumentException("unknown argument " + arg);
                 }
             }
@@ -219,6 +304,13 @@ public final class PlanCommand {
                 }
             }
             return o;
+        }
+
+        private static String oneOf(String value, String flag, String... allowed) {
+            if (!List.of(allowed).contains(value)) {
+                throw new IllegalArgumentException(flag + " takes one of " + String.join(", ", allowed) + ", got " + value);
+            }
+            return value;
         }
 
         private static String value(String[] args, int i, String flag) {

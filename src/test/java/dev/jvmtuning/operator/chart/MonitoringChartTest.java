@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * on its series and stays quiet on the others, and the chart's PrometheusRule, the plain rules
  * file and deploy/manifests/monitoring.yaml carry the same rules.
  */
-class AlertRulesTest {
+class MonitoringChartTest {
     private static final Path CHART_RULES = Path.of("charts/jvm-tuning-operator/files/alerts.yaml");
     private static final Path PLAIN_RULES = Path.of("deploy/prometheus/alerts.yaml");
     private static final Path RULE_TESTS = Path.of("deploy/prometheus/alerts-test.yaml");
@@ -76,5 +76,20 @@ class AlertRulesTest {
         assertThat(Files.readString(Path.of("deploy/manifests/monitoring.yaml"))).contains(rendered.strip());
         assertThat(HelmChartTest.helm("template", "jvm-tuning-operator", "charts/jvm-tuning-operator",
                 "--kube-version", System.getProperty("k8s.version", "1.36.3"))).as("off by default").doesNotContain("PrometheusRule");
+    }
+
+    @Test
+    void theDashboardShipsAsAConfigMapForGrafanasSidecarWhenAskedFor() throws Exception {
+        String rendered = HelmChartTest.helm("template", "jvm-tuning-operator", "charts/jvm-tuning-operator", "--namespace", "jvm-tuning-system",
+                "--kube-version", System.getProperty("k8s.version", "1.36.3"), "--set", "grafanaDashboard.enabled=true",
+                "--show-only", "templates/grafana-dashboard.yaml");
+        JsonNode configMap = YAML.readTree(rendered);
+        assertThat(configMap.path("metadata").path("labels").path("grafana_dashboard").asText()).isEqualTo("1");
+        Path dashboard = Path.of("charts/jvm-tuning-operator/files/dashboard.json");
+        assertThat(new ObjectMapper().readTree(configMap.path("data").path("jvm-tuning.json").asText()))
+                .as("the dashboard JSON, Grafana's own templates untouched").isEqualTo(new ObjectMapper().readTree(dashboard.toFile()));
+        assertThat(Files.readString(Path.of("deploy/manifests/monitoring.yaml"))).contains(rendered.strip());
+        assertThat(HelmChartTest.helm("template", "jvm-tuning-operator", "charts/jvm-tuning-operator",
+                "--kube-version", System.getProperty("k8s.version", "1.36.3"))).as("off by default").doesNotContain("grafana_dashboard");
     }
 }

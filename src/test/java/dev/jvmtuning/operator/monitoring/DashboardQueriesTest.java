@@ -13,6 +13,7 @@ import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.LocalPrometheus;
 import dev.jvmtuning.operator.testing.RunningOperator;
+import dev.jvmtuning.operator.testing.TestProfiles;
 import dev.jvmtuning.operator.testing.WorkloadProcess;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -126,15 +127,10 @@ class DashboardQueriesTest {
     }
 
     private static void profile(String name, String target, String mode, int port, String path, String more) {
-        client.resource("""
-                apiVersion: jvmtuning.dev/v1alpha1
-                kind: TuningProfile
-                metadata: {name: %s}
-                spec:
-                  targetRef: {name: %s}
-                  mode: %s
-                  metrics: {port: %d, path: %s, interval: 5s}
-                """.formatted(name, target, mode, port, path) + more.indent(2)).inNamespace(namespace).create();
+        client.resource(TestProfiles.yaml(name, target, """
+                mode: %s
+                metrics: {port: %d, path: %s, interval: 5s}
+                """.formatted(mode, port, path) + more)).inNamespace(namespace).create();
     }
 
     private static Object status(String profile) {

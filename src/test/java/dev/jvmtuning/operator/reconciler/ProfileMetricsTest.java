@@ -9,6 +9,7 @@ import dev.jvmtuning.operator.metrics.Sample;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
+import dev.jvmtuning.operator.testing.TestProfiles;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.List;
@@ -40,17 +41,12 @@ class ProfileMetricsTest {
         String namespace = controlPlane.newNamespace("series");
         client.resource(TuningProfileReconcilerTest.deployment("orders", "2", "2Gi")).inNamespace(namespace).create();
         new FakeKubelet(client).awaitRollout(namespace, "orders", TIMEOUT);
-        client.resource("""
-                apiVersion: jvmtuning.dev/v1alpha1
-                kind: TuningProfile
-                metadata: {name: orders-api}
-                spec:
-                  targetRef: {name: orders}
-                  runtime: SpringBootTomcat
-                  workload: {requestsPerSecond: 400, meanLatency: 300ms, dbTimePerRequest: 50ms}
-                  threads: {}
-                  connectionPool: {}
-                """).inNamespace(namespace).create();
+        client.resource(TestProfiles.yaml("orders-api", "orders", """
+                runtime: SpringBootTomcat
+                workload: {requestsPerSecond: 400, meanLatency: 300ms, dbTimePerRequest: 50ms}
+                threads: {}
+                connectionPool: {}
+                """)).inNamespace(namespace).create();
         FakeKubelet kubelet = new FakeKubelet(client);
         await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
             kubelet.markPodsReady(namespace);

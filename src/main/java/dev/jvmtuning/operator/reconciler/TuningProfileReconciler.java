@@ -100,7 +100,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         }
         TuningProfileStatus after = status.build();
         new EventRecorder(context.getClient()).record(profile, EventPolicy.events(before, after));
-        metrics.record(Watches.key(profile), after.getConditions());
+        metrics.record(profile, after);
         UpdateControl<TuningProfile> control = after.equals(before) ? UpdateControl.noUpdate()
                 : UpdateControl.patchStatus(StatusBuilder.patch(profile, after));
         boolean rollingOut = Conditions.find(after.getConditions(), ConditionType.ROLLOUT_COMPLETE)

@@ -9,6 +9,7 @@ import dev.jvmtuning.operator.render.TuningConfigMap;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
+import dev.jvmtuning.operator.testing.TestProfiles;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -65,13 +66,7 @@ class TuningProfileReconcilerTest {
     }
 
     private void createProfile(String name, String target, String spec) {
-        client.resource("""
-                apiVersion: jvmtuning.dev/v1alpha1
-                kind: TuningProfile
-                metadata: {name: %s}
-                spec:
-                  targetRef: {name: %s}
-                """.formatted(name, target) + spec.indent(2)).inNamespace(namespace).create();
+        client.resource(TestProfiles.yaml(name, target, spec)).inNamespace(namespace).create();
     }
 
     private TuningProfile profile(String name) {

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -28,23 +29,39 @@ public final class LocalPrometheus implements AutoCloseable {
 
     public static final Duration SCRAPE_INTERVAL = Duration.ofSeconds(3);
 
-    /** @param targets "127.0.0.1:port" to its labels (namespace, pod) */
-    public static LocalPrometheus start(Map<String, Map<String, String>> targets) {
-        int port = WorkloadProcess.freePort();
-        try {
-            Path dir = Files.createTempDirectory("prometheus");
-            String scrapeConfigs = targets.entrySet().stream().map(t -> """
+    /**
+     * A scrape job: its targets ("127.0.0.1:port" to the labels a service discovery would attach) on
+     * one path; with honorLabels the scraped series keep their own namespace label, as a
+     * ServiceMonitor with honorLabels does for the operator's per-profile series.
+     */
+    public record Job(String name, String path, Map<String, Map<String, String>> targets, boolean honorLabels) {
+        String config() {
+            return """
+                    - job_name: %s
+                      metrics_path: %s
+                      honor_labels: %s
+                      static_configs:
+                    """.formatted(name, path, honorLabels) + targets.entrySet().stream().map(t -> """
                       - targets: ["%s"]
                         labels: {%s}
                     """.formatted(t.getKey(), t.getValue().entrySet().stream()
                     .map(l -> l.getKey() + ": \"" + l.getValue() + "\"").collect(Collectors.joining(", ")))).collect(Collectors.joining());
+        }
+    }
+
+    /** @param targets "127.0.0.1:port" to its labels (namespace, pod), scraped at /metrics */
+    public static LocalPrometheus start(Map<String, Map<String, String>> targets) {
+        return start(List.of(new Job("pods", "/metrics", targets, false)));
+    }
+
+    public static LocalPrometheus start(List<Job> jobs) {
+        int port = WorkloadProcess.freePort();
+        try {
+            Path dir = Files.createTempDirectory("prometheus");
             Files.writeString(dir.resolve("prometheus.yml"), """
                     global: {scrape_interval: 3s, scrape_timeout: 3s}
                     scrape_configs:
-                    - job_name: pods
-                      metrics_path: /metrics
-                      static_configs:
-                    """ + scrapeConfigs);
+                    """ + jobs.stream().map(Job::config).collect(Collectors.joining()));
             Process process = new ProcessBuilder("prometheus", "--config.file=" + dir.resolve("prometheus.yml"),
                     "--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + port)
                     .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();

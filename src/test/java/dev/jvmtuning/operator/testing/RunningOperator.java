@@ -11,7 +11,13 @@ import io.fabric8.kubernetes.client.http.Interceptor;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import com.sun.net.httpserver.HttpServer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,6 +33,7 @@ import org.awaitility.Awaitility;
 /**
  * The operator's reconciler in a JOSDK Operator of this test JVM, against the local control plane,
  * through a client that counts the write requests it sends. One per JVM: tests use fresh namespaces.
+ * Its meters are served in the Prometheus text format on a loopback port at /q/metrics, as Quarkus serves them.
  */
 public final class RunningOperator {
     public static final Duration RESYNC = Duration.ofSeconds(3);
@@ -39,6 +46,8 @@ public final class RunningOperator {
     private final Map<String, AtomicInteger> writes = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> reconciles = new ConcurrentHashMap<>();
     private final KubernetesClient client;
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final HttpServer metricsServer;
 
     private RunningOperator(LocalControlPlane controlPlane) throws Exception {
         controlPlane.installCrd();
@@ -55,7 +64,11 @@ public final class RunningOperator {
         operator.register(new CountingReconciler(),
                 o -> o.withLabelSelector("!" + OWN_OPERATOR_LABEL));
         operator.start();
-        Runtime.getRuntime().addShutdownHook(new Thread(operator::stop));
+        metricsServer = serveMetrics();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            operator.stop();
+            metricsServer.stop(0);
+        }));
     }
 
     public static synchronized RunningOperator shared() {
@@ -72,7 +85,7 @@ public final class RunningOperator {
     /** The operator's reconciler, counting the reconciles it finishes per profile. */
     private final class CountingReconciler extends TuningProfileReconciler {
         CountingReconciler() {
-            super(TestSettings.of(RESYNC, Optional.empty()), new SimpleMeterRegistry());
+            super(TestSettings.of(RESYNC, Optional.empty()), registry);
         }
 
         @Override
@@ -112,6 +125,30 @@ public final class RunningOperator {
     public void awaitReconciles(String namespace, String profile, int more) {
         int target = reconciles(namespace, profile) + more;
         Awaitility.await().atMost(RESYNC.multipliedBy(more + 10)).until(() -> reconciles(namespace, profile) >= target);
+    }
+
+    private HttpServer serveMetrics() throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/q/metrics", exchange -> {
+            byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        server.start();
+        return server;
+    }
+
+    /** The operator's /q/metrics as "127.0.0.1:port", for a Prometheus to scrape. */
+    public String metricsAddress() {
+        return "127.0.0.1:" + metricsServer.getAddress().getPort();
+    }
+
+    /** What the operator's /q/metrics shows now. */
+    public String scrape() {
+        return registry.scrape();
     }
 
     public Path kubeconfig() {

@@ -1,0 +1,105 @@
+package dev.jvmtuning.operator.reconciler;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
+import dev.jvmtuning.operator.model.ConditionStatus;
+import dev.jvmtuning.operator.model.ConditionType;
+import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.model.Setting;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The per-profile series a status stands for on /q/metrics, one per profile and condition (or
+ * setting, figure): the labels name the profile and what is measured, never a pod or a value, so
+ * the count stays bounded by profiles x condition types. Pure: a profile and its status in, series out.
+ */
+public final class ProfileSeries {
+    public static final String CONDITION = "jvm.tuning.profile.condition";
+    public static final String APPLIED = "jvm.tuning.profile.applied";
+    public static final String RECOMMENDED = "jvm.tuning.profile.recommended";
+    public static final String ROLLOUT = "jvm.tuning.profile.rollout";
+    public static final String OBSERVED = "jvm.tuning.profile.observed";
+    public static final String TARGET = "jvm.tuning.profile.target";
+    /** The settings graphed as applied against recommended: the main knobs a reader compares. */
+    public static final List<Setting> MAIN_SETTINGS = List.of(Setting.THREADS_MAX, Setting.HEAP_SIZE, Setting.POOL_MAX_SIZE);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** A series: the meter name and the labels beyond namespace and profile. */
+    public record Key(String name, Map<String, String> labels) {
+    }
+
+    private ProfileSeries() {
+    }
+
+    /** Every series of one profile with its value; a series absent here is removed from the registry. */
+    public static Map<Key, Double> of(TuningProfile profile, TuningProfileStatus status) {
+        Map<Key, Double> series = new LinkedHashMap<>();
+        var spec = profile.getSpec();
+        series.put(new Key(TARGET, Map.of("target", Watches.targetName(profile),
+                "mode", spec == null || spec.getMode() == null ? "" : spec.getMode().name(),
+                "runtime", spec == null || spec.getRuntime() == null ? "" : spec.getRuntime().name())), 1.0);
+        for (Condition c : status.getConditions()) {
+            series.put(new Key(CONDITION, Map.of("condition", c.getType(), "reason", Objects.requireNonNullElse(c.getReason(), ""))),
+                    conditionValue(c.getStatus()));
+        }
+        boolean applied = Conditions.find(status.getConditions(), ConditionType.APPLIED)
+                .filter(c -> ConditionStatus.TRUE.text().equals(c.getStatus())).isPresent();
+        for (Setting setting : MAIN_SETTINGS) {
+            Optional<Double> planned = status.getSettings().stream().filter(s -> setting.key().equals(s.getName())).findFirst()
+                    .flatMap(s -> number(s.getValue()));
+            if (applied) {
+                planned.ifPresent(v -> series.put(new Key(APPLIED, Map.of("setting", setting.key())), v));
+            }
+            // The closed loop's or the detector's advice where it gives a figure; else the plan is the recommendation.
+            status.getRecommendations().stream().filter(r -> setting.key().equals(r.getField())).map(Recommendation::getRecommended)
+                    .map(ProfileSeries::number).flatMap(Optional::stream).findFirst().or(() -> planned)
+                    .ifPresent(v -> series.put(new Key(RECOMMENDED, Map.of("setting", setting.key())), v));
+        }
+        rolloutOutcome(status).ifPresent(outcome -> series.put(new Key(ROLLOUT, Map.of("outcome", outcome)), 1.0));
+        if (status.getObserved() != null) {
+            Map<?, ?> figures = JSON.convertValue(status.getObserved(), Map.class);
+            figures.forEach((figure, value) -> {
+                if (value instanceof Number n) {
+                    series.put(new Key(OBSERVED, Map.of("figure", figure.toString())), n.doubleValue());
+                }
+            });
+        }
+        return series;
+    }
+
+    /** 1 True, 0 False, -1 Unknown: one series per condition whatever its status, so alerts can hold for a while. */
+    static double conditionValue(String status) {
+        if (ConditionStatus.TRUE.text().equals(status)) {
+            return 1;
+        }
+        return ConditionStatus.FALSE.text().equals(status) ? 0 : -1;
+    }
+
+    /** The last rollout's outcome: taken back, or the RolloutComplete condition's reason; none in Recommend mode. */
+    static Optional<String> rolloutOutcome(TuningProfileStatus status) {
+        if (Conditions.find(status.getConditions(), ConditionType.APPLIED).filter(c -> Reason.ROLLED_BACK.text().equals(c.getReason())).isPresent()) {
+            return Optional.of(Reason.ROLLED_BACK.text());
+        }
+        return Conditions.find(status.getConditions(), ConditionType.ROLLOUT_COMPLETE).map(Condition::getReason);
+    }
+
+    /** A count or a Kubernetes quantity (1488Mi) as a plain number; advice such as "+50%" is none. */
+    static Optional<Double> number(String value) {
+        if (value == null || value.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Quantity.getAmountInBytes(Quantity.parse(value)).doubleValue());
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            return Optional.empty();
+        }
+    }
+}

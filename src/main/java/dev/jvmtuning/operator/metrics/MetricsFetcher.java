@@ -200,7 +200,8 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         }
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(settings.timeout()).header("Accept", "text/plain;version=0.0.4")
                 .header("User-Agent", userAgent).GET().build();
-        LimitedBody.Handler body = LimitedBody.handler(settings.maxBodyBytes());
+        // one line past the cap, so that the parser sees there was more and says so
+        LimitedBody.Handler body = LimitedBody.lines(settings.maxBodyBytes(), READ::contains, settings.maxSamples() + 1);
         return http.sendAsync(request, body)
                 .orTimeout(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)
                 .thenApply(response -> {

@@ -102,15 +102,7 @@ public final class HostileDrill implements AutoCloseable {
 
     /** A profile per Deployment, in Recommend mode (the pods stay as they are), scraped every INTERVAL. */
     public void createProfiles() {
-        behaviourOf.keySet().forEach(name -> client.resource("""
-                apiVersion: jvmtuning.dev/v1alpha1
-                kind: TuningProfile
-                metadata: {name: %s}
-                spec:
-                  targetRef: {name: %s}
-                  mode: Recommend
-                  metrics: {port: %d, path: %s, interval: %ds}
-                """.formatted(name, name, port, LoopbackMetrics.PATH, INTERVAL.toSeconds())).inNamespace(namespace).create());
+        behaviourOf.keySet().forEach(name -> client.resource(LoopbackMetrics.profile(name, port, INTERVAL, "")).inNamespace(namespace).create());
     }
 
     public String namespace() {

@@ -156,6 +156,22 @@ public final class LoopbackMetrics implements AutoCloseable {
         }
     }
 
+    /**
+     * A Recommend-mode profile (its pods stay as they are) of the Deployment of the same name, whose pods
+     * are scraped on {@code port} every {@code interval}; {@code extraSpec} adds spec fields.
+     */
+    public static String profile(String name, int port, java.time.Duration interval, String extraSpec) {
+        return """
+                apiVersion: jvmtuning.dev/v1alpha1
+                kind: TuningProfile
+                metadata: {name: %s}
+                spec:
+                  targetRef: {name: %s}
+                  mode: Recommend
+                  metrics: {port: %d, path: %s, interval: %ds}
+                """.formatted(name, name, port, PATH, interval.toSeconds()) + extraSpec.indent(2);
+    }
+
     /** Scrapes served to callers whose User-Agent contains {@code caller}. */
     public int scrapesBy(String caller) {
         return scrapesByCaller.entrySet().stream().filter(e -> e.getKey().contains(caller)).mapToInt(e -> e.getValue().get()).sum();

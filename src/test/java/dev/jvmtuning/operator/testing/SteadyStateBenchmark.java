@@ -156,16 +156,9 @@ public final class SteadyStateBenchmark {
                     .withNewSpec().addNewContainer().withName("app").withImage("example/svc:1").endContainer().endSpec()
                     .build()).inNamespace(namespace).create();
         }
-        client.resource("""
-                apiVersion: jvmtuning.dev/v1alpha1
-                kind: TuningProfile
-                metadata: {name: %s}
-                spec:
-                  targetRef: {name: %s}
-                  mode: Recommend
-                  workload: {requestsPerSecond: %d, meanLatency: 200ms, cpuPerRequest: 5ms}
-                  metrics: {port: %d, path: %s, interval: 30s}
-                """.formatted(name, name, 50 + index % 400, port, LoopbackMetrics.PATH)).inNamespace(namespace).create();
+        client.resource(LoopbackMetrics.profile(name, port, Duration.ofSeconds(30),
+                "workload: {requestsPerSecond: %d, meanLatency: 200ms, cpuPerRequest: 5ms}".formatted(50 + index % 400)))
+                .inNamespace(namespace).create();
     }
 
     private static io.fabric8.kubernetes.api.model.OwnerReference owner(ObjectMeta meta, String apiVersion, String kind) {

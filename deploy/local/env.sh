@@ -69,6 +69,18 @@ lab_build() { maven -f lab/pom.xml -pl "$1" -am package -Dmaven.test.skip=true; 
 # lab_classpath MODULE: what the main class of lab/MODULE runs with, once lab_build has written it.
 lab_classpath() { echo "$REPO_ROOT/lab/$1/target/classes:$(cat "$REPO_ROOT/lab/$1/target/classpath.txt")"; }
 
+# drill_build: the operator's real build (target/quarkus-app) and its test classes, which hold the
+# drills' harness (a local API server, fake pods on loopback addresses, their metrics endpoints).
+drill_build() {
+  maven package -DskipTests
+  maven dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
+}
+# drill_run MAIN ARGS...: runs a main class of the test sources with that harness on its class path.
+drill_run() {
+  local main="$1"; shift
+  (cd "$REPO_ROOT" && java -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" "dev.jvmtuning.operator.testing.$main" "$@")
+}
+
 # wait_for [--pid PID] SECONDS WHAT COMMAND...: runs COMMAND (quietly) twice a second until it succeeds;
 # fails with a message naming WHAT after SECONDS, or as soon as process PID has exited.
 wait_for() {

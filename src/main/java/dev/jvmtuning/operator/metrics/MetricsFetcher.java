@@ -4,6 +4,7 @@ import dev.jvmtuning.operator.api.v1alpha1.Metrics;
 import dev.jvmtuning.operator.api.v1alpha1.MetricsSource;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.Reason;
@@ -47,6 +48,8 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
     private final Function<Deployment, List<Pod>> podsOf;
     private final Function<TuningProfile, Double> processorsOf;
     private final OperatorSettings.Metrics settings;
+    private final Leadership leadership;
+    private final String userAgent;
     private final Clock clock;
     private final ExecutorService executor;
     private final HttpClient http;
@@ -59,13 +62,17 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
      * @param podsOf       a Deployment's pods, from the informer's cache
      * @param processorsOf the CPUs the profile's plan gives the JVM (null when unknown), for per-CPU rates
      *                     of pods that do not report their own
+     * @param leadership   whether this replica leads: a standby polls but does not scrape
      */
     public MetricsFetcher(Function<TuningProfile, Optional<Deployment>> targetOf, Function<Deployment, List<Pod>> podsOf,
-            Function<TuningProfile, Double> processorsOf, OperatorSettings.Metrics settings, Clock clock) {
+            Function<TuningProfile, Double> processorsOf, OperatorSettings.Metrics settings, Leadership leadership, Clock clock) {
         this.targetOf = targetOf;
         this.podsOf = podsOf;
         this.processorsOf = processorsOf;
         this.settings = settings;
+        this.leadership = leadership;
+        // Names the replica in the pods' access logs, so an owner can tell who scrapes them.
+        this.userAgent = "jvm-tuning-operator (" + leadership.identity() + ")";
         this.clock = clock;
         this.slots = new Semaphore(settings.concurrency());
         this.executor = Executors.newFixedThreadPool(settings.concurrency(), r -> {
@@ -79,6 +86,10 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
 
     @Override
     public Set<MetricsReport> fetchResources(TuningProfile profile) {
+        if (!leadership.isLeading()) {
+            // JOSDK polls on every replica; only the leader reconciles, so only its reads are ever used.
+            return Set.of();
+        }
         MetricsReport report;
         try {
             report = report(profile);
@@ -187,8 +198,10 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
             Thread.currentThread().interrupt();
             return CompletableFuture.completedFuture(new Outcome(null, "interrupted (" + uri + ")"));
         }
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(settings.timeout()).header("Accept", "text/plain;version=0.0.4").GET().build();
-        LimitedBody.Handler body = LimitedBody.handler(settings.maxBodyBytes());
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(settings.timeout()).header("Accept", "text/plain;version=0.0.4")
+                .header("User-Agent", userAgent).GET().build();
+        // one line past the cap, so that the parser sees there was more and says so
+        LimitedBody.Handler body = LimitedBody.lines(settings.maxBodyBytes(), READ::contains, settings.maxSamples() + 1);
         return http.sendAsync(request, body)
                 .orTimeout(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)
                 .thenApply(response -> {
@@ -221,7 +234,7 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
                 + URLEncoder.encode(PrometheusQuery.seriesOfPods(profile.getMetadata().getNamespace(),
                         pods.stream().map(p -> p.getMetadata().getName()).toList()), StandardCharsets.UTF_8));
         try {
-            var response = http.sendAsync(HttpRequest.newBuilder(uri).timeout(settings.timeout()).GET().build(),
+            var response = http.sendAsync(HttpRequest.newBuilder(uri).timeout(settings.timeout()).header("User-Agent", userAgent).GET().build(),
                     LimitedBody.handler(settings.maxBodyBytes())).get(settings.timeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
             if (response.statusCode() != 200) {
                 throw new IllegalStateException("HTTP " + response.statusCode() + " from Prometheus");

@@ -102,6 +102,30 @@ public final class PrometheusTextParser {
         return body.substring(pos, end);
     }
 
+    /**
+     * Whether {@link #parse(String, Predicate, int)} with this {@code keep} would read a line: a sample of
+     * a kept series, a line to report as malformed, or the OpenMetrics end. A reader can drop the
+     * others before they are ever held as a body.
+     */
+    static boolean worthReading(String line, Predicate<String> keep) {
+        int start = 0;
+        while (start < line.length() && isBlank(line.charAt(start))) {
+            start++;
+        }
+        if (start == line.length() || line.charAt(start) == '\r') {
+            return false;
+        }
+        if (line.charAt(start) == '#') {
+            return line.startsWith("# EOF", start);
+        }
+        int end = start;
+        while (end < line.length() && line.charAt(end) != '{' && !isBlank(line.charAt(end))) {
+            end++;
+        }
+        String name = line.substring(start, end);
+        return keep.test(name) || !isMetricName(name);
+    }
+
     /** Whether a line starts like a sample; one that does not is read, to be reported as malformed. */
     private static boolean isMetricName(String name) {
         if (name.isEmpty() || Character.isDigit(name.charAt(0))) {

@@ -112,6 +112,12 @@ public final class StatusBuilder {
      * recommendations beside the detector's.
      */
     public StatusBuilder metrics(MetricsReport metrics, Verdict verdict, List<Recommendation> remeasured) {
+        boolean windowShown = status.getObserved() != null && Conditions.find(status.getConditions(), METRICS_AVAILABLE)
+                .filter(c -> ConditionStatus.TRUE.text().equals(c.getStatus())).isPresent();
+        if (metrics.availableReason() == Reason.FIRST_SAMPLE && windowShown) {
+            // A replica that just took over, or a new pod, has one sample: the window shown stands until the next, with no flap or Event.
+            return this;
+        }
         condition(METRICS_AVAILABLE, metrics.availableStatus(), metrics.availableReason(), metrics.availableMessage());
         if (metrics.observed() != null) {
             status.setObserved(metrics.observed());

@@ -4,6 +4,7 @@ import dev.jvmtuning.operator.api.v1alpha1.Mode;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
+import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.model.ConditionStatus;
@@ -59,11 +60,11 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
     private final Watches watches;
     private final FlagPolicy flagPolicy;
 
-    public TuningProfileReconciler(OperatorSettings settings, MeterRegistry registry) {
+    public TuningProfileReconciler(OperatorSettings settings, MeterRegistry registry, Leadership leadership) {
         this.settings = settings;
         this.flagPolicy = FlagPolicy.bundled(settings.flagPolicy().allow().orElse(List.of()));
         this.metrics = new OperatorMetrics(registry, NAME);
-        this.watches = new Watches(settings.metrics());
+        this.watches = new Watches(settings.metrics(), leadership);
     }
 
     @Override

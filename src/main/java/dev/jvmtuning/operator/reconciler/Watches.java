@@ -1,6 +1,7 @@
 package dev.jvmtuning.operator.reconciler;
 
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.metrics.MetricsFetcher;
 import dev.jvmtuning.operator.metrics.MetricsReport;
@@ -41,13 +42,15 @@ final class Watches implements AutoCloseable {
     private static final String TARGET_INDEX = "target";
 
     private final OperatorSettings.Metrics settings;
+    private final Leadership leadership;
     private final Map<ResourceID, CurrentSettings> plans = new ConcurrentHashMap<>();
     private final ScheduledExecutorService pollers;
     private MetricsFetcher fetcher;
     private InformerEventSource<Pod, TuningProfile> podSource;
 
-    Watches(OperatorSettings.Metrics settings) {
+    Watches(OperatorSettings.Metrics settings, Leadership leadership) {
         this.settings = settings;
+        this.leadership = leadership;
         // Polls of many profiles at once, so that a few slow pods cannot starve the rest; scrapes themselves are capped by the fetcher.
         AtomicInteger threads = new AtomicInteger();
         this.pollers = Executors.newScheduledThreadPool(settings.concurrency(), r -> {
@@ -88,7 +91,7 @@ final class Watches implements AutoCloseable {
         fetcher = new MetricsFetcher(
                 p -> deploymentSource.get(new ResourceID(targetName(p), p.getMetadata().getNamespace())), this::podsOf,
                 p -> plans.getOrDefault(ResourceID.fromResource(p), CurrentSettings.UNKNOWN).processors(),
-                settings, Clock.systemUTC());
+                settings, leadership, Clock.systemUTC());
         // Polls at each profile's metrics.interval; a changed report triggers a reconcile.
         var metrics = new PerResourcePollingEventSource<>(MetricsReport.class, context,
                 new PerResourcePollingConfigurationBuilder<MetricsReport, TuningProfile, String>(fetcher, Duration.ofSeconds(30))

@@ -7,6 +7,7 @@ import dev.jvmtuning.operator.api.v1alpha1.Metrics;
 import dev.jvmtuning.operator.api.v1alpha1.TargetRef;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
+import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.CurrentSettings;
@@ -120,7 +121,7 @@ class MetricsFetcherTest {
         new FakeKubelet(client).awaitRollout(namespace, "web", Duration.ofSeconds(60));
 
         fetcher = new MetricsFetcher(p -> Optional.of(deployment), new FakeKubelet(client)::podsOf, p -> null,
-                TestSettings.of(Duration.ofMinutes(5), Optional.empty()).metrics(), clock);
+                TestSettings.of(Duration.ofMinutes(5), Optional.empty()).metrics(), Leadership.alone("test"), clock);
         profile = new TuningProfile();
         profile.setMetadata(new ObjectMetaBuilder().withName("web").withNamespace(namespace).build());
         profile.setSpec(new TuningProfileSpec().setTargetRef(new TargetRef().setName("web"))
@@ -195,7 +196,7 @@ class MetricsFetcherTest {
     @Test
     void aBodyThatDripsIsCutAtTheDeadlineOfTheWholeExchange() throws InterruptedException {
         var quick = new TestSettings.TestMetrics(Optional.empty(), Duration.ofSeconds(2), 16 * 1024 * 1024, 20_000, 8);
-        try (MetricsFetcher strict = new MetricsFetcher(p -> Optional.of(deployment), new FakeKubelet(client)::podsOf, p -> null, quick, clock)) {
+        try (MetricsFetcher strict = new MetricsFetcher(p -> Optional.of(deployment), new FakeKubelet(client)::podsOf, p -> null, quick, Leadership.alone("test"), clock)) {
             behaviour.set(Behaviour.DRIP);
             long start = System.nanoTime();
 

@@ -7,6 +7,7 @@ import dev.jvmtuning.operator.api.v1alpha1.MetricsSource;
 import dev.jvmtuning.operator.api.v1alpha1.TargetRef;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
+import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.model.CurrentSettings;
 import dev.jvmtuning.operator.pressure.PressureDetector;
 import dev.jvmtuning.operator.testing.FakeKubelet;
@@ -86,7 +87,7 @@ class WorkloadPressureTest {
                 p -> Optional.ofNullable(client.apps().deployments().inNamespace(namespace).withName(p.getSpec().getTargetRef().getName()).get()),
                 new FakeKubelet(client)::podsOf,
                 p -> null,
-                TestSettings.of(Duration.ofMinutes(5), Optional.of(prometheus.url())).metrics(), Clock.systemUTC());
+                TestSettings.of(Duration.ofMinutes(5), Optional.of(prometheus.url())).metrics(), Leadership.alone("test"), Clock.systemUTC());
         Map<String, MetricsReport> reports = new LinkedHashMap<>();
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         while (reports.size() < MODES.size() || reports.values().stream().anyMatch(r -> r.observed() == null)) {

@@ -95,6 +95,19 @@ class StatusAndEventsTest {
             assertThat(condition(judged, ConditionType.GC_PRESSURE).orElseThrow().getReason()).isEqualTo("GCTimeHigh");
             assertThat(condition(judged, ConditionType.METRICS_AVAILABLE).orElseThrow().getReason()).isEqualTo("MetricsRead");
         }
+
+        @Test
+        void aFirstSampleAfterAWindowWasShownChangesNothing() {
+            // what a replica that just took over, or a restarted one, reads first
+            TuningProfileStatus shown = new StatusBuilder(new TuningProfileStatus(), 1L, T0)
+                    .metrics(new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, "read 2 of 2", new Observed().setWindow("30s"), null),
+                            null, List.of()).build();
+            TuningProfileStatus after = new StatusBuilder(shown, 1L, T1)
+                    .metrics(new MetricsReport(ConditionStatus.TRUE, Reason.FIRST_SAMPLE, "read 2 of 2", null, null), null, List.of()).build();
+
+            assertThat(after).isEqualTo(shown);
+            assertThat(EventPolicy.events(shown, after)).isEmpty();
+        }
     }
 
     @Nested

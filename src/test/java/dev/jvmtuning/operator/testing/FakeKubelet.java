@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -35,12 +36,20 @@ public final class FakeKubelet {
 
     /** Marks every pod of the namespace Ready that is not yet; returns how many it marked. */
     public int markPodsReady(String namespace) {
+        return markPodsReady(namespace, pod -> POD_IP);
+    }
+
+    /**
+     * Marks every pod of the namespace Ready that is not yet, each with the IP {@code ipOf} gives it
+     * (any 127.x.y.z: Linux routes all of 127.0.0.0/8 to lo, so a test server can stand behind each pod).
+     */
+    public int markPodsReady(String namespace, Function<Pod, String> ipOf) {
         int marked = 0;
         for (Pod pod : client.pods().inNamespace(namespace).list().getItems()) {
             if (pod.getMetadata().getDeletionTimestamp() != null || isReady(pod)) {
                 continue;
             }
-            pod.setStatus(readyStatus(pod));
+            pod.setStatus(readyStatus(pod, ipOf.apply(pod)));
             try {
                 client.pods().inNamespace(namespace).resource(pod).updateStatus();
                 marked++;
@@ -125,12 +134,12 @@ public final class FakeKubelet {
                         .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
-    private PodStatus readyStatus(Pod pod) {
+    private PodStatus readyStatus(Pod pod, String ip) {
         String now = Instant.now().toString();
         PodStatusBuilder status = new PodStatusBuilder(pod.getStatus())
                 .withPhase("Running")
-                .withPodIP(POD_IP)
-                .withPodIPs(new PodIPBuilder().withIp(POD_IP).build())
+                .withPodIP(ip)
+                .withPodIPs(new PodIPBuilder().withIp(ip).build())
                 .withStartTime(now)
                 .withConditions(
                         condition("PodScheduled", now), condition("Initialized", now),

@@ -1,6 +1,7 @@
 package dev.jvmtuning.operator.testing;
 
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.reconciler.TuningProfileReconciler;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -26,6 +27,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
@@ -51,15 +53,7 @@ public final class RunningOperator {
 
     private RunningOperator(LocalControlPlane controlPlane) throws Exception {
         controlPlane.installCrd();
-        Config config = Config.fromKubeconfig(Files.readString(controlPlane.kubeconfig()));
-        client = new KubernetesClientBuilder().withConfig(config)
-                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("count-writes", new Interceptor() {
-                    @Override
-                    public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
-                        countWrite(request);
-                    }
-                }))
-                .build();
+        client = watchedClient(controlPlane.kubeconfig(), this::countWrite);
         Operator operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false));
         operator.register(new CountingReconciler(),
                 o -> o.withLabelSelector("!" + OWN_OPERATOR_LABEL));
@@ -82,10 +76,22 @@ public final class RunningOperator {
         return shared;
     }
 
+    /** A client of the control plane that shows every request it sends to {@code watcher} first. */
+    public static KubernetesClient watchedClient(Path kubeconfig, Consumer<HttpRequest> watcher) throws IOException {
+        return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(kubeconfig)))
+                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("watch-requests", new Interceptor() {
+                    @Override
+                    public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
+                        watcher.accept(request);
+                    }
+                }))
+                .build();
+    }
+
     /** The operator's reconciler, counting the reconciles it finishes per profile. */
     private final class CountingReconciler extends TuningProfileReconciler {
         CountingReconciler() {
-            super(TestSettings.of(RESYNC, Optional.empty()), registry);
+            super(TestSettings.of(RESYNC, Optional.empty()), registry, Leadership.alone("shared-test-operator"));
         }
 
         @Override

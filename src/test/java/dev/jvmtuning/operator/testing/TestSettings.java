@@ -1,5 +1,6 @@
 package dev.jvmtuning.operator.testing;
 
+import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.reconciler.TuningProfileReconciler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -19,7 +20,7 @@ public record TestSettings(Duration resyncPeriod, Metrics metrics, Agent agent, 
 
     /** The reconciler as tests run it, outside Quarkus: these settings and a private meter registry. */
     public static TuningProfileReconciler reconciler(Duration resyncPeriod, Optional<String> prometheusUrl) {
-        return new TuningProfileReconciler(of(resyncPeriod, prometheusUrl), new SimpleMeterRegistry());
+        return new TuningProfileReconciler(of(resyncPeriod, prometheusUrl), new SimpleMeterRegistry(), Leadership.alone("test"));
     }
 
     public record TestAgent(String image, String jarPath) implements Agent {

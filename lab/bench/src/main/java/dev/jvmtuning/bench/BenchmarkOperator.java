@@ -2,6 +2,7 @@ package dev.jvmtuning.bench;
 
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
+import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.reconciler.TuningProfileReconciler;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -60,7 +61,7 @@ public final class BenchmarkOperator {
         Operator operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false));
         Reconciler<TuningProfile> reconciler = mode.equals("baseline")
                 ? new Baseline()
-                : new TuningProfileReconciler(settings(), new SimpleMeterRegistry());
+                : new TuningProfileReconciler(settings(), new SimpleMeterRegistry(), Leadership.alone("benchmark"));
         operator.register(reconciler, o -> o.settingNamespaces(namespace));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             TreeMap<String, Integer> sorted = new TreeMap<>();

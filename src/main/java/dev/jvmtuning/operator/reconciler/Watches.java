@@ -61,6 +61,7 @@ final class Watches implements AutoCloseable {
         context.getPrimaryCache().addIndexer(TARGET_INDEX, p -> List.of(key(p.getMetadata().getNamespace(), targetName(p))));
         var deployments = InformerEventSourceConfiguration.from(Deployment.class, TuningProfile.class)
                 .withName("deployments")
+                .withItemStore(new WithoutManagedFields<>())
                 .withSecondaryToPrimaryMapper(d -> context.getPrimaryCache()
                         .byIndex(TARGET_INDEX, key(d.getMetadata().getNamespace(), d.getMetadata().getName()))
                         .stream().map(ResourceID::fromResource).collect(Collectors.toSet()))
@@ -69,6 +70,7 @@ final class Watches implements AutoCloseable {
                 .build();
         var configMaps = InformerEventSourceConfiguration.from(ConfigMap.class, TuningProfile.class)
                 .withName("configmaps")
+                .withItemStore(new WithoutManagedFields<>())
                 .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(TuningProfile.class))
                 .withLabelSelector(TuningConfigMap.MANAGED_BY + "=" + TuningConfigMap.MANAGER)
                 .withNamespacesInheritedFromController()
@@ -76,6 +78,7 @@ final class Watches implements AutoCloseable {
         // A pod's change reconciles the profiles of its Deployment (a rollout's pods are judged at once); reads go through podsOf.
         var pods = InformerEventSourceConfiguration.from(Pod.class, TuningProfile.class)
                 .withName("pods")
+                .withItemStore(new WithoutManagedFields<>())
                 .withSecondaryToPrimaryMapper(pod -> TargetPods.deploymentName(pod)
                         .map(d -> context.getPrimaryCache().byIndex(TARGET_INDEX, key(pod.getMetadata().getNamespace(), d)).stream()
                                 .map(ResourceID::fromResource).collect(Collectors.toSet()))

@@ -59,14 +59,14 @@ YAML
 # profiles would cost the API server more than the operators measured, and more for larger statuses.
 # Fails when the watch ends first: after 600 s, or as soon as the operator (PID) has exited.
 done_at() {
-  local path='{.status.conditions[?(@.type=="Applied")].status}'
-  [ "$2" = baseline ] && path='{.status.observedGeneration}'
+  local done_column='.status.conditions[?(@.type=="Applied")].status'
+  [ "$2" = baseline ] && done_column='.status.observedGeneration'
   local watch watcher watchdog status=0
-  exec {watch}< <(exec timeout 600 kubectl get tp -n "$1" --watch -o jsonpath="{.metadata.name} $path{\"\\n\"}")
+  exec {watch}< <(exec timeout 600 kubectl get tp -n "$1" --watch --no-headers -o custom-columns="NAME:.metadata.name,DONE:$done_column")
   watcher=$!
   ( while kill -0 "$4" 2>/dev/null; do sleep 1; done; kill "$watcher" 2>/dev/null ) &
   watchdog=$!
-  awk -v n="$3" 'NF >= 2 && !seen[$1]++ { c++ } c >= n { system("date +%s.%N"); done = 1; exit } END { exit !done }' <&"$watch" || status=1
+  awk -v n="$3" '$2 != "<none>" && !seen[$1]++ { c++ } c >= n { system("date +%s.%N"); done = 1; exit } END { exit !done }' <&"$watch" || status=1
   kill "$watcher" "$watchdog" 2>/dev/null || true
   exec {watch}<&-
   return $status

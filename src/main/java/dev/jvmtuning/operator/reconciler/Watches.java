@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -62,6 +63,11 @@ final class Watches implements AutoCloseable {
         var deployments = InformerEventSourceConfiguration.from(Deployment.class, TuningProfile.class)
                 .withName("deployments")
                 .withItemStore(new WithoutManagedFields<>())
+                // The Deployment controller writes status several times per rollout; a reconcile is due only when the
+                // template, the operator's annotations or the rollout's state (what status says of it) changed.
+                .withOnUpdateFilter((updated, old) -> !Objects.equals(updated.getMetadata().getGeneration(), old.getMetadata().getGeneration())
+                        || !Objects.equals(updated.getMetadata().getAnnotations(), old.getMetadata().getAnnotations())
+                        || !Rollout.of(updated).equals(Rollout.of(old)))
                 .withSecondaryToPrimaryMapper(d -> context.getPrimaryCache()
                         .byIndex(TARGET_INDEX, key(d.getMetadata().getNamespace(), d.getMetadata().getName()))
                         .stream().map(ResourceID::fromResource).collect(Collectors.toSet()))

@@ -66,7 +66,16 @@ done_at() {
   watcher=$!
   ( while kill -0 "$4" 2>/dev/null; do sleep 1; done; kill "$watcher" 2>/dev/null ) &
   watchdog=$!
-  awk -v n="$3" '$2 != "<none>" && !seen[$1]++ { c++ } c >= n { system("date +%s.%N"); done = 1; exit } END { exit !done }' <&"$watch" || status=1
+  # bash reads a pipe line by line; awk may wait to fill a block first
+  local -A seen=()
+  local count=0 name state
+  while [ "$count" -lt "$3" ] && read -r name state <&"$watch"; do
+    if [ "$state" != "<none>" ] && [ -z "${seen[$name]:-}" ]; then
+      seen[$name]=1
+      count=$((count + 1))
+    fi
+  done
+  if [ "$count" -ge "$3" ]; then date +%s.%N; else status=1; fi
   kill "$watcher" "$watchdog" 2>/dev/null || true
   exec {watch}<&-
   return $status

@@ -55,30 +55,29 @@ YAML
 }
 
 # done_at NAMESPACE MODE COUNT PID: the epoch seconds at which COUNT profiles have their Applied
-# condition (the baseline: its observedGeneration), read from one watch: polling LISTs of thousands of
+# condition (the baseline: its observedGeneration), read from a watch: polling LISTs of thousands of
 # profiles would cost the API server more than the operators measured, and more for larger statuses.
-# Fails when the watch ends first: after 600 s, or as soon as the operator (PID) has exited.
+# A watch that ends early is opened again (its first lines list every profile again). Fails after
+# 600 s, or within a minute of the operator (PID) exiting.
 done_at() {
   local done_column='.status.conditions[?(@.type=="Applied")].status'
   [ "$2" = baseline ] && done_column='.status.observedGeneration'
-  local watch watcher watchdog status=0
-  exec {watch}< <(exec timeout 600 kubectl get tp -n "$1" --watch --no-headers -o custom-columns="NAME:.metadata.name,DONE:$done_column")
-  watcher=$!
-  ( while kill -0 "$4" 2>/dev/null; do sleep 1; done; kill "$watcher" 2>/dev/null ) &
-  watchdog=$!
-  # bash reads a pipe line by line; awk may wait to fill a block first
   local -A seen=()
-  local count=0 name state
-  while [ "$count" -lt "$3" ] && read -r name state <&"$watch"; do
-    if [ "$state" != "<none>" ] && [ -z "${seen[$name]:-}" ]; then
-      seen[$name]=1
-      count=$((count + 1))
-    fi
+  local count=0 deadline=$((SECONDS + 600)) watch watcher name state
+  while [ "$count" -lt "$3" ] && [ "$SECONDS" -lt "$deadline" ] && kill -0 "$4" 2>/dev/null; do
+    exec {watch}< <(exec timeout 60 kubectl get tp -n "$1" --watch --no-headers -o custom-columns="NAME:.metadata.name,DONE:$done_column")
+    watcher=$!
+    # bash reads a pipe line by line; awk may wait to fill a block first
+    while [ "$count" -lt "$3" ] && read -r name state <&"$watch"; do
+      if [ "$state" != "<none>" ] && [ -z "${seen[$name]:-}" ]; then
+        seen[$name]=1
+        count=$((count + 1))
+      fi
+    done
+    kill "$watcher" 2>/dev/null || true
+    exec {watch}<&-
   done
-  if [ "$count" -ge "$3" ]; then date +%s.%N; else status=1; fi
-  kill "$watcher" "$watchdog" 2>/dev/null || true
-  exec {watch}<&-
-  return $status
+  [ "$count" -ge "$3" ] && date +%s.%N
 }
 
 stamp=$(date +%H%M%S)

@@ -278,7 +278,9 @@ class TuningProfileReconcilerTest {
         assertThat(operator.writes(namespace, "tuningprofiles")).as("the finalizer").isEqualTo(1);
         assertThat(operator.writes(namespace, "configmaps")).isEqualTo(1);
         assertThat(operator.writes(namespace, "deployments")).isEqualTo(1);
-        assertThat(operator.writes(namespace, "tuningprofiles/status")).as("status writes up to the first apply").isEqualTo(1);
+        // The Deployment controller may already have moved the rollout on, and a reconcile said so: one write each at most.
+        assertThat(operator.writes(namespace, "tuningprofiles/status")).as("status writes up to the first apply")
+                .isBetween(1, operator.reconciles(namespace, "quiet"));
         assertThat(operator.writes(namespace, "events")).as("an ordinary first apply raises no Event").isZero();
 
         awaitRollout("quiet");

@@ -320,12 +320,14 @@ class TuningProfileReconcilerTest {
         awaitCondition("resize", "Applied", "True", "Applied");
         String heapBefore = setting("resize", "heap.size");
 
-        client.apps().deployments().inNamespace(namespace).withName("resize").edit(d -> {
-            var resources = d.getSpec().getTemplate().getSpec().getContainers().get(0).getResources();
-            resources.getLimits().put("memory", new Quantity("4Gi"));
-            resources.getRequests().put("memory", new Quantity("4Gi"));
-            return d;
-        });
+        // Again when the Deployment controller's status write got in between (the edit carries the resourceVersion it read).
+        await().atMost(TIMEOUT).ignoreException(io.fabric8.kubernetes.client.KubernetesClientException.class)
+                .until(() -> client.apps().deployments().inNamespace(namespace).withName("resize").edit(d -> {
+                    var resources = d.getSpec().getTemplate().getSpec().getContainers().get(0).getResources();
+                    resources.getLimits().put("memory", new Quantity("4Gi"));
+                    resources.getRequests().put("memory", new Quantity("4Gi"));
+                    return d;
+                }) != null);
 
         await().atMost(TIMEOUT).untilAsserted(() -> assertThat(setting("resize", "heap.size")).isNotEqualTo(heapBefore));
         await().atMost(TIMEOUT).untilAsserted(() -> assertThat(env(liveDeployment("resize")).get("JAVA_TOOL_OPTIONS").getValue())

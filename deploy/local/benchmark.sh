@@ -3,7 +3,9 @@
 # operator starts; the clock runs from `java` until every profile is Applied. Three operators per N,
 # each in its own namespace: the bare framework (status.observedGeneration only) and this operator's
 # reconciler in the same plain JOSDK runtime, then the real Quarkus build. Prints seconds,
-# reconciles/s, API requests per profile and peak RSS (VmHWM).
+# reconciles/s, API requests per profile, the operator's CPU seconds and peak RSS (VmHWM), then the
+# requests per profile by verb and resource. BENCH_ROUNDS=R runs every N's three R times, one after
+# the other, for ranges on a noisy machine.
 # Usage: deploy/local/benchmark.sh [N ...]   (default: 100 1000)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
@@ -11,6 +13,7 @@ sizes=("$@"); [ ${#sizes[@]} -gt 0 ] || sizes=(100 1000)
 JVM_FLAGS=(${BENCH_JVM_FLAGS:--Xmx128m -XX:+UseSerialGC -XX:ActiveProcessorCount=2})
 out="$REPO_ROOT/target/benchmark"
 mkdir -p "$out"
+rm -f "$out"/*.log "$out/results.txt"
 
 step "toolchain, build (the benchmark and the operator), local control plane"
 "$REPO_ROOT/deploy/local/install-tools.sh"
@@ -51,40 +54,78 @@ YAML
   done
 }
 
-all_done() { # namespace, mode, count: every profile has its Applied condition (the baseline: its observedGeneration)
-  local path='{.status.conditions[?(@.type=="Applied")].status}'
-  [ "$2" = baseline ] && path='{.status.observedGeneration}'
-  [ "$(kubectl get tp -n "$1" -o jsonpath="{range .items[*]}$path{\"\\n\"}{end}" | grep -c .)" -ge "$3" ]
+# done_at NAMESPACE MODE COUNT PID: the epoch seconds at which COUNT profiles have their Applied
+# condition (the baseline: its observedGeneration), read from a watch: polling LISTs of thousands of
+# profiles would cost the API server more than the operators measured, and more for larger statuses.
+# A watch that ends early is opened again (its first lines list every profile again). Fails after
+# 600 s, or within a minute of the operator (PID) exiting.
+done_at() {
+  local done_column='.status.conditions[?(@.type=="Applied")].status'
+  [ "$2" = baseline ] && done_column='.status.observedGeneration'
+  local -A seen=()
+  local count=0 deadline=$((SECONDS + 600)) watch watcher name state
+  while [ "$count" -lt "$3" ] && [ "$SECONDS" -lt "$deadline" ] && kill -0 "$4" 2>/dev/null; do
+    exec {watch}< <(exec timeout 60 kubectl get tp -n "$1" --watch --no-headers -o custom-columns="NAME:.metadata.name,DONE:$done_column")
+    watcher=$!
+    # bash reads a pipe line by line; awk may wait to fill a block first
+    while [ "$count" -lt "$3" ] && read -r name state <&"$watch"; do
+      if [ "$state" != "<none>" ] && [ -z "${seen[$name]:-}" ]; then
+        seen[$name]=1
+        count=$((count + 1))
+      fi
+    done
+    kill "$watcher" 2>/dev/null || true
+    exec {watch}<&-
+  done
+  [ "$count" -ge "$3" ] && date +%s.%N
 }
 
-printf '\n%-6s %-9s %8s %13s %14s %10s\n' N operator seconds reconciles/s requests/tp peakRSS
+stamp=$(date +%H%M%S)
+rounds=${BENCH_ROUNDS:-1}
+printf '\n%-6s %-9s %8s %13s %14s %8s %9s\n' N operator seconds reconciles/s requests/tp cpu-s peakRSS
 for n in "${sizes[@]}"; do
-  for mode in baseline tuning quarkus; do
-    ns="bench-$mode-$n"
-    kubectl create namespace "$ns" >/dev/null
-    objects "$ns" "$n" >"$out/objects-$n.yaml"
-    kubectl create -f "$out/objects-$n.yaml" >/dev/null
-    log="$out/$mode-$n.log"
-    start=$(date +%s.%N)
-    if [ "$mode" = quarkus ]; then
-      QUARKUS_OPERATOR_SDK_CONTROLLERS_TUNINGPROFILE_NAMESPACES="$ns" QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT=0 \
-        java "${JVM_FLAGS[@]}" -jar "$REPO_ROOT/target/quarkus-app/quarkus-run.jar" >"$log" 2>&1 &
-    else
-      java "${JVM_FLAGS[@]}" -cp "$(lab_classpath bench)" dev.jvmtuning.bench.BenchmarkOperator "$mode" "$KUBECONFIG" "$ns" >"$log" 2>&1 &
-    fi
-    pid=$!
-    if ! wait_for --pid "$pid" 600 "every profile of $ns done" all_done "$ns" "$mode" "$n"; then
-      kill -0 "$pid" 2>/dev/null || die "$mode operator exited; see $log"
-      kill "$pid"
-      die "$mode: not all $n profiles done in 600 s"
-    fi
-    elapsed=$(echo "$(date +%s.%N) - $start" | bc)
-    rss_kib=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")
-    kill -TERM "$pid"; wait "$pid" 2>/dev/null || true
-    total=$(awk '/^requests-total/ {print $2}' "$log")
-    per_tp=$([ -n "$total" ] && echo "scale=1; $total / $n" | bc || echo "n/a")
-    printf '%-6s %-9s %8.1f %13.1f %14s %8dMi\n' "$n" "$mode" "$elapsed" "$(echo "$n / $elapsed" | bc -l)" "$per_tp" "$((rss_kib / 1024))"
+  objects_file="$out/objects-$n.yaml"
+  for round in $(seq 1 "$rounds"); do
+    for mode in baseline tuning quarkus; do
+      ns="bench-$mode-$n-$stamp-$round"
+      kubectl create namespace "$ns" >/dev/null
+      objects "$ns" "$n" >"$objects_file"
+      kubectl create -f "$objects_file" >/dev/null
+      log="$out/$mode-$n-$round.log"
+      start=$(date +%s.%N)
+      if [ "$mode" = quarkus ]; then
+        QUARKUS_OPERATOR_SDK_CONTROLLERS_TUNINGPROFILE_NAMESPACES="$ns" QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT=0 \
+          java "${JVM_FLAGS[@]}" -jar "$REPO_ROOT/target/quarkus-app/quarkus-run.jar" >"$log" 2>&1 &
+      else
+        java "${JVM_FLAGS[@]}" -cp "$(lab_classpath bench)" dev.jvmtuning.bench.BenchmarkOperator "$mode" "$KUBECONFIG" "$ns" >"$log" 2>&1 &
+      fi
+      pid=$!
+      if ! end=$(done_at "$ns" "$mode" "$n" "$pid"); then
+        kill -0 "$pid" 2>/dev/null || die "$mode operator exited; see $log"
+        kill "$pid"
+        die "$mode: not all $n profiles done in 600 s"
+      fi
+      elapsed=$(echo "$end - $start" | bc)
+      rss_kib=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")
+      # utime + stime of the whole process, in clock ticks (fields 14 and 15 after the command name)
+      cpu=$(awk -v hz="$(getconf CLK_TCK)" '{sub(/.*\) /, ""); printf "%.1f", ($12 + $13) / hz}' "/proc/$pid/stat")
+      kill -TERM "$pid"; wait "$pid" 2>/dev/null || true
+      total=$(awk '/^requests-total/ {print $2}' "$log")
+      per_tp=$([ -n "$total" ] && echo "scale=2; $total / $n" | bc || echo "n/a")
+      printf '%-6s %-9s %8.1f %13.1f %14s %8s %7dMi\n' "$n" "$mode" "$elapsed" "$(echo "$n / $elapsed" | bc -l)" "$per_tp" "$cpu" \
+        "$((rss_kib / 1024))" | tee -a "$out/results.txt"
+    done
   done
+done
+
+echo
+echo "Requests per profile by verb and resource (the operator's own client; watches and LISTs are per run, not per profile):"
+for log in "$out"/baseline-*.log "$out"/tuning-*.log; do
+  [ -e "$log" ] || continue
+  n=$(basename "$log" .log | cut -d- -f2)
+  printf '  %-20s' "$(basename "$log" .log)"
+  awk -v n="$n" '/^requests [0-9]+ / && $3 !~ /watch/ && $4 != "(watch)" { $1 = ""; count = $2; $2 = ""; sub(/^ +/, ""); printf " %s %.2f;", $0, count / n }' "$log"
+  echo
 done
 echo
 echo "JVM flags: ${JVM_FLAGS[*]}; request counts by verb and resource: $out/*.log"

@@ -100,9 +100,18 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         return Set.of(report);
     }
 
-    /** The last poll's report, without polling: a reconcile never waits for a scrape. */
+    /**
+     * The last poll's report, without polling: a reconcile never waits for a scrape. Before the first
+     * poll, what that poll will say when it needs no scrape (no target, no Ready pod), so that a new
+     * profile's first status already holds it and the poll's reconcile has nothing to write.
+     */
     public Optional<MetricsReport> latest(TuningProfile profile) {
-        return Optional.ofNullable(latest.get(key(profile)));
+        MetricsReport polled = latest.get(key(profile));
+        if (polled != null) {
+            return Optional.of(polled);
+        }
+        Optional<Deployment> target = targetOf.apply(profile);
+        return withoutScrape(target, target.map(this::readyPods).orElse(List.of()));
     }
 
     @Override
@@ -124,12 +133,10 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
 
     private MetricsReport report(TuningProfile profile) {
         Optional<Deployment> target = targetOf.apply(profile);
-        if (target.isEmpty()) {
-            return MetricsReport.unavailable(Reason.TARGET_NOT_FOUND, "no target Deployment to read metrics from");
-        }
-        List<Pod> pods = readyPods(target.get());
-        if (pods.isEmpty()) {
-            return MetricsReport.unavailable(Reason.NO_READY_PODS, "Deployment " + target.get().getMetadata().getName() + " has no Ready pod");
+        List<Pod> pods = target.map(this::readyPods).orElse(List.of());
+        Optional<MetricsReport> unscraped = withoutScrape(target, pods);
+        if (unscraped.isPresent()) {
+            return unscraped.get();
         }
         Metrics metrics = metrics(profile);
         Map<String, Outcome> outcomes = metrics.getSource() == MetricsSource.Prometheus
@@ -158,6 +165,17 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
             return new MetricsReport(ConditionStatus.TRUE, Reason.FIRST_SAMPLE, read + "; rates follow after the next sample", null, null);
         }
         return new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, read, observed, past.observed());
+    }
+
+    /** The report when there is nothing to scrape: no target, or no Ready pod of it. */
+    private static Optional<MetricsReport> withoutScrape(Optional<Deployment> target, List<Pod> readyPods) {
+        if (target.isEmpty()) {
+            return Optional.of(MetricsReport.unavailable(Reason.TARGET_NOT_FOUND, "no target Deployment to read metrics from"));
+        }
+        if (readyPods.isEmpty()) {
+            return Optional.of(MetricsReport.unavailable(Reason.NO_READY_PODS, "Deployment " + target.get().getMetadata().getName() + " has no Ready pod"));
+        }
+        return Optional.empty();
     }
 
     private List<Pod> readyPods(Deployment deployment) {

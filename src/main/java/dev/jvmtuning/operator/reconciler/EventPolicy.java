@@ -9,9 +9,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Which Events a status change deserves. Warnings for trouble (a pressure turning True, any other
- * condition turning False), Normal when trouble clears or something succeeds; states on the way
- * (rolling out, no pod Ready yet, a first sample) and Unknown raise none. Pure.
+ * Which Events a status change deserves: Warnings for trouble (a pressure turning True, any other
+ * condition turning False), Normal when trouble clears or a profile turns to Recommend only. An
+ * ordinary apply (Applied, RolloutComplete, metrics read for the first time), states on the way
+ * (rolling out, no pod Ready yet, a first sample) and Unknown raise none: status says those, and an
+ * Event for each of a thousand profiles costs a write each. Pure.
  */
 public final class EventPolicy {
 
@@ -32,13 +34,9 @@ public final class EventPolicy {
             if (type == null || reason == null || type == ConditionType.READY || status == ConditionStatus.UNKNOWN || reason.isState()) {
                 continue;
             }
-            boolean trouble = type.isPressure()
-                    ? status == ConditionStatus.TRUE
-                    : status == ConditionStatus.FALSE && reason != Reason.RECOMMEND_ONLY;
-            if (trouble) {
+            if (trouble(type, changed)) {
                 events.add(new Event(true, reason, changed.getMessage()));
-            } else if (Conditions.find(before.getConditions(), type).isPresent() || status == ConditionStatus.TRUE
-                    || reason == Reason.RECOMMEND_ONLY) {
+            } else if (reason == Reason.RECOMMEND_ONLY || Conditions.find(before.getConditions(), type).filter(c -> trouble(type, c)).isPresent()) {
                 events.add(new Event(false, reason, changed.getMessage()));
             }
         }
@@ -46,5 +44,15 @@ public final class EventPolicy {
         newWarnings.removeAll(before.getWarnings());
         newWarnings.forEach(w -> events.add(new Event(true, Reason.SETTING_OVERRIDDEN, w)));
         return events;
+    }
+
+    /** A pressure that is True, or another condition False for a fault (not a state on the way, not Recommend mode). */
+    private static boolean trouble(ConditionType type, Condition condition) {
+        ConditionStatus status = ConditionStatus.of(condition.getStatus());
+        Reason reason = Reason.find(condition.getReason()).orElse(null);
+        if (reason == null || reason.isState()) {
+            return false;
+        }
+        return type.isPressure() ? status == ConditionStatus.TRUE : status == ConditionStatus.FALSE && reason != Reason.RECOMMEND_ONLY;
     }
 }

@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -64,6 +65,12 @@ final class Watches implements AutoCloseable {
         context.getPrimaryCache().addIndexer(TARGET_INDEX, p -> List.of(key(p.getMetadata().getNamespace(), targetName(p))));
         var deployments = InformerEventSourceConfiguration.from(Deployment.class, TuningProfile.class)
                 .withName("deployments")
+                .withItemStore(new WithoutManagedFields<>())
+                // The Deployment controller writes status several times per rollout; a reconcile is due only when the
+                // template, the operator's annotations or the rollout's state (what status says of it) changed.
+                .withOnUpdateFilter((updated, old) -> !Objects.equals(updated.getMetadata().getGeneration(), old.getMetadata().getGeneration())
+                        || !Objects.equals(updated.getMetadata().getAnnotations(), old.getMetadata().getAnnotations())
+                        || !Rollout.of(updated).equals(Rollout.of(old)))
                 .withSecondaryToPrimaryMapper(d -> context.getPrimaryCache()
                         .byIndex(TARGET_INDEX, key(d.getMetadata().getNamespace(), d.getMetadata().getName()))
                         .stream().map(ResourceID::fromResource).collect(Collectors.toSet()))
@@ -72,6 +79,7 @@ final class Watches implements AutoCloseable {
                 .build();
         var configMaps = InformerEventSourceConfiguration.from(ConfigMap.class, TuningProfile.class)
                 .withName("configmaps")
+                .withItemStore(new WithoutManagedFields<>())
                 .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(TuningProfile.class))
                 .withLabelSelector(TuningConfigMap.MANAGED_BY + "=" + TuningConfigMap.MANAGER)
                 .withNamespacesInheritedFromController()
@@ -79,6 +87,7 @@ final class Watches implements AutoCloseable {
         // A pod's change reconciles the profiles of its Deployment (a rollout's pods are judged at once); reads go through podsOf.
         var pods = InformerEventSourceConfiguration.from(Pod.class, TuningProfile.class)
                 .withName("pods")
+                .withItemStore(new WithoutManagedFields<>())
                 .withSecondaryToPrimaryMapper(pod -> TargetPods.deploymentName(pod)
                         .map(d -> context.getPrimaryCache().byIndex(TARGET_INDEX, key(pod.getMetadata().getNamespace(), d)).stream()
                                 .map(ResourceID::fromResource).collect(Collectors.toSet()))

@@ -3,11 +3,15 @@ package dev.jvmtuning.operator.render;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jvmtuning.operator.model.Names;
+import io.fabric8.kubernetes.api.model.ConfigMapKeySelector;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.EnvVarSource;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
@@ -15,6 +19,7 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.apps.DeploymentSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,6 +66,10 @@ public final class DeploymentTuning {
         }
         List<VolumeMount> mounts = Objects.requireNonNullElse(container.getVolumeMounts(), List.<VolumeMount>of()).stream()
                 .filter(m -> !AgentInjection.NAME.equals(m.getName())).toList();
+        if (env.equals(Objects.requireNonNullElse(container.getEnv(), List.of()))
+                && mounts.size() == Objects.requireNonNullElse(container.getVolumeMounts(), List.of()).size()) {
+            return container; // nothing of the operator's in it: no copy
+        }
         return new ContainerBuilder(container).withEnv(env).withVolumeMounts(mounts.isEmpty() && container.getVolumeMounts() == null ? null : mounts)
                 .build();
     }
@@ -77,24 +86,34 @@ public final class DeploymentTuning {
         List<EnvVar> env = new ArrayList<>();
         env.add(new EnvVar(rendering.jvmOptionsVariable(), rendering.jvmOptionsValue(), null));
         List<String> userNames = Objects.requireNonNullElse(userContainer.getEnv(), List.<EnvVar>of()).stream().map(EnvVar::getName).toList();
-        rendering.serverEnvironment().keySet().stream().filter(name -> !userNames.contains(name)).forEach(name ->
-                env.add(new EnvVarBuilder().withName(name).withNewValueFrom().withNewConfigMapKeyRef()
-                        .withName(configMapName).withKey(name).withOptional(true).endConfigMapKeyRef().endValueFrom().build()));
+        for (String name : rendering.serverEnvironment().keySet()) {
+            if (!userNames.contains(name)) {
+                env.add(new EnvVar(name, null, new EnvVarSource(new ConfigMapKeySelector(name, configMapName, true), null, null, null, null)));
+            }
+        }
 
         Map<String, String> annotations = new LinkedHashMap<>();
         annotations.put(TUNED_BY, profile);
         String userValue = userContainer.getEnv() == null ? null : userContainer.getEnv().stream()
                 .filter(v -> v.getName().equals(rendering.jvmOptionsVariable())).map(EnvVar::getValue).findFirst().orElse(null);
         annotations.put(ORIGINAL_JVM_OPTIONS, json(new OriginalJvmOptions(rendering.jvmOptionsVariable(), userValue, rendering.jvmOptionsValue())));
-        Deployment desired = new DeploymentBuilder()
-                .withApiVersion("apps/v1").withKind("Deployment")
-                .withNewMetadata().withName(current.getMetadata().getName()).withNamespace(current.getMetadata().getNamespace())
-                .withAnnotations(annotations).endMetadata()
-                .withNewSpec().withNewTemplate()
-                .withNewMetadata().addToAnnotations(SETTINGS_HASH, hash(rendering, configMapName)).endMetadata()
-                .withNewSpec().addNewContainer().withName(userContainer.getName()).withEnv(env).endContainer().endSpec()
-                .endTemplate().endSpec()
-                .build();
+        // Plain model objects, not the fluent builders: this runs on every reconcile, and the builders copy each level they nest.
+        ObjectMeta metadata = new ObjectMeta();
+        metadata.setName(current.getMetadata().getName());
+        metadata.setNamespace(current.getMetadata().getNamespace());
+        metadata.setAnnotations(annotations);
+        ObjectMeta templateMetadata = new ObjectMeta();
+        templateMetadata.setAnnotations(new LinkedHashMap<>(Map.of(SETTINGS_HASH, hash(rendering, configMapName))));
+        Container container = new Container();
+        container.setName(userContainer.getName());
+        container.setEnv(env);
+        PodSpec pod = new PodSpec();
+        pod.setContainers(new ArrayList<>(List.of(container)));
+        DeploymentSpec spec = new DeploymentSpec();
+        spec.setTemplate(new PodTemplateSpec(templateMetadata, pod));
+        Deployment desired = new Deployment();
+        desired.setMetadata(metadata);
+        desired.setSpec(spec);
         if (agent != null) {
             injectAgent(desired.getSpec().getTemplate().getSpec(), agent);
         }

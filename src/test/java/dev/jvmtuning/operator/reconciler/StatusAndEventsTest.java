@@ -120,10 +120,14 @@ class StatusAndEventsTest {
             TuningProfileStatus degraded = new StatusBuilder(done, 1L, T1)
                     .applied("settings abc rendered", new Rollout(false, Reason.DEGRADED, "deadline")).build();
 
-            assertThat(EventPolicy.events(new TuningProfileStatus(), rolling)).containsExactly(
-                    new EventPolicy.Event(false, Reason.APPLIED, "settings abc rendered"));
-            assertThat(EventPolicy.events(rolling, done)).containsExactly(new EventPolicy.Event(false, Reason.ROLLOUT_COMPLETE, "2 of 2 run"));
+            TuningProfileStatus recovered = new StatusBuilder(degraded, 1L, T1)
+                    .applied("settings abc rendered", new Rollout(true, Reason.ROLLOUT_COMPLETE, "2 of 2 run again")).build();
+
+            assertThat(EventPolicy.events(new TuningProfileStatus(), rolling)).as("an ordinary first apply").isEmpty();
+            assertThat(EventPolicy.events(rolling, done)).as("its rollout completing").isEmpty();
             assertThat(EventPolicy.events(done, degraded)).containsExactly(new EventPolicy.Event(true, Reason.DEGRADED, "deadline"));
+            assertThat(EventPolicy.events(degraded, recovered)).containsExactly(
+                    new EventPolicy.Event(false, Reason.ROLLOUT_COMPLETE, "2 of 2 run again"));
             assertThat(EventPolicy.events(done, done)).isEmpty();
         }
 
@@ -134,8 +138,8 @@ class StatusAndEventsTest {
             TuningProfileStatus unknown = withFinding(pressed, ConditionStatus.UNKNOWN, Reason.NO_DATA);
             pressed.setWarnings(List.of("the container's env sets SERVER_TOMCAT_THREADS_MAX itself"));
 
-            assertThat(EventPolicy.events(new TuningProfileStatus(), calm)).as("a pressure that starts False is no news")
-                    .containsExactly(new EventPolicy.Event(false, Reason.METRICS_READ, "read"));
+            assertThat(EventPolicy.events(new TuningProfileStatus(), calm)).as("metrics read and a pressure that starts False are no news")
+                    .isEmpty();
             assertThat(EventPolicy.events(calm, pressed)).containsExactly(
                     new EventPolicy.Event(true, Reason.GC_TIME_HIGH, "figures"),
                     new EventPolicy.Event(true, Reason.SETTING_OVERRIDDEN, "the container's env sets SERVER_TOMCAT_THREADS_MAX itself"));

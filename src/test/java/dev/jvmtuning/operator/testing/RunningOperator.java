@@ -23,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,7 +43,8 @@ public final class RunningOperator {
     /** Profiles with this label belong to a test that runs its own operator (under another identity). */
     public static final String OWN_OPERATOR_LABEL = "test.jvmtuning.dev/own-operator";
     private static final Set<String> WRITES = Set.of("POST", "PUT", "PATCH", "DELETE");
-    private static final Pattern NAMESPACED = Pattern.compile("/namespaces/([^/]+)/([^/?]+)");
+    /** Namespace, resource type and, for a write to the status subresource, "/status". */
+    private static final Pattern NAMESPACED = Pattern.compile("/namespaces/([^/]+)/([^/?]+)(?:/[^/?]+(/status))?");
     private static RunningOperator shared;
 
     private final Map<String, AtomicInteger> writes = new ConcurrentHashMap<>();
@@ -111,14 +113,23 @@ public final class RunningOperator {
         }
         Matcher m = NAMESPACED.matcher(request.uri().getPath());
         if (m.find()) {
-            writes.computeIfAbsent(m.group(1) + "/" + m.group(2), k -> new AtomicInteger()).incrementAndGet();
+            writes.computeIfAbsent(m.group(1) + "/" + m.group(2) + Objects.requireNonNullElse(m.group(3), ""), k -> new AtomicInteger())
+                    .incrementAndGet();
         }
     }
 
-    /** Write requests the operator sent for a resource type ("deployments", "configmaps") in a namespace. */
+    /**
+     * Write requests the operator sent for a resource type ("deployments", "configmaps", "events") in a
+     * namespace; "tuningprofiles/status" counts the writes of the status subresource, which "tuningprofiles" does not.
+     */
     public int writes(String namespace, String resource) {
         AtomicInteger count = writes.get(namespace + "/" + resource);
         return count == null ? 0 : count.get();
+    }
+
+    /** Every write request the operator sent into a namespace. */
+    public int writes(String namespace) {
+        return writes.entrySet().stream().filter(e -> e.getKey().startsWith(namespace + "/")).mapToInt(e -> e.getValue().get()).sum();
     }
 
     /** Reconciles of one profile that have finished so far. */

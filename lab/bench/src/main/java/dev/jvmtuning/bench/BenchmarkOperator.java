@@ -29,6 +29,8 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import org.jboss.logmanager.LogContext;
 
 /**
  * One side of the reconcile benchmark (deploy/local/benchmark.sh): the operator's reconciler, or a
@@ -45,6 +47,9 @@ public final class BenchmarkOperator {
             System.err.println("usage: BenchmarkOperator tuning|baseline KUBECONFIG NAMESPACE");
             System.exit(2);
         }
+        // The Quarkus build logs at INFO; without this the framework's debug lines (each with a resource's
+        // toString) would be formatted and dropped on every event, a cost of this harness alone.
+        LogContext.getSystemLogContext().getLogger("").setLevel(Level.INFO);
         String mode = args[0];
         Config config = Config.fromKubeconfig(Files.readString(Path.of(args[1])));
         String namespace = args[2];
@@ -59,15 +64,23 @@ public final class BenchmarkOperator {
                 }))
                 .build();
         Operator operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false));
+        AtomicInteger reconciles = new AtomicInteger();
         Reconciler<TuningProfile> reconciler = mode.equals("baseline")
-                ? new Baseline()
-                : new TuningProfileReconciler(settings(), new SimpleMeterRegistry(), Leadership.alone("benchmark"));
+                ? new Baseline(reconciles)
+                : new TuningProfileReconciler(settings(), new SimpleMeterRegistry(), Leadership.alone("benchmark")) {
+                    @Override
+                    public UpdateControl<TuningProfile> reconcile(TuningProfile profile, Context<TuningProfile> context) {
+                        reconciles.incrementAndGet();
+                        return super.reconcile(profile, context);
+                    }
+                };
         operator.register(reconciler, o -> o.settingNamespaces(namespace));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             TreeMap<String, Integer> sorted = new TreeMap<>();
             requests.forEach((k, v) -> sorted.put(k, v.get()));
             sorted.forEach((k, v) -> System.out.println("requests " + v + " " + k));
             System.out.println("requests-total " + sorted.values().stream().mapToInt(Integer::intValue).sum());
+            System.out.println("reconciles " + reconciles.get());
             System.out.flush();
         }));
         try {
@@ -100,8 +113,15 @@ public final class BenchmarkOperator {
     /** The bare framework: records observedGeneration in status, nothing else. */
     @ControllerConfiguration(name = "baseline")
     static final class Baseline implements Reconciler<TuningProfile> {
+        private final AtomicInteger reconciles;
+
+        Baseline(AtomicInteger reconciles) {
+            this.reconciles = reconciles;
+        }
+
         @Override
         public UpdateControl<TuningProfile> reconcile(TuningProfile profile, Context<TuningProfile> context) {
+            reconciles.incrementAndGet();
             Long generation = profile.getMetadata().getGeneration();
             if (profile.getStatus() != null && Objects.equals(profile.getStatus().getObservedGeneration(), generation)) {
                 return UpdateControl.noUpdate();

@@ -8,6 +8,7 @@ import java.util.function.Function;
 
 /** Rates over the window between two snapshots of each pod, averaged over the pods. Pure. */
 public final class Window {
+    private static final long SHOWN_LENGTH_STEP = 5;
 
     private Window() {
     }
@@ -91,7 +92,7 @@ public final class Window {
             return null;
         }
         Observed observed = new Observed();
-        observed.setWindow(Math.round(windowMillis / 1000.0) + "s");
+        observed.setWindow(shownLength(windowMillis));
         observed.setPods(rates.size());
         observed.setGcTimePercent(mean(rates, PodRates::gcTimePercent));
         observed.setInvoluntarySwitchesPerCorePerSecond(mean(rates, PodRates::involuntaryPerCorePerSecond));
@@ -112,6 +113,15 @@ public final class Window {
         Double classes = mean(rates, PodRates::loadedClasses);
         observed.setLoadedClasses(classes == null ? null : (int) Math.round(classes));
         return observed;
+    }
+
+    /**
+     * The window's length as status shows it: to 5 s, so that polls a second or two late (a busy CPU,
+     * a collection) do not rewrite an otherwise unchanged status every time. Rates use the exact length.
+     */
+    static String shownLength(long windowMillis) {
+        long seconds = Math.round(windowMillis / 1000.0);
+        return (seconds < SHOWN_LENGTH_STEP ? Math.max(1, seconds) : Math.round(seconds / (double) SHOWN_LENGTH_STEP) * SHOWN_LENGTH_STEP) + "s";
     }
 
     private static Double increase(Double before, Double now) {

@@ -84,6 +84,16 @@ class WindowTest {
     }
 
     @Test
+    void theShownLengthIgnoresPollsASecondOrTwoLateSoACalmPodsStatusStaysTheSame() {
+        assertThat(Window.shownLength(30_000)).isEqualTo("30s");
+        assertThat(Window.shownLength(31_400)).isEqualTo("30s");
+        assertThat(Window.shownLength(32_400)).isEqualTo("30s");
+        assertThat(Window.shownLength(33_000)).isEqualTo("35s");
+        assertThat(Window.shownLength(3_000)).isEqualTo("3s");
+        assertThat(Window.shownLength(200)).isEqualTo("1s");
+    }
+
+    @Test
     void aPodSeenForTheFirstTimeHasNoRatesYet() {
         assertThat(Window.observe(Map.of(), Map.of("a", snapshot(0, 1, 1, 1, 1, 1)), 2.0)).isNull();
     }

@@ -1,6 +1,7 @@
 package dev.jvmtuning.operator.metrics;
 
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,19 +25,20 @@ public final class Window {
 
     /** Per-request figures of one pod; null where the pod served no requests in the window. */
     record ServiceRates(Double requestsPerSecond, Double latencyMillis, Double cpuMillis, Double runQueueMillis,
-            Double connectionWaitMillis, Double connectionHoldMillis) {
+            Double connectionWaitMillis, Double connectionHoldMillis, Double errorPercent) {
 
         static ServiceRates of(PodSnapshot.Service before, PodSnapshot.Service now, Double cpuSeconds, double seconds) {
             Double requests = increase(before.requests(), now.requests());
             if (requests == null || requests <= 0) {
-                return new ServiceRates(requests == null ? null : 0.0, null, null, null, null, null);
+                return new ServiceRates(requests == null ? null : 0.0, null, null, null, null, null, null);
             }
             return new ServiceRates(requests / seconds,
                     perRequest(increase(before.requestSeconds(), now.requestSeconds()), requests),
                     perRequest(cpuSeconds, requests),
                     perRequest(increase(before.runQueueDelaySeconds(), now.runQueueDelaySeconds()), requests),
                     perRequest(increase(before.connectionWaitSeconds(), now.connectionWaitSeconds()), requests),
-                    perRequest(increase(before.connectionHoldSeconds(), now.connectionHoldSeconds()), requests));
+                    perRequest(increase(before.connectionHoldSeconds(), now.connectionHoldSeconds()), requests),
+                    percentOf(increase(before.serverErrors(), now.serverErrors()), requests));
         }
 
         private static Double perRequest(Double seconds, double requests) {
@@ -51,6 +53,7 @@ public final class Window {
     public static Observed observe(Map<String, PodSnapshot> previous, Map<String, PodSnapshot> current, Double containerCores) {
         List<PodRates> rates = new ArrayList<>();
         long windowMillis = 0;
+        long endMillis = 0;
         for (Map.Entry<String, PodSnapshot> entry : current.entrySet()) {
             PodSnapshot before = previous.get(entry.getKey());
             PodSnapshot now = entry.getValue();
@@ -59,6 +62,7 @@ public final class Window {
             }
             double seconds = (now.atMillis() - before.atMillis()) / 1000.0;
             windowMillis = Math.max(windowMillis, now.atMillis() - before.atMillis());
+            endMillis = Math.max(endMillis, now.atMillis());
             Double cores = now.cpuLimitCores() != null ? now.cpuLimitCores() : containerCores;
             Double periods = increase(before.cfsPeriods(), now.cfsPeriods());
             Double throttled = increase(before.cfsThrottledPeriods(), now.cfsThrottledPeriods());
@@ -79,6 +83,7 @@ public final class Window {
         }
         Observed observed = new Observed();
         observed.setWindow(Math.round(windowMillis / 1000.0) + "s");
+        observed.setEnd(Instant.ofEpochMilli(endMillis).toString());
         observed.setPods(rates.size());
         observed.setGcTimePercent(mean(rates, PodRates::gcTimePercent));
         observed.setInvoluntarySwitchesPerCorePerSecond(mean(rates, PodRates::involuntaryPerCorePerSecond));
@@ -94,7 +99,12 @@ public final class Window {
         observed.setRunQueueMillisPerRequest(mean(rates, r -> r.service().runQueueMillis()));
         observed.setConnectionWaitMillisPerRequest(mean(rates, r -> r.service().connectionWaitMillis()));
         observed.setConnectionHoldMillisPerRequest(mean(rates, r -> r.service().connectionHoldMillis()));
+        observed.setErrorPercent(mean(rates, r -> r.service().errorPercent()));
         return observed;
+    }
+
+    private static Double percentOf(Double part, double whole) {
+        return part == null ? null : 100 * part / whole;
     }
 
     private static Double increase(Double before, Double now) {

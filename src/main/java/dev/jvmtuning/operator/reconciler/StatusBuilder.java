@@ -44,6 +44,7 @@ public final class StatusBuilder {
         status.setRecommendations(previous.getRecommendations());
         status.setLastHealthy(previous.getLastHealthy());
         status.setRolledBack(previous.getRolledBack());
+        status.setAuto(previous.getAuto());
     }
 
     /** The settings a failed rollout goes back to, if any ran healthy. */

@@ -32,9 +32,9 @@ class WindowTest {
     @Test
     void requestCountersBecomePerRequestFigures() {
         PodSnapshot before = new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 2.0, 10.0, 200.0, 0.0, 0.5,
-                new PodSnapshot.Service(1000.0, 300.0, 5.0, 2.0, 20.0));
+                new PodSnapshot.Service(1000.0, 300.0, 5.0, 2.0, 20.0, 10.0));
         PodSnapshot after = new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 14.0, 2.0, 10.0, 200.0, 0.0, 0.5,
-                new PodSnapshot.Service(3000.0, 900.0, 7.0, 2.0, 120.0));
+                new PodSnapshot.Service(3000.0, 900.0, 7.0, 2.0, 120.0, 50.0));
 
         Observed o = Window.observe(Map.of("a", before), Map.of("a", after), null);
 
@@ -44,11 +44,13 @@ class WindowTest {
         assertThat(o.getRunQueueMillisPerRequest()).isEqualTo(1.0);
         assertThat(o.getConnectionWaitMillisPerRequest()).isEqualTo(0.0);
         assertThat(o.getConnectionHoldMillisPerRequest()).isEqualTo(50.0);
+        assertThat(o.getErrorPercent()).as("40 of 2000 requests answered 5xx").isEqualTo(2.0);
+        assertThat(o.getEnd()).isEqualTo("1970-01-01T00:00:10Z");
     }
 
     @Test
     void aWindowWithoutRequestsHasNoPerRequestFigures() {
-        PodSnapshot.Service idle = new PodSnapshot.Service(1000.0, 300.0, 5.0, null, null);
+        PodSnapshot.Service idle = new PodSnapshot.Service(1000.0, 300.0, 5.0, null, null, null);
         Observed o = Window.observe(Map.of("a", new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 2.0, 0.0, 200.0, 0.0, 0.5, idle)),
                 Map.of("a", new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 11.0, 2.0, 0.0, 200.0, 0.0, 0.5, idle)), null);
 
@@ -112,8 +114,8 @@ class WindowTest {
         assertThat(p.busyThreads()).isNull();
         assertThat(m.cpuSeconds()).as("Micrometer counts nanoseconds").isEqualTo(2.5);
         assertThat(m.service()).as("management endpoints are not the workload")
-                .isEqualTo(new PodSnapshot.Service(100.0, 30.0, null, 4.0, 5.0));
+                .isEqualTo(new PodSnapshot.Service(100.0, 30.0, null, 4.0, 5.0, 10.0));
         assertThat(p.cpuSeconds()).isEqualTo(3.0);
-        assertThat(p.service()).isEqualTo(new PodSnapshot.Service(null, null, 0.25, null, null));
+        assertThat(p.service()).isEqualTo(new PodSnapshot.Service(null, null, 0.25, null, null, null));
     }
 }

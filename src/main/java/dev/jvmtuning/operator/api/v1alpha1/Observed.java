@@ -8,6 +8,8 @@ import lombok.Data;
 public class Observed {
     @JsonPropertyDescription("Length of the window the rates are computed over, e.g. 30s.")
     private String window;
+    @JsonPropertyDescription("When the window ended.")
+    private String end;
     @JsonPropertyDescription("Number of pods whose metrics were read.")
     private Integer pods;
     @JsonPropertyDescription("Percent of wall time spent in GC pauses.")
@@ -38,4 +40,8 @@ public class Observed {
     private Double connectionWaitMillisPerRequest;
     @JsonPropertyDescription("Time a database connection was held per request, in milliseconds.")
     private Double connectionHoldMillisPerRequest;
+    @JsonPropertyDescription("Percent of requests answered with a server error (5xx).")
+    private Double errorPercent;
+    @JsonPropertyDescription("The value of spec.auto.guardrail's query, from the install-time Prometheus.")
+    private Double guardrail;
 }

@@ -17,13 +17,14 @@ public final class Steps {
     private Steps() {
     }
 
-    /** The proposal moved at most maxStepPercent from the current values, then into the bounds; a knob the proposal leaves stays. */
+    /** The proposal moved at most maxStepPercent from the current values, then into the bounds; a knob the proposal leaves stays, the heap only moves within bounds. */
     public static AutoSettings limit(Auto spec, AutoSettings current, AutoSettings proposed) {
         double step = spec.getMaxStepPercent() / 100.0;
         return new AutoSettings(
                 knob(current.getThreads(), proposed.getThreads(), step, spec.getThreads()),
                 knob(current.getConnectionPool(), proposed.getConnectionPool(), step, spec.getConnectionPool()),
-                spec.getHeapPercentOfLimit() == null ? current.getHeapPercentOfLimit()
+                // Without bounds the heap is not the loop's: the plan sizes it around the threads.
+                spec.getHeapPercentOfLimit() == null ? null
                         : knob(current.getHeapPercentOfLimit(), proposed.getHeapPercentOfLimit(), step, spec.getHeapPercentOfLimit()));
     }
 

@@ -1,0 +1,145 @@
+package dev.jvmtuning.operator.lab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.jvmtuning.lab.harness.ClosedLoopLoad;
+import dev.jvmtuning.operator.api.v1alpha1.AutoIteration;
+import dev.jvmtuning.operator.api.v1alpha1.AutoState;
+import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
+import dev.jvmtuning.operator.api.v1alpha1.AutoVerdict;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.render.DeploymentTuning;
+import dev.jvmtuning.operator.testing.LabPods;
+import dev.jvmtuning.operator.testing.LocalControlPlane;
+import dev.jvmtuning.operator.testing.RunningOperator;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Mode Auto on the local control plane, with the lab's real Spring Boot app standing behind the pods
+ * and restarted with whatever the operator rolls out. An I/O-bound service (400 closed-loop clients,
+ * 400 ms per request, Tomcat's default 200 threads) that must carry 1000 req/s: the loop raises the
+ * threads to the plateau; then a dependency slows down right after a step, and that step is reverted
+ * with the reason in status.
+ */
+class AutoModeTest {
+    private static final int CLIENTS = 400;
+    /** A Spring Boot start took 80 s on the loaded 2-core machine this was written on; each step restarts the JVM. */
+    private static final Duration PHASE = Duration.ofMinutes(12);
+
+    @Test
+    void theLoopRaisesAnIoBoundPoolToThePlateauAndRevertsAStepThatMadeThingsWorse() throws Exception {
+        Path appJar = Path.of(System.getProperty("lab.app"));
+        assertThat(appJar).as("build it with ./mvnw -f lab/workload-app/pom.xml package").exists();
+        LocalControlPlane controlPlane = LocalControlPlane.shared();
+        controlPlane.ensureControllerManager();
+        RunningOperator.shared();
+        KubernetesClient client = controlPlane.client();
+        String namespace = controlPlane.newNamespace("auto");
+        client.resource(new DeploymentBuilder().withNewMetadata().withName("orders").endMetadata()
+                .withNewSpec().withReplicas(1).withNewSelector().addToMatchLabels("app", "orders").endSelector()
+                .withNewTemplate().withNewMetadata().addToLabels("app", "orders").endMetadata()
+                .withNewSpec().addNewContainer().withName("app").withImage("example/orders:1").withNewResources()
+                .addToLimits(Map.of("cpu", new Quantity("2"), "memory", new Quantity("1Gi"))).endResources().endContainer().endSpec()
+                .endTemplate().endSpec().build()).inNamespace(namespace).create();
+
+        try (LabPods pods = new LabPods(client, namespace, "orders", appJar, Path.of(System.getProperty("agent.jar")))) {
+            await().atMost(Duration.ofMinutes(2)).until(() -> !pods.starts().isEmpty() && pods.runningHash() != null);
+            ClosedLoopLoad load = new ClosedLoopLoad(pods.url("/work?sleepMinMs=400"), CLIENTS);
+            try {
+                client.resource("""
+                        apiVersion: jvmtuning.dev/v1alpha1
+                        kind: TuningProfile
+                        metadata: {name: orders}
+                        spec:
+                          targetRef: {name: orders}
+                          runtime: SpringBootTomcat
+                          mode: Auto
+                          workload: {requestsPerSecond: 1000}
+                          metrics: {port: %d, path: /actuator/prometheus, interval: 5s}
+                          auto: {minInterval: 0s, warmUp: 10s, observationWindows: 2, regressionTolerancePercent: 20, threads: {max: 1000}}
+                        """.formatted(pods.managementPort())).inNamespace(namespace).create();
+
+                // From the defaults to the plateau: 400 clients each waiting 400 ms can be served 1000 req/s, by 400 threads or more.
+                await().atMost(PHASE).pollInterval(Duration.ofSeconds(5)).until(() -> progress(client, namespace) == AutoState.Converged);
+                AutoStatus converged = auto(client, namespace);
+                List<AutoIteration> steps = converged.getHistory().stream().filter(it -> it.getVerdict() == AutoVerdict.Kept).toList();
+                assertThat(steps).as("steps to the plateau").hasSizeBetween(1, 2);
+                assertThat(steps.get(0).getFrom().getThreads()).as("Tomcat's default, read from its metrics").isEqualTo(200);
+                assertThat(steps.get(steps.size() - 1).getTo().getThreads()).isGreaterThanOrEqualTo(CLIENTS);
+                AutoIteration rest = converged.getHistory().get(converged.getHistory().size() - 1);
+                assertThat(rest.getBefore().getRequestsPerSecond()).as("the period at the plateau, per pod")
+                        .isGreaterThan(0.85 * CLIENTS / 0.4);
+                assertThat(steps.get(0).getBefore().getRequestsPerSecond()).as("the defaults' period").isLessThan(0.6 * CLIENTS / 0.4);
+                assertThat(pods.starts().get(pods.starts().size() - 1)).as("what the JVM runs")
+                        .containsEntry("SERVER_TOMCAT_THREADS_MAX", steps.get(steps.size() - 1).getTo().getThreads().toString());
+
+                // The dependency slows to 800 ms: a workload move, so the loop re-plans and steps.
+                load.close();
+                load = new ClosedLoopLoad(pods.url("/work?sleepMinMs=800"), CLIENTS);
+                int before = converged.getHistory().size();
+                await().atMost(PHASE).pollInterval(Duration.ofSeconds(1)).until(() -> {
+                    AutoStatus auto = auto(client, namespace);
+                    return auto.getHistory().size() > before && last(auto).getVerdict() == AutoVerdict.Pending;
+                });
+                AutoIteration step = last(auto(client, namespace));
+                await().atMost(PHASE).until(() -> currentHash(client, namespace).equals(pods.runningHash()) && step.getTo().getThreads().toString()
+                        .equals(pods.starts().get(pods.starts().size() - 1).get("SERVER_TOMCAT_THREADS_MAX")));
+
+                // ... and right after the step, before its windows, the dependency slows again: the step looks bad and goes back.
+                load.close();
+                load = new ClosedLoopLoad(pods.url("/work?sleepMinMs=2000"), CLIENTS);
+                await().atMost(PHASE).pollInterval(Duration.ofSeconds(2)).until(() -> {
+                    AutoStatus auto = auto(client, namespace);
+                    return auto.getHistory().stream().anyMatch(it -> it.getIteration().equals(step.getIteration())
+                            && it.getVerdict() == AutoVerdict.Reverted);
+                });
+                AutoStatus reverted = auto(client, namespace);
+                AutoIteration judged = reverted.getHistory().stream().filter(it -> it.getIteration().equals(step.getIteration())).findFirst()
+                        .orElseThrow();
+                assertThat(judged.getReason()).contains("mean latency").contains("tolerance 20%");
+                assertThat(judged.getAfter().getMeanLatencyMillis()).isGreaterThan(1.5 * judged.getBefore().getMeanLatencyMillis());
+                assertThat(reverted.getState()).isIn(AutoState.Reverted, AutoState.Holding);
+                assertThat(reverted.getSettings()).as("the last good settings").isEqualTo(reverted.getLastGood());
+                assertThat(reverted.getSettings().getThreads()).isEqualTo(step.getFrom().getThreads());
+                List<Event> events = client.v1().events().inNamespace(namespace).list().getItems();
+                assertThat(events).extracting(Event::getReason).contains(Reason.AUTO_STEP.text(), Reason.AUTO_KEPT.text(),
+                        Reason.AUTO_CONVERGED.text(), Reason.AUTO_REVERTED.text());
+            } finally {
+                load.close();
+            }
+        }
+    }
+
+    private static String currentHash(KubernetesClient client, String namespace) {
+        return client.apps().deployments().inNamespace(namespace).withName("orders").get().getSpec().getTemplate().getMetadata()
+                .getAnnotations().getOrDefault(DeploymentTuning.SETTINGS_HASH, "");
+    }
+
+    private static AutoIteration last(AutoStatus auto) {
+        return auto.getHistory().get(auto.getHistory().size() - 1);
+    }
+
+    private static AutoStatus auto(KubernetesClient client, String namespace) {
+        TuningProfile profile = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders").get();
+        return profile == null || profile.getStatus() == null || profile.getStatus().getAuto() == null ? new AutoStatus()
+                : profile.getStatus().getAuto();
+    }
+
+    /** The loop's state, and what it has done so far on stderr: a slow machine's run can be followed, a failed one read. */
+    private static AutoState progress(KubernetesClient client, String namespace) {
+        AutoStatus auto = auto(client, namespace);
+        System.err.println("[auto] " + auto.getState() + ", settings " + auto.getSettings() + ", " + auto.getWindows().size() + " windows; "
+                + auto.getHistory().stream().map(it -> it.getIteration() + " " + it.getVerdict() + " -> " + it.getTo()).toList());
+        return auto.getState();
+    }
+}

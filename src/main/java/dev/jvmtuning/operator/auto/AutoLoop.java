@@ -132,6 +132,19 @@ public final class AutoLoop {
         if (why.isPresent() && left.isPresent() && Steps.significant(in.spec(), left.get(), target).isEmpty()) {
             why = Optional.empty();
         }
+        // Settings that do not fit the container are never rolled out: the loop rests where it is.
+        AutoSettings settings = laidOver(next.getSettings(), target, in.inForce());
+        Optional<String> misfit = why.isPresent() ? in.replanner().rejects(settings) : Optional.empty();
+        if (misfit.isPresent()) {
+            if (next.getState() != AutoState.Converged) {
+                next.setState(AutoState.Converged);
+                String reason = "re-planned " + target + " from " + proposal.get().reason() + ", which does not fit: " + misfit.get();
+                add(next, new AutoIteration().setAt(in.now().toString()).setFrom(current).setTo(current).setBefore(period)
+                        .setVerdict(AutoVerdict.Converged).setReason(reason));
+                events.add(new Event(true, Reason.AUTO_CONVERGED, reason));
+            }
+            return;
+        }
         if (why.isEmpty()) {
             if (next.getState() != AutoState.Converged) {
                 next.setState(AutoState.Converged);
@@ -147,7 +160,7 @@ public final class AutoLoop {
         String reason = why.get() + "; " + proposal.get().reason();
         add(next, new AutoIteration().setAt(in.now().toString()).setFrom(current).setTo(target).setBefore(period)
                 .setVerdict(AutoVerdict.Pending).setReason(reason));
-        next.setState(AutoState.Applying).setSettings(target).setChangedAt(in.now().toString());
+        next.setState(AutoState.Applying).setSettings(settings).setChangedAt(in.now().toString());
         events.add(new Event(false, Reason.AUTO_STEP, "step " + current + " -> " + target + ": " + reason));
     }
 
@@ -199,6 +212,18 @@ public final class AutoLoop {
             }
         }
         return Optional.empty();
+    }
+
+    /** The target as the loop would keep it: knobs it sets, not values merely in force. */
+    private static AutoSettings laidOver(AutoSettings loop, AutoSettings target, AutoSettings inForce) {
+        return new AutoSettings(own(loop.getThreads(), target.getThreads(), inForce.getThreads()),
+                own(loop.getConnectionPool(), target.getConnectionPool(), inForce.getConnectionPool()),
+                own(loop.getHeapPercentOfLimit(), target.getHeapPercentOfLimit(), inForce.getHeapPercentOfLimit()));
+    }
+
+    /** A target equal to the value in force that the loop does not set stays unset, so the plan keeps deriving it. */
+    private static Integer own(Integer loop, Integer target, Integer inForce) {
+        return loop == null && Objects.equals(target, inForce) ? null : target;
     }
 
     /** The loop's settings with the values in force where the loop sets none. */

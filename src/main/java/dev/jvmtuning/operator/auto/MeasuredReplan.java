@@ -3,6 +3,7 @@ package dev.jvmtuning.operator.auto;
 import static dev.jvmtuning.operator.model.Units.number;
 
 import dev.jvmtuning.operator.api.v1alpha1.AutoSettings;
+import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.ConnectionPool;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Threads;
@@ -60,5 +61,11 @@ public final class MeasuredReplan implements Replanner {
                 + (workload.getDbTimePerRequest() == null ? "" : ", " + workload.getDbTimePerRequest() + " holding a connection")
                 + " (measured, waits for a CPU, a connection and GC taken out; R1, R2, R8)";
         return Optional.of(new Proposal(new AutoSettings(values.maxThreads(), values.poolMaxSize(), heapPercent), reason));
+    }
+
+    @Override
+    public Optional<String> rejects(AutoSettings settings) {
+        return Planner.plan(Overlay.spec(spec, new AutoStatus().setSettings(settings)), facts, flagPolicy) instanceof PlanResult.Rejected rejected
+                ? Optional.of(rejected.reason() + ": " + String.join("; ", rejected.messages())) : Optional.empty();
     }
 }

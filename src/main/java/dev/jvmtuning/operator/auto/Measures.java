@@ -130,16 +130,7 @@ public final class Measures {
     }
 
     private static Double mean(List<Observed> windows, Function<Observed, Double> figure) {
-        double sum = 0;
-        int n = 0;
-        for (Observed w : windows) {
-            Double v = figure.apply(w);
-            if (v != null && Double.isFinite(v)) {
-                sum += v;
-                n++;
-            }
-        }
-        return n == 0 ? null : round(sum / n);
+        return Units.mean(windows, figure);
     }
 
     private static double round(double value) {

@@ -14,4 +14,9 @@ public interface Replanner {
 
     /** @return the knobs, or empty when the period measured nothing to plan from (no requests, or the plan is rejected) */
     Optional<Proposal> propose(Observed period);
+
+    /** Why these settings, laid over the profile, cannot be planned (they do not fit the container); empty when they can. */
+    default Optional<String> rejects(AutoSettings settings) {
+        return Optional.empty();
+    }
 }

@@ -1,6 +1,7 @@
 package dev.jvmtuning.operator.metrics;
 
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
+import dev.jvmtuning.operator.model.Units;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -114,17 +115,8 @@ public final class Window {
         return now >= before ? now - before : now;
     }
 
-    /** Mean over the pods that expose the figure, rounded to two decimals so status only changes when the figure does. */
+    /** Mean over the pods that expose the figure. */
     private static Double mean(List<PodRates> rates, Function<PodRates, Double> figure) {
-        double sum = 0;
-        int n = 0;
-        for (PodRates r : rates) {
-            Double v = figure.apply(r);
-            if (v != null && Double.isFinite(v)) {
-                sum += v;
-                n++;
-            }
-        }
-        return n == 0 ? null : Math.round(sum / n * 100) / 100.0;
+        return Units.mean(rates, figure);
     }
 }

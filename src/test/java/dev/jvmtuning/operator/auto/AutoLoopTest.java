@@ -220,6 +220,35 @@ class AutoLoopTest {
     }
 
     @Test
+    void settingsThatDoNotFitTheContainerAreNeverRolledOut() {
+        Replanner tooBig = new Replanner() {
+            @Override
+            public Optional<Proposal> propose(Observed period) {
+                return littlesLaw(period);
+            }
+
+            @Override
+            public Optional<String> rejects(AutoSettings settings) {
+                return settings.getThreads() > 300 ? Optional.of("Infeasible: " + settings.getThreads() + " threads' stacks exceed the limit")
+                        : Optional.empty();
+            }
+        };
+        Auto spec = fast();
+        AutoStatus status = null;
+        Instant now = T0;
+        for (int i = 0; i < 6; i++) {
+            now = now.plusSeconds(10);
+            Observed window = ioBound(200).setWindow("10s").setEnd(now.toString());
+            status = AutoLoop.decide(new AutoLoop.Input(spec, status, new AutoSettings(200, null, null), i == 0 ? null : T0, null, window,
+                    tooBig, now)).status();
+        }
+
+        assertThat(status.getState()).isEqualTo(AutoState.Converged);
+        assertThat(status.getSettings().getThreads()).isNull();
+        assertThat(status.getHistory()).singleElement().satisfies(it -> assertThat(it.getReason()).contains("does not fit: Infeasible"));
+    }
+
+    @Test
     void stepsWaitForTheMinimumInterval() {
         Driver d = new Driver(fast().setMinInterval("2m"), AutoLoopTest::littlesLaw);
 

@@ -14,7 +14,6 @@ import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.testing.LabPods;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
-import dev.jvmtuning.operator.testing.RunningOperator;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
@@ -38,11 +37,8 @@ class AutoModeTest {
 
     @Test
     void theLoopRaisesAnIoBoundPoolToThePlateauAndRevertsAStepThatMadeThingsWorse() throws Exception {
-        Path appJar = Path.of(System.getProperty("lab.app"));
-        assertThat(appJar).as("build it with ./mvnw -f lab/workload-app/pom.xml package").exists();
-        LocalControlPlane controlPlane = LocalControlPlane.shared();
-        controlPlane.ensureControllerManager();
-        RunningOperator.shared();
+        Path appJar = LabPods.appJar();
+        LocalControlPlane controlPlane = LabPods.controlPlaneWithOperator();
         KubernetesClient client = controlPlane.client();
         String namespace = controlPlane.newNamespace("auto");
         client.resource(LabPods.deployment("orders")).inNamespace(namespace).create();

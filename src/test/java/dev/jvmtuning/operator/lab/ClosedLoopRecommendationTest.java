@@ -12,7 +12,6 @@ import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LabPods;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
-import dev.jvmtuning.operator.testing.RunningOperator;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,11 +31,8 @@ class ClosedLoopRecommendationTest {
 
     @Test
     void theOperatorRecommendsTheWorkloadItMeasuresWithoutTheCongestion() throws Exception {
-        Path appJar = Path.of(System.getProperty("lab.app"));
-        assertThat(appJar).as("build it with ./mvnw -f lab/workload-app/pom.xml package").exists();
-        LocalControlPlane controlPlane = LocalControlPlane.shared();
-        controlPlane.ensureControllerManager();
-        RunningOperator.shared();
+        Path appJar = LabPods.appJar();
+        LocalControlPlane controlPlane = LabPods.controlPlaneWithOperator();
         KubernetesClient client = controlPlane.client();
         String namespace = controlPlane.newNamespace("closed-loop");
         Path log = Files.createTempFile("lab-app", ".log");

@@ -56,6 +56,23 @@ public final class LabPods implements AutoCloseable {
         thread.start();
     }
 
+    /** The lab's Spring Boot app, built by ./mvnw -f lab/workload-app/pom.xml package. */
+    public static Path appJar() {
+        Path jar = Path.of(System.getProperty("lab.app"));
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException(jar + " is missing: build it with ./mvnw -f lab/workload-app/pom.xml package");
+        }
+        return jar;
+    }
+
+    /** The shared control plane with its controller manager (for real rollouts) and the operator running against it. */
+    public static LocalControlPlane controlPlaneWithOperator() {
+        LocalControlPlane controlPlane = LocalControlPlane.shared();
+        controlPlane.ensureControllerManager();
+        RunningOperator.shared();
+        return controlPlane;
+    }
+
     /** A one-replica Deployment of the lab's app with 2 CPUs and 1Gi: what the operator plans for, whatever the JVM behind it gets. */
     public static Deployment deployment(String name) {
         return new DeploymentBuilder().withNewMetadata().withName(name).endMetadata()

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.jvmtuning.lab.harness.ClosedLoopLoad;
+import dev.jvmtuning.operator.api.v1alpha1.AutoFigures;
 import dev.jvmtuning.operator.api.v1alpha1.AutoIteration;
 import dev.jvmtuning.operator.api.v1alpha1.AutoState;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
@@ -102,6 +103,9 @@ class AutoModeTest {
                 assertThat(reverted.getState()).isIn(AutoState.Reverted, AutoState.Holding);
                 assertThat(reverted.getSettings()).as("the last good settings").isEqualTo(reverted.getLastGood());
                 assertThat(reverted.getSettings().getThreads()).isEqualTo(step.getFrom().getThreads());
+                reverted.getHistory().forEach(it -> System.err.println("[auto] iteration " + it.getIteration() + " " + it.getVerdict() + ": "
+                        + it.getFrom() + " -> " + it.getTo() + "; before " + figures(it.getBefore()) + ", after " + figures(it.getAfter())
+                        + "; " + it.getReason()));
                 List<Event> events = client.v1().events().inNamespace(namespace).list().getItems();
                 assertThat(events).extracting(Event::getReason).contains(Reason.AUTO_STEP.text(), Reason.AUTO_KEPT.text(),
                         Reason.AUTO_CONVERGED.text(), Reason.AUTO_REVERTED.text());
@@ -109,6 +113,10 @@ class AutoModeTest {
                 load.close();
             }
         }
+    }
+
+    private static String figures(AutoFigures f) {
+        return f == null ? "-" : f.getRequestsPerSecond() + " req/s, " + f.getMeanLatencyMillis() + " ms, " + f.getRequestsPerCpuSecond() + " req/CPU-s";
     }
 
     private static String currentHash(KubernetesClient client, String namespace) {

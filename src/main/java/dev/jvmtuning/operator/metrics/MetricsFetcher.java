@@ -1,5 +1,6 @@
 package dev.jvmtuning.operator.metrics;
 
+import dev.jvmtuning.operator.api.v1alpha1.Guardrail;
 import dev.jvmtuning.operator.api.v1alpha1.Metrics;
 import dev.jvmtuning.operator.api.v1alpha1.MetricsSource;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
@@ -164,6 +165,10 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         if (observed == null) {
             return new MetricsReport(ConditionStatus.TRUE, Reason.FIRST_SAMPLE, read + "; rates follow after the next sample", null, null);
         }
+        Guardrail guardrail = profile.getSpec().getAuto() == null ? null : profile.getSpec().getAuto().getGuardrail();
+        if (guardrail != null) {
+            read += guardrail(guardrail, observed);
+        }
         return new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, read, observed, past.observed());
     }
 
@@ -248,16 +253,9 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
                     "metrics.source is Prometheus but the operator was installed without a Prometheus URL")));
             return outcomes;
         }
-        URI uri = URI.create(settings.prometheusUrl().get().replaceAll("/+$", "") + "/api/v1/query?query="
-                + URLEncoder.encode(PrometheusQuery.seriesOfPods(profile.getMetadata().getNamespace(),
-                        pods.stream().map(p -> p.getMetadata().getName()).toList()), StandardCharsets.UTF_8));
         try {
-            var response = http.sendAsync(HttpRequest.newBuilder(uri).timeout(settings.timeout()).header("User-Agent", userAgent).GET().build(),
-                    LimitedBody.handler(settings.maxBodyBytes())).get(settings.timeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
-            if (response.statusCode() != 200) {
-                throw new IllegalStateException("HTTP " + response.statusCode() + " from Prometheus");
-            }
-            Map<String, PodSnapshot> byPod = PrometheusQuery.snapshotsByPod(response.body());
+            Map<String, PodSnapshot> byPod = PrometheusQuery.snapshotsByPod(query(PrometheusQuery.seriesOfPods(profile.getMetadata().getNamespace(),
+                    pods.stream().map(p -> p.getMetadata().getName()).toList())));
             for (Pod pod : pods) {
                 String name = pod.getMetadata().getName();
                 PodSnapshot snapshot = byPod.get(name);
@@ -267,6 +265,32 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
             pods.forEach(p -> outcomes.put(p.getMetadata().getName(), new Outcome(null, describe(e))));
         }
         return outcomes;
+    }
+
+    /** An instant query of the install-time Prometheus, bounded in time and size: the answer's body. */
+    private String query(String promql) throws Exception {
+        URI uri = URI.create(settings.prometheusUrl().orElseThrow().replaceAll("/+$", "") + "/api/v1/query?query="
+                + URLEncoder.encode(promql, StandardCharsets.UTF_8));
+        var response = http.sendAsync(HttpRequest.newBuilder(uri).timeout(settings.timeout()).header("User-Agent", userAgent).GET().build(),
+                LimitedBody.handler(settings.maxBodyBytes())).get(settings.timeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+        if (response.statusCode() != 200) {
+            throw new IllegalStateException("HTTP " + response.statusCode() + " from Prometheus");
+        }
+        return response.body();
+    }
+
+    /** Mode Auto's guardrail, asked of the install-time Prometheus only; the value goes into the window, a failure into the message. */
+    private String guardrail(Guardrail guardrail, Observed observed) {
+        if (settings.prometheusUrl().isEmpty()) {
+            return "; auto.guardrail not evaluated: the operator was installed without a Prometheus URL";
+        }
+        try {
+            Double value = PrometheusQuery.number(query(guardrail.getQuery()));
+            observed.setGuardrail(value);
+            return value != null ? "" : "; auto.guardrail's query answered no number";
+        } catch (Exception e) {
+            return "; auto.guardrail query failed: " + describe(e);
+        }
     }
 
     private static String describe(Throwable e) {

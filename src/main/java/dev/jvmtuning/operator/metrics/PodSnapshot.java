@@ -33,11 +33,12 @@ public record PodSnapshot(
      * @param runQueueDelaySeconds   time the JVM's threads waited for a CPU (schedstat)
      * @param connectionWaitSeconds  time spent waiting for a pooled database connection
      * @param connectionHoldSeconds  time pooled database connections were held
+     * @param serverErrors           of those requests, the ones answered with a 5xx status
      * @param allocatedBytes         heap the JVM allocated (R12a)
      */
     public record Service(Double requests, Double requestSeconds, Double runQueueDelaySeconds, Double connectionWaitSeconds,
-            Double connectionHoldSeconds, Double allocatedBytes) {
-        public static final Service NONE = new Service(null, null, null, null, null, null);
+            Double connectionHoldSeconds, Double serverErrors, Double allocatedBytes) {
+        public static final Service NONE = new Service(null, null, null, null, null, null, null);
     }
 
     /** Every series name this reads, for a Prometheus query. */
@@ -80,6 +81,7 @@ public record PodSnapshot(
                         firstSum(samples, series("jvmtuning_run_queue_delay_seconds_total")),
                         firstSum(samples, series("hikaricp_connections_acquire_seconds_sum")),
                         firstSum(samples, series("hikaricp_connections_usage_seconds_sum")),
+                        serverErrors(samples),
                         // Allocation happens in eden; the other pools' figures count the same bytes again as they are copied.
                         firstSum(samples, series("jvm_gc_memory_allocated_bytes_total"),
                                 series("jvm_memory_pool_allocated_bytes_total").and(s -> s.label("pool") != null && s.label("pool").contains("Eden")))));
@@ -89,6 +91,16 @@ public record PodSnapshot(
     private static boolean servesRequests(Sample s) {
         String uri = s.label("uri");
         return uri == null || !(uri.startsWith("/actuator") || uri.startsWith("/q/"));
+    }
+
+    /** Requests answered 5xx; zero when the server counts requests but none failed (Micrometer's status label). */
+    private static Double serverErrors(List<Sample> samples) {
+        Predicate<Sample> requests = series("http_server_requests_seconds_count").and(PodSnapshot::servesRequests);
+        if (samples.stream().noneMatch(requests)) {
+            return null;
+        }
+        Double errors = firstSum(samples, requests.and(s -> s.label("status") != null && s.label("status").startsWith("5")));
+        return errors == null ? 0.0 : errors;
     }
 
     private static Double cpuSeconds(List<Sample> samples) {

@@ -44,6 +44,17 @@ final class PrometheusQuery {
         return snapshots;
     }
 
+    /**
+     * The one number an instant query answers: a scalar, or the first sample of a vector; null when
+     * the vector is empty or the answer holds no number.
+     */
+    static Double number(String body) throws JsonProcessingException {
+        JsonNode data = JSON.readTree(body).path("data");
+        JsonNode result = data.path("result");
+        JsonNode pair = "scalar".equals(data.path("resultType").asText()) ? result : result.path(0).path("value");
+        return pair.isArray() && pair.size() == 2 ? value(pair.path(1).asText()) : null;
+    }
+
     /** Prometheus writes the special values as Go does; Java's parser rejects "+Inf". */
     private static double value(String text) {
         return switch (text) {

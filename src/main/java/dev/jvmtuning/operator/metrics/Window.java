@@ -1,6 +1,8 @@
 package dev.jvmtuning.operator.metrics;
 
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
+import dev.jvmtuning.operator.model.Units;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,12 +28,12 @@ public final class Window {
 
     /** Per-request figures of one pod; null where the pod served no requests in the window. */
     record ServiceRates(Double requestsPerSecond, Double latencyMillis, Double cpuMillis, Double runQueueMillis,
-            Double connectionWaitMillis, Double connectionHoldMillis, Double allocatedBytes) {
+            Double connectionWaitMillis, Double connectionHoldMillis, Double errorPercent, Double allocatedBytes) {
 
         static ServiceRates of(PodSnapshot.Service before, PodSnapshot.Service now, Double cpuSeconds, double seconds) {
             Double requests = increase(before.requests(), now.requests());
             if (requests == null || requests <= 0) {
-                return new ServiceRates(requests == null ? null : 0.0, null, null, null, null, null, null);
+                return new ServiceRates(requests == null ? null : 0.0, null, null, null, null, null, null, null);
             }
             return new ServiceRates(requests / seconds,
                     millisPerRequest(increase(before.requestSeconds(), now.requestSeconds()), requests),
@@ -39,6 +41,7 @@ public final class Window {
                     millisPerRequest(increase(before.runQueueDelaySeconds(), now.runQueueDelaySeconds()), requests),
                     millisPerRequest(increase(before.connectionWaitSeconds(), now.connectionWaitSeconds()), requests),
                     millisPerRequest(increase(before.connectionHoldSeconds(), now.connectionHoldSeconds()), requests),
+                    percentOf(increase(before.serverErrors(), now.serverErrors()), requests),
                     perRequest(allocated(before.allocatedBytes(), now.allocatedBytes()), requests));
         }
 
@@ -64,6 +67,7 @@ public final class Window {
     public static Observed observe(Map<String, PodSnapshot> previous, Map<String, PodSnapshot> current, Double containerCores) {
         List<PodRates> rates = new ArrayList<>();
         long windowMillis = 0;
+        long endMillis = 0;
         for (Map.Entry<String, PodSnapshot> entry : current.entrySet()) {
             PodSnapshot before = previous.get(entry.getKey());
             PodSnapshot now = entry.getValue();
@@ -72,6 +76,7 @@ public final class Window {
             }
             double seconds = (now.atMillis() - before.atMillis()) / 1000.0;
             windowMillis = Math.max(windowMillis, now.atMillis() - before.atMillis());
+            endMillis = Math.max(endMillis, now.atMillis());
             Double cores = now.cpuLimitCores() != null ? now.cpuLimitCores() : containerCores;
             Double periods = increase(before.cfsPeriods(), now.cfsPeriods());
             Double throttled = increase(before.cfsThrottledPeriods(), now.cfsThrottledPeriods());
@@ -93,6 +98,7 @@ public final class Window {
         }
         Observed observed = new Observed();
         observed.setWindow(shownLength(windowMillis));
+        observed.setEnd(Instant.ofEpochMilli(endMillis).toString());
         observed.setPods(rates.size());
         observed.setGcTimePercent(mean(rates, PodRates::gcTimePercent));
         observed.setInvoluntarySwitchesPerCorePerSecond(mean(rates, PodRates::involuntaryPerCorePerSecond));
@@ -108,6 +114,7 @@ public final class Window {
         observed.setRunQueueMillisPerRequest(mean(rates, r -> r.service().runQueueMillis()));
         observed.setConnectionWaitMillisPerRequest(mean(rates, r -> r.service().connectionWaitMillis()));
         observed.setConnectionHoldMillisPerRequest(mean(rates, r -> r.service().connectionHoldMillis()));
+        observed.setErrorPercent(mean(rates, r -> r.service().errorPercent()));
         Double allocated = mean(rates, r -> r.service().allocatedBytes());
         observed.setAllocatedKibPerRequest(allocated == null ? null : Math.round(allocated / 1024 * 100) / 100.0);
         Double classes = mean(rates, PodRates::loadedClasses);
@@ -124,6 +131,10 @@ public final class Window {
         return (seconds < SHOWN_LENGTH_STEP ? Math.max(1, seconds) : Math.round(seconds / (double) SHOWN_LENGTH_STEP) * SHOWN_LENGTH_STEP) + "s";
     }
 
+    private static Double percentOf(Double part, double whole) {
+        return part == null ? null : 100 * part / whole;
+    }
+
     private static Double increase(Double before, Double now) {
         if (before == null || now == null) {
             return null;
@@ -131,17 +142,8 @@ public final class Window {
         return now >= before ? now - before : now;
     }
 
-    /** Mean over the pods that expose the figure, rounded to two decimals so status only changes when the figure does. */
+    /** Mean over the pods that expose the figure. */
     private static Double mean(List<PodRates> rates, Function<PodRates, Double> figure) {
-        double sum = 0;
-        int n = 0;
-        for (PodRates r : rates) {
-            Double v = figure.apply(r);
-            if (v != null && Double.isFinite(v)) {
-                sum += v;
-                n++;
-            }
-        }
-        return n == 0 ? null : Math.round(sum / n * 100) / 100.0;
+        return Units.mean(rates, figure);
     }
 }

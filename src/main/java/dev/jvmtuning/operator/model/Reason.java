@@ -42,7 +42,13 @@ public enum Reason {
     THREADS_WAIT_FOR_CONNECTIONS("ThreadsWaitForConnections"),
     NO_WAITERS("NoWaiters"),
     // Events only
-    SETTING_OVERRIDDEN("SettingOverridden");
+    SETTING_OVERRIDDEN("SettingOverridden"),
+    // Mode Auto's loop (Events)
+    AUTO_STEP("AutoStep"),
+    AUTO_KEPT("AutoKept"),
+    AUTO_REVERTED("AutoReverted"),
+    AUTO_CONVERGED("AutoConverged"),
+    AUTO_RESUMED("AutoResumed");
 
     /** A fault or an outcome, or merely a state on the way to one. */
     public enum Kind {

@@ -2,6 +2,8 @@ package dev.jvmtuning.operator.model;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.List;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -84,5 +86,19 @@ public final class Units {
             return Long.toString((long) value);
         }
         return BigDecimal.valueOf(value).setScale(2, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
+    }
+
+    /** Mean of a figure over the items that have it (finite), rounded to two decimals so status only changes when the figure does; null when none has it. */
+    public static <T> Double mean(List<T> items, Function<T, Double> figure) {
+        double sum = 0;
+        int n = 0;
+        for (T item : items) {
+            Double v = figure.apply(item);
+            if (v != null && Double.isFinite(v)) {
+                sum += v;
+                n++;
+            }
+        }
+        return n == 0 ? null : Math.round(sum / n * 100) / 100.0;
     }
 }

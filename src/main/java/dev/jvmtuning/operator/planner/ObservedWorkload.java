@@ -93,6 +93,21 @@ public final class ObservedWorkload {
     }
 
     /**
+     * What a window says the pod carries: the declared rate with the measured times when a rate is
+     * declared, else the rate and the times observed (the load per pod, so an autoscaler's replica count does not matter).
+     */
+    public static Optional<Workload> measured(Workload declared, Observed observed) {
+        return declared != null && declared.getRequestsPerSecond() != null ? remeasure(declared, observed) : estimate(observed, null);
+    }
+
+    /** A copy of the spec, sharing nothing with it, that plans with this workload. */
+    public static TuningProfileSpec withWorkload(TuningProfileSpec spec, Workload workload) {
+        TuningProfileSpec copy = SPEC_COPIER.convertValue(spec, TuningProfileSpec.class);
+        copy.setWorkload(workload);
+        return copy;
+    }
+
+    /**
      * The closed loop (observe, then plan): the profile's workload with the figures its pods show,
      * recommended when planning with them would change the threads or the connection pool.
      *
@@ -105,13 +120,9 @@ public final class ObservedWorkload {
         if (observed == null) {
             return List.of();
         }
-        return remeasure(declared, observed).map(measured -> {
-            TuningProfileSpec remeasured = SPEC_COPIER.convertValue(spec, TuningProfileSpec.class);
-            remeasured.setWorkload(measured);
-            return Planner.plan(remeasured, facts, flagPolicy) instanceof PlanResult.Plan replanned
-                    ? recommend(declared, measured, plan.values(), replanned.values(), observed)
-                    : List.<Recommendation>of();
-        }).orElse(List.of());
+        return remeasure(declared, observed).map(measured -> Planner.plan(withWorkload(spec, measured), facts, flagPolicy)
+                instanceof PlanResult.Plan replanned ? recommend(declared, measured, plan.values(), replanned.values(), observed)
+                : List.<Recommendation>of()).orElse(List.of());
     }
 
     /**

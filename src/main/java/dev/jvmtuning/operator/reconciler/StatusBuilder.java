@@ -6,6 +6,7 @@ import static dev.jvmtuning.operator.model.ConditionType.READY;
 import static dev.jvmtuning.operator.model.ConditionType.ROLLOUT_COMPLETE;
 
 import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
+import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.RollBack;
 import dev.jvmtuning.operator.api.v1alpha1.Setting;
@@ -18,9 +19,11 @@ import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.planner.PlanResult.Plan;
 import dev.jvmtuning.operator.pressure.Verdict;
 import dev.jvmtuning.operator.render.Rendering;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -44,6 +47,7 @@ public final class StatusBuilder {
         status.setRecommendations(previous.getRecommendations());
         status.setLastHealthy(previous.getLastHealthy());
         status.setRolledBack(previous.getRolledBack());
+        status.setAuto(previous.getAuto());
     }
 
     /** The settings a failed rollout goes back to, if any ran healthy. */
@@ -54,6 +58,22 @@ public final class StatusBuilder {
     /** The settings last taken back, if any. */
     public RollBack rolledBack() {
         return status.getRolledBack();
+    }
+
+    /** Mode Auto's loop as the last reconcile left it, or null. */
+    public AutoStatus auto() {
+        return status.getAuto();
+    }
+
+    /** Mode Auto's loop after this reconcile's decision; null outside mode Auto. */
+    public StatusBuilder auto(AutoStatus auto) {
+        status.setAuto(auto);
+        return this;
+    }
+
+    /** A condition as it stands so far in this reconcile. */
+    public Optional<Condition> condition(ConditionType type) {
+        return Conditions.find(status.getConditions(), type);
     }
 
     /** These settings run on every pod: a later failure comes back to them. */

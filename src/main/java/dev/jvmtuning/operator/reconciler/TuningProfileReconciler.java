@@ -3,8 +3,10 @@ package dev.jvmtuning.operator.reconciler;
 import dev.jvmtuning.operator.api.v1alpha1.Mode;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.config.Leadership;
+import dev.jvmtuning.operator.auto.Overlay;
 import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.model.ConditionStatus;
@@ -61,12 +63,14 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
     private final OperatorMetrics metrics;
     private final Watches watches;
     private final FlagPolicy flagPolicy;
+    private final AutoMode autoMode;
 
     public TuningProfileReconciler(OperatorSettings settings, MeterRegistry registry, Leadership leadership) {
         this.settings = settings;
         this.flagPolicy = FlagPolicy.bundled(settings.flagPolicy().allow().orElse(List.of()));
         this.metrics = new OperatorMetrics(registry, NAME);
         this.watches = new Watches(settings.metrics(), leadership);
+        this.autoMode = new AutoMode(flagPolicy);
     }
 
     @Override
@@ -128,7 +132,13 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         }
         Container userContainer = DeploymentTuning.userContainer(deployment, lookup.container(), name);
         ContainerFacts facts = TargetContainer.facts(deployment, userContainer, null);
-        PlanResult result = Planner.plan(profile.getSpec(), facts, flagPolicy);
+        boolean auto = profile.getSpec().getMode() == Mode.Auto;
+        if (!auto) {
+            status.auto(null);
+        }
+        // In mode Auto the loop's settings (kept in status) are laid over the profile's own values.
+        TuningProfileSpec spec = Overlay.spec(profile.getSpec(), status.auto());
+        PlanResult result = Planner.plan(spec, facts, flagPolicy);
         if (result instanceof PlanResult.Rejected rejected) {
             // Flags planned for another spec or container must not stay: the user's own template comes back.
             restoreIfTuned(deployment, name, writes);
@@ -138,7 +148,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
             return;
         }
         PlanResult.Plan plan = (PlanResult.Plan) result;
-        Rendering rendering = Renderer.render(plan.values(), profile.getSpec(), facts);
+        Rendering rendering = Renderer.render(plan.values(), spec, facts);
         status.planned(plan, rendering);
         watches.planned(profile, plan.current());
         if (profile.getSpec().getMode() == Mode.Recommend) {
@@ -148,6 +158,9 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
             new Rollouts(writes, watches::podsOf, settings.agent()).apply(profile, deployment, userContainer, rendering, status);
         }
         report(profile, plan, facts, plan.current(), status);
+        if (auto) {
+            new EventRecorder(context.getClient()).record(profile, autoMode.decide(profile, plan, facts, watches.metrics(profile), status));
+        }
     }
 
     private static void restoreIfTuned(Deployment deployment, String profile, TargetWrites writes) {

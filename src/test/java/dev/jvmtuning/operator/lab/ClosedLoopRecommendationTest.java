@@ -10,10 +10,8 @@ import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.testing.FakeKubelet;
+import dev.jvmtuning.operator.testing.LabPods;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
-import dev.jvmtuning.operator.testing.RunningOperator;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,23 +31,15 @@ class ClosedLoopRecommendationTest {
 
     @Test
     void theOperatorRecommendsTheWorkloadItMeasuresWithoutTheCongestion() throws Exception {
-        Path appJar = Path.of(System.getProperty("lab.app"));
-        assertThat(appJar).as("build it with ./mvnw -f lab/workload-app/pom.xml package").exists();
-        LocalControlPlane controlPlane = LocalControlPlane.shared();
-        controlPlane.ensureControllerManager();
-        RunningOperator.shared();
+        Path appJar = LabPods.appJar();
+        LocalControlPlane controlPlane = LabPods.controlPlaneWithOperator();
         KubernetesClient client = controlPlane.client();
         String namespace = controlPlane.newNamespace("closed-loop");
         Path log = Files.createTempFile("lab-app", ".log");
 
         try (LabApp app = LabApp.start(appJar, Path.of(System.getProperty("agent.jar")), Container.unlimited(), Map.of(), 0, log);
                 ClosedLoopLoad load = new ClosedLoopLoad(app.url("/work?dbMs=100&sleepMinMs=20"), 60)) {
-            client.resource(new DeploymentBuilder().withNewMetadata().withName("orders").endMetadata()
-                    .withNewSpec().withReplicas(1).withNewSelector().addToMatchLabels("app", "orders").endSelector()
-                    .withNewTemplate().withNewMetadata().addToLabels("app", "orders").endMetadata()
-                    .withNewSpec().addNewContainer().withName("app").withImage("example/orders:1").withNewResources()
-                    .addToLimits(Map.of("cpu", new Quantity("2"), "memory", new Quantity("1Gi"))).endResources().endContainer().endSpec()
-                    .endTemplate().endSpec().build()).inNamespace(namespace).create();
+            client.resource(LabPods.deployment("orders")).inNamespace(namespace).create();
             new FakeKubelet(client).awaitRollout(namespace, "orders", TIMEOUT);
             client.resource("""
                     apiVersion: jvmtuning.dev/v1alpha1

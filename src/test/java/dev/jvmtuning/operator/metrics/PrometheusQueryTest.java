@@ -23,6 +23,18 @@ class PrometheusQueryTest {
     }
 
     @Test
+    void aGuardrailIsTheOneNumberAQueryAnswers() throws JsonProcessingException {
+        assertThat(PrometheusQuery.number("""
+                {"status":"success","data":{"resultType":"scalar","result":[1700000000,"0.25"]}}""")).isEqualTo(0.25);
+        assertThat(PrometheusQuery.number("""
+                {"status":"success","data":{"resultType":"vector","result":[
+                  {"metric":{},"value":[1700000000,"0.5"]},{"metric":{"a":"b"},"value":[1700000000,"9"]}]}}"""))
+                .as("the first sample of a vector").isEqualTo(0.5);
+        assertThat(PrometheusQuery.number("""
+                {"status":"success","data":{"resultType":"vector","result":[]}}""")).as("no series, no number").isNull();
+    }
+
+    @Test
     void anAnswerBecomesOneSnapshotPerPodAtItsNewestSampleTime() throws JsonProcessingException {
         String body = """
                 {"status":"success","data":{"resultType":"vector","result":[

@@ -32,9 +32,9 @@ class WindowTest {
     @Test
     void requestCountersBecomePerRequestFigures() {
         PodSnapshot before = new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 2.0, 10.0, 200.0, 0.0, 0.5, 9000.0,
-                new PodSnapshot.Service(1000.0, 300.0, 5.0, 2.0, 20.0, 1.0e9));
+                new PodSnapshot.Service(1000.0, 300.0, 5.0, 2.0, 20.0, 10.0, 1.0e9));
         PodSnapshot after = new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 14.0, 2.0, 10.0, 200.0, 0.0, 0.5, 9001.0,
-                new PodSnapshot.Service(3000.0, 900.0, 7.0, 2.0, 120.0, 1.0e9 + 2000 * 2 * 1024 * 1024.0));
+                new PodSnapshot.Service(3000.0, 900.0, 7.0, 2.0, 120.0, 50.0, 1.0e9 + 2000 * 2 * 1024 * 1024.0));
 
         Observed o = Window.observe(Map.of("a", before), Map.of("a", after), null);
 
@@ -46,11 +46,13 @@ class WindowTest {
         assertThat(o.getConnectionHoldMillisPerRequest()).isEqualTo(50.0);
         assertThat(o.getAllocatedKibPerRequest()).isEqualTo(2048.0);   // 4000 MiB over 2000 requests
         assertThat(o.getLoadedClasses()).isEqualTo(9001);              // a gauge: the newest value
+        assertThat(o.getErrorPercent()).as("40 of 2000 requests answered 5xx").isEqualTo(2.0);
+        assertThat(o.getEnd()).isEqualTo("1970-01-01T00:00:10Z");
     }
 
     @Test
     void aWindowWithoutRequestsHasNoPerRequestFigures() {
-        PodSnapshot.Service idle = new PodSnapshot.Service(1000.0, 300.0, 5.0, null, null, null);
+        PodSnapshot.Service idle = new PodSnapshot.Service(1000.0, 300.0, 5.0, null, null, null, null);
         Observed o = Window.observe(Map.of("a", new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 2.0, 0.0, 200.0, 0.0, 0.5, null, idle)),
                 Map.of("a", new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 11.0, 2.0, 0.0, 200.0, 0.0, 0.5, null, idle)), null);
 
@@ -63,9 +65,9 @@ class WindowTest {
     void aWindowWithoutACollectionSaysNothingAboutAllocation() {
         // The allocation counters move at collections: requests served, but none ran in these ten seconds.
         PodSnapshot before = new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 2.0, 10.0, 200.0, 0.0, 0.5, null,
-                new PodSnapshot.Service(1000.0, 300.0, 5.0, 2.0, 20.0, 5.0e8));
+                new PodSnapshot.Service(1000.0, 300.0, 5.0, 2.0, 20.0, null, 5.0e8));
         PodSnapshot after = new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 14.0, 2.0, 10.0, 200.0, 0.0, 0.5, null,
-                new PodSnapshot.Service(3000.0, 900.0, 7.0, 2.0, 120.0, 5.0e8));
+                new PodSnapshot.Service(3000.0, 900.0, 7.0, 2.0, 120.0, null, 5.0e8));
 
         Observed o = Window.observe(Map.of("a", before), Map.of("a", after), null);
 
@@ -145,10 +147,10 @@ class WindowTest {
         assertThat(p.busyThreads()).isNull();
         assertThat(m.cpuSeconds()).as("Micrometer counts nanoseconds").isEqualTo(2.5);
         assertThat(m.service()).as("management endpoints are not the workload")
-                .isEqualTo(new PodSnapshot.Service(100.0, 30.0, null, 4.0, 5.0, 6.0e9));
+                .isEqualTo(new PodSnapshot.Service(100.0, 30.0, null, 4.0, 5.0, 10.0, 6.0e9));
         assertThat(p.cpuSeconds()).isEqualTo(3.0);
         assertThat(p.service()).as("allocation is counted in eden only: the other pools count copies of the same bytes")
-                .isEqualTo(new PodSnapshot.Service(null, null, 0.25, null, null, 4.0e9));
+                .isEqualTo(new PodSnapshot.Service(null, null, 0.25, null, null, null, 4.0e9));
         assertThat(m.loadedClasses()).isEqualTo(11_500);
         assertThat(p.loadedClasses()).isEqualTo(9_800);
     }

@@ -53,20 +53,27 @@ final class LabReport {
                 *best* is the sweep's highest throughput (the defaults included); each sweep starts from the best setting found so far.
                 *planner* is the plan from the scenario's workload figures, *loop 1* the plan from the metrics the operator's own
                 window read during the defaults' runs (`ObservedWorkload`: the target rate, the server time without CPU and
-                connection waits, CPU and connection time per request), *loop 2* the same from loop 1's runs. Effective settings
-                are read back from the app's metrics.
+                connection waits, CPU and connection time per request), *loop 2* the same from loop 1's runs. *auto n* is mode
+                Auto's loop itself (`AutoLoop`, `MeasuredReplan`: the operator's classes, each lab measurement one observation
+                window, its default step limit, threshold and regression guard) from the defaults: *Auto iterations to 0.95* counts
+                its iterations until a setting reaches 0.95 of the best (0: the defaults already do), *stable* says whether it then
+                kept its settings for %d more iterations. Effective settings are read back from the app's metrics.
 
-                """.formatted(warmupSeconds, runs, runSeconds));
+                """.formatted(warmupSeconds, runs, runSeconds, TuningLab.STABLE_ITERATIONS));
         md.append("## Summary\n\n");
-        md.append("| scenario | default req/s | best req/s | best setting | planner req/s | planner/best | planner/default | p99 planner/best | loop 1/best | loop 2/best |\n");
-        md.append("|---|---|---|---|---|---|---|---|---|---|\n");
+        md.append("| scenario | default req/s | best req/s | best setting | planner req/s | planner/best | planner/default | p99 planner/best | loop 1/best | loop 2/best | Auto iterations to 0.95 | stable |\n");
+        md.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         List<String> findings = new ArrayList<>();
         for (ScenarioResult r : results) {
             double best = r.best().throughput();
-            md.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n".formatted(r.scenario().name(), rate(r.defaults()), rate(r.best()),
+            md.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n".formatted(r.scenario().name(), rate(r.defaults()), rate(r.best()),
                     r.best().label(), rate(r.planner()), ratio(r.planner(), r.best(), Measurement::throughput),
                     ratio(r.planner(), r.defaults(), Measurement::throughput), ratio(r.planner(), r.best(), Measurement::p99Millis),
-                    ratio(r.loop1(), r.best(), Measurement::throughput), ratio(r.loop2(), r.best(), Measurement::throughput)));
+                    ratio(r.loop1(), r.best(), Measurement::throughput), ratio(r.loop2(), r.best(), Measurement::throughput),
+                    r.auto().iterationsTo95() == null ? "not within " + (r.auto().iterations().size() - 1) : r.auto().iterationsTo95(),
+                    r.auto().iterationsTo95() == null ? "-" : r.auto().stable() ? "yes" : "no"));
+            check(findings, r.scenario().name() + ": Auto reaches " + TuningLab.AUTO_TARGET + " of the best and stays there",
+                    r.auto().iterationsTo95() != null && r.auto().stable());
             check(findings, r.scenario().name() + ": planner/best throughput >= " + PLANNER_TO_BEST,
                     ok(r.planner()) && r.planner().throughput() >= PLANNER_TO_BEST * best);
             check(findings, r.scenario().name() + ": planner p99 <= " + P99_TO_BEST + " x best's",
@@ -124,6 +131,7 @@ final class LabReport {
         all.add(r.defaults());
         all.addAll(r.sweep());
         all.addAll(List.of(r.planner(), r.loop1(), r.loop2()));
+        all.addAll(r.auto().iterations().stream().skip(1).filter(m -> m.origin().startsWith("auto")).distinct().toList());
         return all;
     }
 

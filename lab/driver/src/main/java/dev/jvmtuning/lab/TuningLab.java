@@ -3,13 +3,23 @@ package dev.jvmtuning.lab;
 import dev.jvmtuning.lab.harness.ClosedLoopLoad;
 import dev.jvmtuning.lab.harness.Container;
 import dev.jvmtuning.lab.harness.LabApp;
+import dev.jvmtuning.operator.api.v1alpha1.Auto;
+import dev.jvmtuning.operator.api.v1alpha1.AutoIteration;
+import dev.jvmtuning.operator.api.v1alpha1.AutoSettings;
+import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.ConnectionPool;
+import dev.jvmtuning.operator.api.v1alpha1.Mode;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Runtime;
 import dev.jvmtuning.operator.api.v1alpha1.TargetRef;
 import dev.jvmtuning.operator.api.v1alpha1.Threads;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.api.v1alpha1.Workload;
+import dev.jvmtuning.operator.auto.AutoLoop;
+import dev.jvmtuning.operator.auto.MeasuredReplan;
+import dev.jvmtuning.operator.auto.Overlay;
+import dev.jvmtuning.operator.auto.Replanner;
+import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.metrics.PodSnapshot;
 import dev.jvmtuning.operator.metrics.PrometheusTextParser;
 import dev.jvmtuning.operator.metrics.Sample;
@@ -25,6 +35,7 @@ import dev.jvmtuning.operator.render.Rendering;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -50,10 +61,21 @@ public final class TuningLab {
     /** A run during which the hypervisor gave more than this share of the CPU to other guests measures the VM, not the settings. */
     private static final double MAX_STEAL_PERCENT = 20;
     private static final int MAX_DISCARDED_RUNS = 3;
+    static final double AUTO_TARGET = 0.95;
+    static final int STABLE_ITERATIONS = 5;
+    private static final int MAX_AUTO_ITERATIONS = Integer.getInteger("lab.auto-iterations", 8);
 
     /** What one scenario produced. {@code best} is the sweep's (defaults included) highest median throughput. */
     record ScenarioResult(Scenario scenario, Measurement defaults, List<Measurement> sweep, Measurement best, Measurement planner,
-            Measurement loop1, Measurement loop2, List<String> notes) {
+            Measurement loop1, Measurement loop2, AutoRun auto, List<String> notes) {
+    }
+
+    /**
+     * Mode Auto's loop from the defaults: the setting measured at each iteration (the defaults first),
+     * the first iteration at 0.95 of the best or better (null: never), and whether the loop then kept
+     * its settings for {@link #STABLE_ITERATIONS} more iterations.
+     */
+    record AutoRun(List<Measurement> iterations, Integer iterationsTo95, boolean stable) {
     }
 
     private final Path appJar;
@@ -114,7 +136,8 @@ public final class TuningLab {
         Measurement planner = planned(scenario, container, measured, "planner", scenario.nominal(), notes);
         Measurement loop1 = closedLoop(scenario, container, measured, "loop 1", defaults, notes);
         Measurement loop2 = closedLoop(scenario, container, measured, "loop 2", loop1, notes);
-        return new ScenarioResult(scenario, defaults, sweep, best, planner, loop1, loop2, notes);
+        AutoRun auto = auto(scenario, container, measured, defaults, best, notes);
+        return new ScenarioResult(scenario, defaults, sweep, best, planner, loop1, loop2, auto, notes);
     }
 
     /** Defaults (or the last iteration) -> observe -> plan: the operator's own window and estimate (as in its recommendations), then the planner. */
@@ -129,6 +152,50 @@ public final class TuningLab {
         return planned(scenario, container, measured, origin, estimate.get(), notes);
     }
 
+    /**
+     * Mode Auto's own classes driven by the lab's windows: each iteration the loop sees the last
+     * setting's measured window (after its rollout and warm-up, as one observation window), judges its
+     * last step, and re-plans within its defaults; the lab then measures the settings the loop chose.
+     */
+    private AutoRun auto(Scenario scenario, Container container, Map<Map<String, String>, Measurement> measured, Measurement defaults,
+            Measurement best, List<String> notes) throws IOException, InterruptedException {
+        TuningProfileSpec spec = new TuningProfileSpec().setTargetRef(new TargetRef().setName(scenario.name()))
+                .setRuntime(Runtime.SpringBootTomcat).setMode(Mode.Auto).setWorkload(new Workload()
+                        .setRequestsPerSecond(scenario.nominal().getRequestsPerSecond()))
+                .setAuto(new Auto().setMinInterval("0s").setWarmUp("0s").setObservationWindows(1));
+        ContainerFacts facts = facts(scenario);
+        Replanner replanner = new MeasuredReplan(spec, facts, FlagPolicy.standard());
+        Instant now = Instant.parse("2026-01-01T00:00:00Z");
+        AutoStatus status = AutoLoop.decide(new AutoLoop.Input(spec.getAuto(), null, new AutoSettings(), null, null, null, replanner, now)).status();
+        List<Measurement> iterations = new ArrayList<>(List.of(defaults));
+        Measurement current = defaults;
+        Integer reached = current.throughput() >= AUTO_TARGET * best.throughput() ? 0 : null;
+        int unchangedSince = 0;
+        for (int i = 1; i <= MAX_AUTO_ITERATIONS && current.observed() != null && (reached == null || unchangedSince < STABLE_ITERATIONS); i++) {
+            now = now.plusSeconds(60);
+            Observed window = current.observed().setEnd(now.toString()).setWindow("30s");
+            Measurement.Effective e = current.effective();
+            AutoSettings inForce = new AutoSettings(e.maxThreads(), e.poolSize(), null);
+            AutoStatus next = AutoLoop.decide(new AutoLoop.Input(spec.getAuto(), status, inForce, now.minusSeconds(50), null, window, replanner, now))
+                    .status();
+            boolean changed = !next.getSettings().equals(status.getSettings());
+            status = next;
+            unchangedSince = changed ? 0 : unchangedSince + 1;
+            AutoIteration last = status.getHistory().isEmpty() ? null : status.getHistory().get(status.getHistory().size() - 1);
+            notes.add("auto " + i + ": " + status.getState() + (last == null ? "" : ", iteration " + last.getIteration() + " " + last.getVerdict()
+                    + ": " + last.getReason()));
+            if (changed) {
+                current = planned(scenario, container, measured, "auto " + i, Overlay.spec(spec, status), notes);
+            }
+            iterations.add(current);
+            if (reached == null && current.failure() == null && current.throughput() >= AUTO_TARGET * best.throughput()) {
+                reached = i;
+                unchangedSince = 0;
+            }
+        }
+        return new AutoRun(iterations, reached, reached != null && unchangedSince >= STABLE_ITERATIONS);
+    }
+
     private Measurement planned(Scenario scenario, Container container, Map<Map<String, String>, Measurement> measured, String origin,
             Workload workload, List<String> notes) throws IOException, InterruptedException {
         TuningProfileSpec spec = new TuningProfileSpec().setTargetRef(new TargetRef().setName(scenario.name()))
@@ -136,9 +203,20 @@ public final class TuningLab {
         if (scenario.usesConnectionPool()) {
             spec.setConnectionPool(new ConnectionPool());
         }
+        return planned(scenario, container, measured, origin, spec, notes);
+    }
+
+    private static ContainerFacts facts(Scenario scenario) {
         long memory = Units.bytes(scenario.memory());
-        PlanResult result = Planner.plan(spec, ContainerFacts.ofResources(scenario.cpus(), scenario.cpus(), memory, memory));
+        return ContainerFacts.ofResources(scenario.cpus(), scenario.cpus(), memory, memory);
+    }
+
+    private Measurement planned(Scenario scenario, Container container, Map<Map<String, String>, Measurement> measured, String origin,
+            TuningProfileSpec spec, List<String> notes) throws IOException, InterruptedException {
+        Workload workload = spec.getWorkload();
+        PlanResult result = Planner.plan(spec, facts(scenario));
         String figures = "rate " + Units.number(workload.getRequestsPerSecond()) + "/s, latency " + workload.getMeanLatency()
+                + (spec.getThreads() == null || spec.getThreads().getMax() == null ? "" : ", threads " + spec.getThreads().getMax())
                 + (workload.getCpuPerRequest() == null ? "" : ", CPU " + workload.getCpuPerRequest())
                 + (workload.getDbTimePerRequest() == null ? "" : ", db " + workload.getDbTimePerRequest());
         if (result instanceof PlanResult.Rejected rejected) {
@@ -146,7 +224,7 @@ public final class TuningLab {
             return Measurement.failed(origin, origin, Map.of(), rejected.reason() + ": " + String.join("; ", rejected.messages()));
         }
         PlanResult.Plan plan = (PlanResult.Plan) result;
-        Rendering rendering = Renderer.render(plan.values(), spec, ContainerFacts.ofResources(scenario.cpus(), scenario.cpus(), memory, memory));
+        Rendering rendering = Renderer.render(plan.values(), spec, facts(scenario));
         Map<String, String> env = new LinkedHashMap<>(rendering.serverEnvironment());
         env.put(rendering.jvmOptionsVariable(), rendering.jvmOptionsValue());
         notes.add(origin + " from " + figures + " -> " + env);

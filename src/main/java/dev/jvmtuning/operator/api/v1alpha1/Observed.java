@@ -8,6 +8,8 @@ import lombok.Data;
 public class Observed {
     @JsonPropertyDescription("Length of the window the rates are computed over, e.g. 30s.")
     private String window;
+    @JsonPropertyDescription("When the window ended.")
+    private String end;
     @JsonPropertyDescription("Number of pods whose metrics were read.")
     private Integer pods;
     @JsonPropertyDescription("Percent of wall time spent in GC pauses.")
@@ -42,4 +44,8 @@ public class Observed {
     private Double allocatedKibPerRequest;
     @JsonPropertyDescription("Classes loaded in the JVM (R9's metaspace budget).")
     private Integer loadedClasses;
+    @JsonPropertyDescription("Percent of requests answered with a server error (5xx).")
+    private Double errorPercent;
+    @JsonPropertyDescription("The value of spec.auto.guardrail's query, from the install-time Prometheus.")
+    private Double guardrail;
 }

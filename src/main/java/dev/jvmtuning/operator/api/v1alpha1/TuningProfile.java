@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Categories({"all", "jvmtuning"})
 @AdditionalPrinterColumn(name = "Target", type = Type.STRING, jsonPath = ".spec.targetRef.name")
 @AdditionalPrinterColumn(name = "Mode", type = Type.STRING, jsonPath = ".spec.mode")
+@AdditionalPrinterColumn(name = "Auto", type = Type.STRING, jsonPath = ".status.auto.state")
 @AdditionalPrinterColumn(name = "Ready", type = Type.STRING, jsonPath = ".status.conditions[?(@.type==\"Ready\")].status")
 @AdditionalPrinterColumn(name = "Threads", type = Type.STRING, jsonPath = ".status.settings[?(@.name==\"threads.max\")].value")
 @AdditionalPrinterColumn(name = "Heap", type = Type.STRING, jsonPath = ".status.settings[?(@.name==\"heap.size\")].value")

@@ -20,6 +20,7 @@ import lombok.Data;
         message = "jvmOptionsVariable is immutable: delete the profile (which restores the Deployment) and create it with the new variable")
 @ValidationRule(value = "has(self.container) == has(oldSelf.container) && (!has(self.container) || self.container == oldSelf.container)",
         message = "container is immutable: delete the profile (which restores the Deployment) and create it for the other container")
+@ValidationRule(value = "!has(self.auto) || self.mode == 'Auto'", message = "auto is only read in mode Auto: set mode: Auto or remove auto")
 public class TuningProfileSpec {
     private static final String FLAG_SYNTAX = "a '-' followed by letters, digits and . _ : + = / , * % @ - only "
             + "(no spaces, newlines, quotes, backslashes or $ ` ; | & < > ( ))";
@@ -40,7 +41,8 @@ public class TuningProfileSpec {
     private Runtime runtime = Runtime.Generic;
 
     @Default("Apply")
-    @JsonPropertyDescription("Apply writes the settings to the Deployment; Recommend only reports them in status.")
+    @JsonPropertyDescription("Apply writes the settings to the Deployment; Recommend only reports them in status; Auto applies them and "
+            + "then keeps re-planning from the measured workload within spec.auto, reverting a change that makes things worse.")
     private Mode mode = Mode.Apply;
 
     @JsonPropertyDescription("The load one pod must carry. Thread, queue and pool values that are omitted are derived from it.")
@@ -86,4 +88,7 @@ public class TuningProfileSpec {
 
     @JsonPropertyDescription("Thresholds for the pressure conditions.")
     private Pressure pressure;
+
+    @JsonPropertyDescription("Mode Auto's bounds, pace and regression guard. Defaults apply when omitted.")
+    private Auto auto;
 }

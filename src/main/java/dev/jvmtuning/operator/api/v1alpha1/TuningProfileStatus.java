@@ -31,4 +31,7 @@ public class TuningProfileStatus {
 
     @JsonPropertyDescription("The last settings taken back because their pods failed.")
     private RollBack rolledBack;
+
+    @JsonPropertyDescription("Mode Auto: the loop's state, its settings and its last iterations.")
+    private AutoStatus auto;
 }

@@ -48,7 +48,19 @@ class CrdAdmissionTest {
                 Arguments.of("runtime: Quarkus", "spec.targetRef: Required value"),
                 Arguments.of("targetRef: {name: Web_App}", "spec.targetRef.name: Invalid value"),
                 Arguments.of("targetRef: {name: web}\nruntime: WebLogic", "spec.runtime: Unsupported value: \"WebLogic\""),
-                Arguments.of("targetRef: {name: web}\nmode: Auto", "spec.mode: Unsupported value: \"Auto\""),
+                Arguments.of("targetRef: {name: web}\nmode: Tune", "spec.mode: Unsupported value: \"Tune\""),
+                Arguments.of("targetRef: {name: web}\nauto: {}", "auto is only read in mode Auto"),
+                Arguments.of("targetRef: {name: web}\nmode: Auto\nauto: {threads: {min: 100, max: 50}}", "auto bounds: min must not exceed max"),
+                Arguments.of("targetRef: {name: web}\nmode: Auto\nauto: {connectionPool: {min: 0}}",
+                        "spec.auto.connectionPool.min in body should be greater than or equal to 1"),
+                Arguments.of("targetRef: {name: web}\nmode: Auto\nauto: {heapPercentOfLimit: {max: 95}}",
+                        "auto.heapPercentOfLimit bounds must lie between 10 and 90"),
+                Arguments.of("targetRef: {name: web}\nmode: Auto\nauto: {maxStepPercent: 0}",
+                        "spec.auto.maxStepPercent in body should be greater than or equal to 1"),
+                Arguments.of("targetRef: {name: web}\nmode: Auto\nauto: {regressionTolerancePercent: 101}",
+                        "spec.auto.regressionTolerancePercent in body should be less than or equal to 100"),
+                Arguments.of("targetRef: {name: web}\nmode: Auto\nauto: {minInterval: soon}", "spec.auto.minInterval: Invalid value: \"soon\""),
+                Arguments.of("targetRef: {name: web}\nmode: Auto\nauto: {guardrail: {max: 0.5}}", "spec.auto.guardrail.query: Required value"),
                 Arguments.of("targetRef: {name: web}\nthreads: {max: 10, minSpare: 50}", "threads.minSpare must not exceed threads.max"),
                 Arguments.of("targetRef: {name: web}\nthreads: {max: 0}", "spec.threads.max: Invalid value: 0: spec.threads.max in body should be greater than or equal to 1"),
                 Arguments.of("targetRef: {name: web}\nthreads: {minSpare: 5}",
@@ -118,6 +130,20 @@ class CrdAdmissionTest {
         assertThat(stored.getSpec().getMetrics().getInterval()).isEqualTo("30s");
         assertThat(stored.getSpec().getPressure().getGcTimePercent()).isEqualTo(10);
         assertThat(stored.getSpec().getPressure().getInvoluntarySwitchesPerCorePerSecond()).isEqualTo(2000);
+    }
+
+    @Test
+    void autoModeTakesItsDefaults() {
+        String namespace = controlPlane.newNamespace("crd");
+        create(namespace, "targetRef: {name: orders-api}\nmode: Auto\nauto: {threads: {min: 20, max: 400}}");
+
+        Auto auto = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders-api").get().getSpec().getAuto();
+        assertThat(auto.getThreads()).isEqualTo(new Bounds(20, 400));
+        assertThat(auto.getMaxStepPercent()).isEqualTo(100);
+        assertThat(auto.getMinInterval()).isEqualTo("10m");
+        assertThat(auto.getObservationWindows()).isEqualTo(3);
+        assertThat(auto.getChangeThresholdPercent()).isEqualTo(10);
+        assertThat(auto.getRegressionTolerancePercent()).isEqualTo(10);
     }
 
     static Stream<Path> examples() throws IOException {

@@ -47,8 +47,12 @@ public final class LabApp implements AutoCloseable {
      */
     public static LabApp start(Path appJar, Path agentJar, Container container, Map<String, String> environment, int liveSetMb, Path log)
             throws IOException, InterruptedException {
-        int port = freePort();
-        int managementPort = freePort();
+        return start(appJar, agentJar, container, environment, liveSetMb, log, freePort(), freePort());
+    }
+
+    /** As above, on the given server and management ports: a restarted app keeps its address, as a pod's container does. */
+    public static LabApp start(Path appJar, Path agentJar, Container container, Map<String, String> environment, int liveSetMb, Path log,
+            int port, int managementPort) throws IOException, InterruptedException {
         int agentPort = freePort();
         ProcessBuilder builder = new ProcessBuilder(container.wrap(List.of("java", "-jar", appJar.toString())))
                 .redirectErrorStream(true).redirectOutput(log.toFile());
@@ -141,7 +145,7 @@ public final class LabApp implements AutoCloseable {
         return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
     }
 
-    private static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }

@@ -1,0 +1,25 @@
+package dev.jvmtuning.operator.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import lombok.Data;
+
+/** What the loop compares before and after a change, per pod, averaged over its observation windows. */
+@Data
+public class AutoFigures {
+    @JsonPropertyDescription("Metrics windows averaged.")
+    private Integer windows;
+    @JsonPropertyDescription("Requests served per second, per pod: the load.")
+    private Double requestsPerSecond;
+    @JsonPropertyDescription("Requests per CPU-second.")
+    private Double requestsPerCpuSecond;
+    @JsonPropertyDescription("Mean time a request spent in the server, in milliseconds.")
+    private Double meanLatencyMillis;
+    @JsonPropertyDescription("Percent of requests answered with a server error (5xx).")
+    private Double errorPercent;
+    @JsonPropertyDescription("Percent of wall time spent in GC pauses.")
+    private Double gcTimePercent;
+    @JsonPropertyDescription("Time waiting for a database connection per request, in milliseconds.")
+    private Double connectionWaitMillisPerRequest;
+    @JsonPropertyDescription("The guardrail query's value.")
+    private Double guardrail;
+}

@@ -1,0 +1,28 @@
+package dev.jvmtuning.operator.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.ArrayList;
+import java.util.List;
+import lombok.Data;
+
+/**
+ * Auto mode's loop as it stands: everything the next decision needs, so a reconcile stays a function
+ * of the spec, this status and the metrics.
+ */
+@Data
+public class AutoStatus {
+    @JsonPropertyDescription("Observing, Applying, Converged, Reverted or Holding.")
+    private AutoState state;
+    @JsonPropertyDescription("The loop's settings, laid over the profile's own values.")
+    private AutoSettings settings;
+    @JsonPropertyDescription("The last settings no measure found worse: what a bad step goes back to.")
+    private AutoSettings lastGood;
+    @JsonPropertyDescription("When the settings last changed; windows count once their rollout completed after this and warmed up.")
+    private String changedAt;
+    @JsonPropertyDescription("The windows seen since, per pod (their figures, as status.observed shows them).")
+    private List<Observed> windows = new ArrayList<>();
+    @JsonPropertyDescription("While Holding: the figures the workload is compared with.")
+    private AutoFigures holdBaseline;
+    @JsonPropertyDescription("The last iterations, newest last.")
+    private List<AutoIteration> history = new ArrayList<>();
+}

@@ -1,0 +1,251 @@
+package dev.jvmtuning.operator.auto;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jvmtuning.operator.api.v1alpha1.Auto;
+import dev.jvmtuning.operator.api.v1alpha1.AutoFigures;
+import dev.jvmtuning.operator.api.v1alpha1.AutoIteration;
+import dev.jvmtuning.operator.api.v1alpha1.AutoSettings;
+import dev.jvmtuning.operator.api.v1alpha1.AutoState;
+import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
+import dev.jvmtuning.operator.api.v1alpha1.AutoVerdict;
+import dev.jvmtuning.operator.api.v1alpha1.Observed;
+import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.model.Units;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Mode Auto's decisions, one call per reconcile: wait for the rollout and the warm-up, gather the
+ * observation windows, then judge the last step against the period before it (revert it when worse)
+ * and re-plan from the measured workload, stepping within the bounds and the step limit when a knob
+ * moves by the threshold. After a revert it holds the last good settings until the workload itself
+ * moves. Everything it needs is in its input and the previous status, so a reconcile stays a function
+ * of spec, status and metrics. Pure.
+ */
+public final class AutoLoop {
+    /** Iterations kept in status. */
+    public static final int HISTORY = 10;
+    private static final ObjectMapper COPIER = new ObjectMapper();
+
+    private AutoLoop() {
+    }
+
+    /**
+     * @param spec       spec.auto with its defaults
+     * @param previous   status.auto of the last reconcile, or null
+     * @param inForce    the knobs as they run now (the plan's values, the server's own where the plan leaves one)
+     * @param settledAt  when the rollout of the settings in force completed, or null while it is under way
+     * @param podFailure what the pods said when the last step's rollout failed and was rolled back, or null
+     * @param window     the latest metrics window, or null
+     * @param replanner  the planner fed with a period's measured workload
+     */
+    public record Input(Auto spec, AutoStatus previous, AutoSettings inForce, Instant settledAt, String podFailure, Observed window,
+            Replanner replanner, Instant now) {
+    }
+
+    /** An Event the decision deserves. */
+    public record Event(boolean warning, Reason reason, String message) {
+    }
+
+    /** The next status.auto and the Events on the way there. */
+    public record Decision(AutoStatus status, List<Event> events) {
+    }
+
+    public static Decision decide(Input in) {
+        List<Event> events = new ArrayList<>();
+        AutoStatus next = in.previous() == null
+                ? new AutoStatus().setState(AutoState.Applying).setSettings(new AutoSettings()).setLastGood(new AutoSettings())
+                        .setChangedAt(in.now().toString())
+                : COPIER.convertValue(in.previous(), AutoStatus.class);
+        Optional<AutoIteration> pending = pending(next);
+        if (in.podFailure() != null && pending.isPresent()) {
+            revert(next, pending.get(), null, "the pods failed: " + in.podFailure(), in.now(), events);
+            return new Decision(next, events);
+        }
+        if (in.settledAt() == null) {
+            next.getWindows().clear();
+            return new Decision(next, events);
+        }
+        if (next.getState() == AutoState.Applying) {
+            next.setState(AutoState.Observing);
+        }
+        collect(in, next);
+        if (next.getWindows().size() < in.spec().getObservationWindows()) {
+            return new Decision(next, events);
+        }
+        boolean judging = pending.isPresent() || next.getState() == AutoState.Reverted || next.getState() == AutoState.Holding;
+        if (!judging && tooSoon(in, next)) {
+            // The windows slide: the step, when allowed, plans from the latest ones.
+            next.getWindows().remove(0);
+            return new Decision(next, events);
+        }
+        AutoFigures period = Measures.figures(Measures.mean(next.getWindows()), next.getWindows().size());
+        Observed measured = Measures.mean(next.getWindows());
+        next.getWindows().clear();
+        switch (next.getState()) {
+            case Reverted -> {
+                next.setState(AutoState.Holding).setHoldBaseline(period);
+                return new Decision(next, events);
+            }
+            case Holding -> {
+                Optional<String> moved = Measures.shift(in.spec(), next.getHoldBaseline(), period);
+                if (moved.isEmpty()) {
+                    return new Decision(next, events);
+                }
+                next.setState(AutoState.Observing).setHoldBaseline(null);
+                events.add(new Event(false, Reason.AUTO_RESUMED, moved.get() + "; re-planning"));
+            }
+            default -> {
+                if (pending.isPresent()) {
+                    Optional<String> worse = Measures.regression(in.spec(), pending.get().getBefore(), period);
+                    if (worse.isPresent()) {
+                        revert(next, pending.get(), period, worse.get(), in.now(), events);
+                        return new Decision(next, events);
+                    }
+                    pending.get().setAfter(period).setVerdict(AutoVerdict.Kept).setReason(pending.get().getReason() + "; kept: no measure worse");
+                    next.setLastGood(next.getSettings());
+                    events.add(new Event(false, Reason.AUTO_KEPT, "kept " + pending.get().getTo() + ": no measure worse than before the step"));
+                }
+            }
+        }
+        if (tooSoon(in, next)) {
+            return new Decision(next, events);
+        }
+        step(in, next, measured, period, events);
+        return new Decision(next, events);
+    }
+
+    /** Re-plans from the period and takes a step, or rests (Converged) when no knob would move by the threshold. */
+    private static void step(Input in, AutoStatus next, Observed measured, AutoFigures period, List<Event> events) {
+        Optional<Replanner.Proposal> proposal = in.replanner().propose(measured);
+        if (proposal.isEmpty()) {
+            return;
+        }
+        AutoSettings current = effective(next.getSettings(), in.inForce());
+        AutoSettings target = Steps.limit(in.spec(), current, proposal.get().settings());
+        Optional<String> why = Steps.significant(in.spec(), current, target);
+        Optional<AutoSettings> left = lastLeft(next);
+        if (why.isPresent() && left.isPresent() && Steps.significant(in.spec(), left.get(), target).isEmpty()) {
+            why = Optional.empty();
+        }
+        // Settings that do not fit the container are never rolled out: the loop rests where it is.
+        AutoSettings settings = laidOver(next.getSettings(), target, in.inForce());
+        Optional<String> misfit = why.isPresent() ? in.replanner().rejects(settings) : Optional.empty();
+        if (misfit.isPresent()) {
+            if (next.getState() != AutoState.Converged) {
+                next.setState(AutoState.Converged);
+                String reason = "re-planned " + target + " from " + proposal.get().reason() + ", which does not fit: " + misfit.get();
+                add(next, new AutoIteration().setAt(in.now().toString()).setFrom(current).setTo(current).setBefore(period)
+                        .setVerdict(AutoVerdict.Converged).setReason(reason));
+                events.add(new Event(true, Reason.AUTO_CONVERGED, reason));
+            }
+            return;
+        }
+        if (why.isEmpty()) {
+            if (next.getState() != AutoState.Converged) {
+                next.setState(AutoState.Converged);
+                String reason = "re-planned " + target + " from " + proposal.get().reason() + "; no knob moves by "
+                        + in.spec().getChangeThresholdPercent() + "% from " + current
+                        + (left.isPresent() ? " or back to " + left.get() + ", which the loop left with the last kept step" : "");
+                add(next, new AutoIteration().setAt(in.now().toString()).setFrom(current).setTo(current).setBefore(period)
+                        .setVerdict(AutoVerdict.Converged).setReason(reason));
+                events.add(new Event(false, Reason.AUTO_CONVERGED, reason));
+            }
+            return;
+        }
+        String reason = why.get() + "; " + proposal.get().reason();
+        add(next, new AutoIteration().setAt(in.now().toString()).setFrom(current).setTo(target).setBefore(period)
+                .setVerdict(AutoVerdict.Pending).setReason(reason));
+        next.setState(AutoState.Applying).setSettings(settings).setChangedAt(in.now().toString());
+        events.add(new Event(false, Reason.AUTO_STEP, "step " + current + " -> " + target + ": " + reason));
+    }
+
+    private static void revert(AutoStatus next, AutoIteration pending, AutoFigures after, String why, Instant now, List<Event> events) {
+        pending.setAfter(after).setVerdict(AutoVerdict.Reverted).setReason(why);
+        next.setState(AutoState.Reverted).setSettings(next.getLastGood()).setChangedAt(now.toString()).setHoldBaseline(null);
+        next.getWindows().clear();
+        events.add(new Event(true, Reason.AUTO_REVERTED, "reverted " + pending.getTo() + " to " + pending.getFrom() + ": " + why
+                + "; holding until the workload moves"));
+    }
+
+    private static boolean tooSoon(Input in, AutoStatus next) {
+        return in.now().isBefore(Instant.parse(next.getChangedAt()).plus(seconds(in.spec().getMinInterval())));
+    }
+
+    /** Adds this poll's window once, when it lies wholly after the rollout's warm-up. */
+    private static void collect(Input in, AutoStatus next) {
+        Observed window = in.window();
+        if (window == null || window.getEnd() == null || window.getWindow() == null) {
+            return;
+        }
+        Instant end = Instant.parse(window.getEnd());
+        Instant start = end.minus(seconds(window.getWindow()));
+        Instant changed = Instant.parse(next.getChangedAt());
+        // Settings that render the same template need no rollout: their windows count from the change.
+        Instant settled = in.settledAt().isAfter(changed) ? in.settledAt() : changed;
+        boolean seen = next.getWindows().stream().anyMatch(w -> window.getEnd().equals(w.getEnd()));
+        if (!seen && !start.isBefore(settled.plus(seconds(in.spec().getWarmUp())))) {
+            next.getWindows().add(window);
+        }
+    }
+
+    /** The step being watched, if any: the last iteration while Pending. */
+    private static Optional<AutoIteration> pending(AutoStatus status) {
+        List<AutoIteration> history = status.getHistory();
+        return history.isEmpty() || history.get(history.size() - 1).getVerdict() != AutoVerdict.Pending ? Optional.empty()
+                : Optional.of(history.get(history.size() - 1));
+    }
+
+    /** The settings the last kept step moved away from: going back there within the threshold would be flapping. */
+    private static Optional<AutoSettings> lastLeft(AutoStatus status) {
+        for (int i = status.getHistory().size() - 1; i >= 0; i--) {
+            AutoIteration it = status.getHistory().get(i);
+            if (it.getVerdict() == AutoVerdict.Kept) {
+                return Optional.of(it.getFrom());
+            }
+            if (it.getVerdict() == AutoVerdict.Reverted) {
+                return Optional.empty();
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The target as the loop would keep it: knobs it sets, not values merely in force. */
+    private static AutoSettings laidOver(AutoSettings loop, AutoSettings target, AutoSettings inForce) {
+        return new AutoSettings(own(loop.getThreads(), target.getThreads(), inForce.getThreads()),
+                own(loop.getConnectionPool(), target.getConnectionPool(), inForce.getConnectionPool()),
+                own(loop.getHeapPercentOfLimit(), target.getHeapPercentOfLimit(), inForce.getHeapPercentOfLimit()));
+    }
+
+    /** A target equal to the value in force that the loop does not set stays unset, so the plan keeps deriving it. */
+    private static Integer own(Integer loop, Integer target, Integer inForce) {
+        return loop == null && Objects.equals(target, inForce) ? null : target;
+    }
+
+    /** The loop's settings with the values in force where the loop sets none. */
+    private static AutoSettings effective(AutoSettings loop, AutoSettings inForce) {
+        return new AutoSettings(first(loop.getThreads(), inForce.getThreads()), first(loop.getConnectionPool(), inForce.getConnectionPool()),
+                first(loop.getHeapPercentOfLimit(), inForce.getHeapPercentOfLimit()));
+    }
+
+    private static Integer first(Integer a, Integer b) {
+        return a != null ? a : b;
+    }
+
+    private static void add(AutoStatus status, AutoIteration iteration) {
+        List<AutoIteration> history = status.getHistory();
+        int last = history.isEmpty() ? 0 : Objects.requireNonNullElse(history.get(history.size() - 1).getIteration(), 0);
+        history.add(iteration.setIteration(last + 1));
+        while (history.size() > HISTORY) {
+            history.remove(0);
+        }
+    }
+
+    private static Duration seconds(String duration) {
+        return Duration.ofMillis(Math.round(Units.seconds(duration) * 1000));
+    }
+}

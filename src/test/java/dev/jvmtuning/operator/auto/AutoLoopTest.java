@@ -1,0 +1,278 @@
+package dev.jvmtuning.operator.auto;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jvmtuning.operator.api.v1alpha1.Auto;
+import dev.jvmtuning.operator.api.v1alpha1.AutoIteration;
+import dev.jvmtuning.operator.api.v1alpha1.AutoSettings;
+import dev.jvmtuning.operator.api.v1alpha1.AutoState;
+import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
+import dev.jvmtuning.operator.api.v1alpha1.AutoVerdict;
+import dev.jvmtuning.operator.api.v1alpha1.Observed;
+import dev.jvmtuning.operator.model.Reason;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The loop driven as the reconciler drives it: one decision per poll, each window 10 s long, the
+ * status of one decision the input of the next, and a planner stand-in that says where a period's
+ * figures would put the threads.
+ */
+class AutoLoopTest {
+    private static final Instant T0 = Instant.parse("2026-11-23T10:00:00Z");
+
+    /** The loop and the world around it: the settings in force follow the loop's after each rollout. */
+    private static final class Driver {
+        final Auto spec;
+        final Function<Observed, Optional<Replanner.Proposal>> planner;
+        AutoStatus status;
+        Instant now = T0;
+        Instant settledAt;
+        int defaultThreads = 200;
+        final List<AutoLoop.Event> events = new ArrayList<>();
+
+        Driver(Auto spec, Function<Observed, Optional<Replanner.Proposal>> planner) {
+            this.spec = spec;
+            this.planner = planner;
+        }
+
+        int threads() {
+            return status == null || status.getSettings().getThreads() == null ? defaultThreads : status.getSettings().getThreads();
+        }
+
+        /** One poll: 10 s pass, the pods show {@code window}; a rollout the last poll asked for completed 5 s ago. */
+        AutoStatus poll(Observed window, String podFailure) {
+            now = now.plusSeconds(10);
+            if (status != null && settledAt == null) {
+                settledAt = now.minusSeconds(5);
+            }
+            window.setWindow("10s").setEnd(now.toString()).setMaxThreads((double) threads());
+            AutoLoop.Decision d = AutoLoop.decide(new AutoLoop.Input(spec, status, new AutoSettings(threads(), null, null), settledAt,
+                    podFailure, window, planner::apply, now));
+            boolean changed = status == null || !d.status().getChangedAt().equals(status.getChangedAt());
+            status = d.status();
+            events.addAll(d.events());
+            if (changed) {
+                settledAt = null;
+            }
+            return status;
+        }
+
+        AutoStatus poll(Observed window) {
+            return poll(window, null);
+        }
+
+        /** Polls until the loop leaves its current settings or {@code max} polls pass. */
+        AutoStatus pollWhileSettled(Function<Integer, Observed> world, int max) {
+            for (int i = 0; i < max; i++) {
+                String changedAt = status == null ? null : status.getChangedAt();
+                poll(world.apply(threads()));
+                if (changedAt != null && !changedAt.equals(status.getChangedAt())) {
+                    break;
+                }
+            }
+            return status;
+        }
+
+        AutoIteration last() {
+            return status.getHistory().get(status.getHistory().size() - 1);
+        }
+    }
+
+    private static Auto fast() {
+        return new Auto().setMinInterval("0s").setWarmUp("0s").setObservationWindows(2);
+    }
+
+    /** A closed-loop I/O-bound service: 1000 clients, each request 100 ms in the server; throughput grows with threads to the plateau. */
+    private static Observed ioBound(int threads) {
+        double rate = Math.min(threads, 1000) / 0.1;
+        return new Observed().setRequestsPerSecond(rate).setMeanLatencyMillis(100.0).setCpuCores(rate / 1000).setGcTimePercent(1.0)
+                .setErrorPercent(0.0);
+    }
+
+    /** The planner for it: Little's law on the declared 10,000 req/s and the period's latency, plus a quarter. */
+    private static Optional<Replanner.Proposal> littlesLaw(Observed period) {
+        int threads = (int) Math.ceil(10_000 * period.getMeanLatencyMillis() / 1000 * 1.25);
+        return Optional.of(new Replanner.Proposal(new AutoSettings(threads, null, null), "Little's law"));
+    }
+
+    @Test
+    void waitsForTheRolloutAndTheWarmUpAndCountsEachWindowOnce() {
+        Driver d = new Driver(fast().setWarmUp("15s"), AutoLoopTest::littlesLaw);
+        assertThat(d.poll(ioBound(200)).getState()).as("the first rollout").isEqualTo(AutoState.Applying);
+
+        d.poll(ioBound(200));
+        assertThat(d.status.getState()).isEqualTo(AutoState.Observing);
+        assertThat(d.status.getWindows()).as("the window reaches into the rollout").isEmpty();
+        d.poll(ioBound(200));
+        assertThat(d.status.getWindows()).as("the window reaches into the warm-up").isEmpty();
+        d.poll(ioBound(200));
+        assertThat(d.status.getWindows()).hasSize(1);
+
+        AutoLoop.Decision again = AutoLoop.decide(new AutoLoop.Input(d.spec, d.status, new AutoSettings(200, null, null), d.settledAt, null,
+                d.status.getWindows().get(0), AutoLoopTest::littlesLaw, d.now));
+        assertThat(again.status().getWindows()).as("a reconcile without a new poll adds nothing").hasSize(1);
+    }
+
+    @Test
+    void fromDefaultsTheLoopRaisesAnIoBoundPoolToThePlateauAndRestsThere() {
+        Driver d = new Driver(fast().setMaxStepPercent(200), AutoLoopTest::littlesLaw);
+
+        for (int i = 0; i < 40 && (d.status == null || d.status.getState() != AutoState.Converged); i++) {
+            d.poll(ioBound(d.threads()));
+        }
+
+        assertThat(d.threads()).as("at the plateau (1000 clients) with its headroom").isBetween(1000, 1300);
+        List<AutoIteration> steps = d.status.getHistory().stream().filter(it -> it.getVerdict() == AutoVerdict.Kept).toList();
+        assertThat(steps).extracting(it -> it.getTo().getThreads()).containsExactly(600, 1250);
+        assertThat(d.last().getVerdict()).isEqualTo(AutoVerdict.Converged);
+        assertThat(d.events).extracting(AutoLoop.Event::reason)
+                .containsExactly(Reason.AUTO_STEP, Reason.AUTO_KEPT, Reason.AUTO_STEP, Reason.AUTO_KEPT, Reason.AUTO_CONVERGED);
+
+        int entries = d.status.getHistory().size();
+        for (int i = 0; i < 10; i++) {
+            d.poll(ioBound(d.threads()));
+        }
+        assertThat(d.status.getHistory()).as("resting adds no iterations").hasSize(entries);
+        assertThat(d.threads()).isEqualTo(1250);
+    }
+
+    @Test
+    void aStepThatMakesThingsWorseIsRevertedAndTheLoopHoldsUntilTheWorkloadMoves() {
+        Driver d = new Driver(fast(), AutoLoopTest::littlesLaw);
+        // CPU-bound past 300 threads: the same rate, each request waits longer for a CPU.
+        Function<Integer, Observed> world = threads -> threads <= 300 ? ioBound(threads)
+                : new Observed().setRequestsPerSecond(3000.0).setMeanLatencyMillis(100.0 * threads / 300).setCpuCores(3.0).setErrorPercent(0.0);
+        d.defaultThreads = 150;
+
+        d.pollWhileSettled(world, 10);
+        assertThat(d.threads()).isEqualTo(300);
+        d.pollWhileSettled(world, 10);
+        assertThat(d.status.getHistory()).extracting(AutoIteration::getVerdict).containsExactly(AutoVerdict.Kept, AutoVerdict.Pending);
+        assertThat(d.threads()).isEqualTo(600);
+        d.pollWhileSettled(world, 10);
+
+        AutoIteration reverted = d.last();
+        assertThat(reverted.getVerdict()).isEqualTo(AutoVerdict.Reverted);
+        assertThat(reverted.getReason()).contains("mean latency 100 -> 200 ms at 3000 -> 3000 req/s");
+        assertThat(d.status.getState()).isEqualTo(AutoState.Reverted);
+        assertThat(d.threads()).as("the last good settings").isEqualTo(300);
+        assertThat(d.events).filteredOn(AutoLoop.Event::warning).extracting(AutoLoop.Event::reason).containsExactly(Reason.AUTO_REVERTED);
+
+        for (int i = 0; i < 10; i++) {
+            d.poll(world.apply(d.threads()));
+        }
+        assertThat(d.status.getState()).isEqualTo(AutoState.Holding);
+        assertThat(d.threads()).as("held, though the planner would step again").isEqualTo(300);
+
+        // A slower dependency: four times the latency per request.
+        for (int i = 0; i < 4 && d.threads() == 300; i++) {
+            d.poll(new Observed().setRequestsPerSecond(1500.0).setMeanLatencyMillis(400.0).setCpuCores(1.5));
+        }
+        assertThat(d.events.subList(d.events.size() - 2, d.events.size())).extracting(AutoLoop.Event::reason)
+                .containsExactly(Reason.AUTO_RESUMED, Reason.AUTO_STEP);
+        assertThat(d.threads()).as("re-planned, one step at a time").isEqualTo(600);
+    }
+
+    @Test
+    void podsThatFailOnAStepRevertItAtOnce() {
+        Driver d = new Driver(fast(), AutoLoopTest::littlesLaw);
+        d.pollWhileSettled(AutoLoopTest::ioBound, 10);
+        assertThat(d.last().getVerdict()).isEqualTo(AutoVerdict.Pending);
+
+        d.poll(ioBound(200), "pod orders-1, container app: OOMKilled");
+
+        assertThat(d.last().getVerdict()).isEqualTo(AutoVerdict.Reverted);
+        assertThat(d.last().getReason()).isEqualTo("the pods failed: pod orders-1, container app: OOMKilled");
+        assertThat(d.status.getSettings().getThreads()).as("the profile's own value again").isNull();
+    }
+
+    @Test
+    void noFlappingBetweenNeighbours() {
+        // A planner that, seeing 200 threads, wants 300, and seeing 300, wants 200 again: each setting's window argues for the other.
+        Driver d = new Driver(fast(), period -> Optional.of(new Replanner.Proposal(
+                new AutoSettings(period.getMaxThreads() < 250 ? 300 : 200, null, null), "flip")));
+
+        for (int i = 0; i < 60; i++) {
+            d.poll(new Observed().setRequestsPerSecond(1000.0).setMeanLatencyMillis(100.0).setCpuCores(1.0));
+        }
+
+        assertThat(d.status.getHistory()).extracting(AutoIteration::getVerdict).containsExactly(AutoVerdict.Kept, AutoVerdict.Converged);
+        assertThat(d.last().getReason()).contains("back to threads 200");
+        assertThat(d.threads()).isEqualTo(300);
+    }
+
+    @Test
+    void aPlanWithinTheThresholdIsNoStep() {
+        Driver d = new Driver(fast(), period -> Optional.of(new Replanner.Proposal(new AutoSettings(215, null, null), "close")));
+
+        for (int i = 0; i < 20; i++) {
+            d.poll(ioBound(d.threads()));
+        }
+
+        assertThat(d.status.getState()).isEqualTo(AutoState.Converged);
+        assertThat(d.threads()).isEqualTo(200);
+        assertThat(d.status.getHistory()).hasSize(1);
+    }
+
+    @Test
+    void settingsThatDoNotFitTheContainerAreNeverRolledOut() {
+        Replanner tooBig = new Replanner() {
+            @Override
+            public Optional<Proposal> propose(Observed period) {
+                return littlesLaw(period);
+            }
+
+            @Override
+            public Optional<String> rejects(AutoSettings settings) {
+                return settings.getThreads() > 300 ? Optional.of("Infeasible: " + settings.getThreads() + " threads' stacks exceed the limit")
+                        : Optional.empty();
+            }
+        };
+        Auto spec = fast();
+        AutoStatus status = null;
+        Instant now = T0;
+        for (int i = 0; i < 6; i++) {
+            now = now.plusSeconds(10);
+            Observed window = ioBound(200).setWindow("10s").setEnd(now.toString());
+            status = AutoLoop.decide(new AutoLoop.Input(spec, status, new AutoSettings(200, null, null), i == 0 ? null : T0, null, window,
+                    tooBig, now)).status();
+        }
+
+        assertThat(status.getState()).isEqualTo(AutoState.Converged);
+        assertThat(status.getSettings().getThreads()).isNull();
+        assertThat(status.getHistory()).singleElement().satisfies(it -> assertThat(it.getReason()).contains("does not fit: Infeasible"));
+    }
+
+    @Test
+    void stepsWaitForTheMinimumInterval() {
+        Driver d = new Driver(fast().setMinInterval("2m"), AutoLoopTest::littlesLaw);
+
+        for (int i = 0; i < 11; i++) {
+            d.poll(ioBound(d.threads()));
+        }
+        assertThat(d.threads()).as("110 s after the start").isEqualTo(200);
+        d.poll(ioBound(d.threads()));
+        d.poll(ioBound(d.threads()));
+        assertThat(d.threads()).isEqualTo(400);
+    }
+
+    @Test
+    void anAutoscaledTargetIsJudgedByTheLoadPerPod() {
+        Driver d = new Driver(fast(), AutoLoopTest::littlesLaw);
+        d.pollWhileSettled(AutoLoopTest::ioBound, 10);
+        assertThat(d.last().getVerdict()).isEqualTo(AutoVerdict.Pending);
+
+        // The autoscaler doubled the replicas: each pod serves half as much, with the same latency, idling more per request.
+        for (int i = 0; i < 3; i++) {
+            d.poll(new Observed().setRequestsPerSecond(1000.0).setMeanLatencyMillis(100.0).setCpuCores(1.5).setErrorPercent(0.0));
+        }
+
+        assertThat(d.status.getHistory().get(0).getVerdict()).as("less work per CPU-second at half the load per pod is not a regression")
+                .isEqualTo(AutoVerdict.Kept);
+    }
+}

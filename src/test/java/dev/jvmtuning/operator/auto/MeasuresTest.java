@@ -1,0 +1,78 @@
+package dev.jvmtuning.operator.auto;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jvmtuning.operator.api.v1alpha1.Auto;
+import dev.jvmtuning.operator.api.v1alpha1.AutoFigures;
+import dev.jvmtuning.operator.api.v1alpha1.Guardrail;
+import dev.jvmtuning.operator.api.v1alpha1.Observed;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class MeasuresTest {
+
+    /** rate req/s, per CPU-second, latency ms, errors %, GC %, connection wait ms, guardrail; before then after; the measure named or empty. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            the same figures                                     | 500 | 1000 | 100 | 0 | 2 | 0  | 0.2 | 500  | 1000 | 100 | 0   | 2   | 0  | 0.2 | -
+            noise within the tolerance                           | 500 | 1000 | 100 | 0 | 2 | 0  | 0.2 | 480  | 940  | 108 | 0.05| 2.5 | 0.5| 0.21| -
+            latency up half at the same load                     | 500 | 1000 | 100 | 0 | 2 | 0  | 0.2 | 500  | 1000 | 150 | 0   | 2   | 0  | 0.2 | mean latency 100 -> 150 ms
+            latency up half with the load doubled (more in flight)| 500 | 1000 | 100 | 0 | 2 | 0  | 0.2 | 1000 | 1000 | 150 | 0   | 2   | 0  | 0.2 | -
+            latency up with fewer requests served                | 500 | 1000 | 100 | 0 | 2 | 0  | 0.2 | 300  | 1000 | 150 | 0   | 2   | 0  | 0.2 | mean latency
+            less work per CPU-second at the same load            | 500 | 1000 | 100 | 0 | 2 | 0  | 0.2 | 510  | 700  | 100 | 0   | 2   | 0  | 0.2 | throughput per CPU-second 1000 -> 700
+            less work per CPU-second while serving twice as much | 500 | 1000 | 100 | 0 | 2 | 0  | 0.2 | 1000 | 700  | 100 | 0   | 2   | 0  | 0.2 | -
+            HPA halved the load per pod: efficiency not comparable| 500 | 1000 | 100 | 0 | 2 | 0  | 0.2 | 250  | 600  | 100 | 0   | 2   | 0  | 0.2 | -
+            server errors appear                                 | 500 | 1000 | 100 | 0 | 2 | 0  | 0.2 | 500  | 1000 | 100 | 2   | 2   | 0  | 0.2 | server errors 0% -> 2%
+            GC time quadruples                                   | 500 | 1000 | 100 | 0 | 2 | 0  | 0.2 | 500  | 1000 | 100 | 0   | 8   | 0  | 0.2 | GC time 2% -> 8%
+            requests wait for connections                        | 500 | 1000 | 100 | 0 | 2 | 0  | 0.2 | 500  | 1000 | 100 | 0   | 2   | 20 | 0.2 | connection waits 0 -> 20 ms per request
+            the guardrail is crossed                             | 500 | 1000 | 100 | 0 | 2 | 0  | 0.2 | 500  | 1000 | 100 | 0   | 2   | 0  | 0.6 | guardrail 0.2 -> 0.6, above its max 0.5
+            figures the metrics lack are not judged              | 500 | -    | -   | - | - | -  | -   | 500  | 700  | 150 | 2   | 8   | 20 | -   | -
+            """)
+    void judgesAPeriodAgainstThePeriodBeforeIt(String name, Double rate, Double perCpu, Double latency, Double errors, Double gc, Double wait,
+            Double guardrail, Double rate2, Double perCpu2, Double latency2, Double errors2, Double gc2, Double wait2, Double guardrail2,
+            String worse) {
+        Auto spec = new Auto().setGuardrail(new Guardrail("slo", 0.5));
+        AutoFigures before = new AutoFigures().setRequestsPerSecond(rate).setRequestsPerCpuSecond(perCpu).setMeanLatencyMillis(latency)
+                .setErrorPercent(errors).setGcTimePercent(gc).setConnectionWaitMillisPerRequest(wait).setGuardrail(guardrail);
+        AutoFigures after = new AutoFigures().setRequestsPerSecond(rate2).setRequestsPerCpuSecond(perCpu2).setMeanLatencyMillis(latency2)
+                .setErrorPercent(errors2).setGcTimePercent(gc2).setConnectionWaitMillisPerRequest(wait2).setGuardrail(guardrail2);
+
+        if (worse == null) {
+            assertThat(Measures.regression(spec, before, after)).isEmpty();
+        } else {
+            assertThat(Measures.regression(spec, before, after)).hasValueSatisfying(r -> assertThat(r).contains(worse, "tolerance 10%"));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            the same workload        | 500 | 100 | 500 | 100 | false
+            within the shift         | 500 | 100 | 600 | 120 | false
+            the rate per pod rose    | 500 | 100 | 700 | 100 | true
+            the rate per pod fell    | 500 | 100 | 300 | 100 | true
+            a dependency slowed down | 500 | 100 | 500 | 140 | true
+            """)
+    void aShiftIsARateOrLatencyMoveBeyondTheThreshold(String name, double rate, double latency, double rate2, double latency2, boolean shifted) {
+        AutoFigures baseline = new AutoFigures().setRequestsPerSecond(rate).setMeanLatencyMillis(latency);
+        AutoFigures now = new AutoFigures().setRequestsPerSecond(rate2).setMeanLatencyMillis(latency2);
+
+        assertThat(Measures.shift(new Auto(), baseline, now).isPresent()).isEqualTo(shifted);
+    }
+
+    @Test
+    void aPeriodIsTheMeanOfItsWindowsAndItsThroughputIsPerCpuSecond() {
+        Observed a = new Observed().setRequestsPerSecond(400.0).setCpuCores(0.5).setMeanLatencyMillis(100.0).setEnd("t1");
+        Observed b = new Observed().setRequestsPerSecond(600.0).setCpuCores(1.5).setMeanLatencyMillis(null).setEnd("t2");
+
+        Observed mean = Measures.mean(List.of(a, b));
+        AutoFigures figures = Measures.figures(mean, 2);
+
+        assertThat(mean.getEnd()).isEqualTo("t2");
+        assertThat(figures.getRequestsPerSecond()).isEqualTo(500.0);
+        assertThat(figures.getRequestsPerCpuSecond()).isEqualTo(500.0);
+        assertThat(figures.getMeanLatencyMillis()).as("the windows that have the figure").isEqualTo(100.0);
+        assertThat(figures.getWindows()).isEqualTo(2);
+    }
+}

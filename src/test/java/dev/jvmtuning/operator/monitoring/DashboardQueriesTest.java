@@ -190,6 +190,35 @@ class DashboardQueriesTest {
             }
         }
         assertThat(empty).as("panel queries that return nothing").isEmpty();
+        keepPanelSeries();
+    }
+
+    /**
+     * Each panel's series over the run so far, for deploy/render-dashboard.py, which draws them as the
+     * README's picture of the dashboard (the same queries, drawn without Grafana).
+     */
+    private static void keepPanelSeries() throws IOException, InterruptedException {
+        long end = System.currentTimeMillis() / 1000;
+        var panels = JSON.createArrayNode();
+        for (JsonNode panel : JSON.readTree(DASHBOARD.toFile()).path("panels")) {
+            if (!panel.has("targets")) {
+                continue;
+            }
+            var kept = panels.addObject().put("title", panel.path("title").asText()).put("type", panel.path("type").asText());
+            var series = kept.putArray("series");
+            for (JsonNode target : panel.path("targets")) {
+                String expr = substitute(target.path("expr").asText(), "orders");
+                HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(prometheus.url() + "/api/v1/query_range?query="
+                        + URLEncoder.encode(expr, StandardCharsets.UTF_8) + "&start=" + (end - 300) + "&end=" + end + "&step=5")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                JSON.readTree(response.body()).path("data").path("result").forEach(r -> series.addObject()
+                        .put("legend", target.path("legendFormat").asText()).set("metric", r.path("metric")));
+                JSON.readTree(response.body()).path("data").path("result").forEach(r -> ((com.fasterxml.jackson.databind.node.ObjectNode)
+                        series.get(series.size() - 1)).set("values", r.path("values")));
+            }
+        }
+        Path out = Files.createDirectories(Path.of("target/dashboard")).resolve("panels.json");
+        JSON.writerWithDefaultPrettyPrinter().writeValue(out.toFile(), panels);
     }
 
     @Test

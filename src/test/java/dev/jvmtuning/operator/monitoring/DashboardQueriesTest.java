@@ -211,10 +211,11 @@ class DashboardQueriesTest {
                 HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(prometheus.url() + "/api/v1/query_range?query="
                         + URLEncoder.encode(expr, StandardCharsets.UTF_8) + "&start=" + (end - 300) + "&end=" + end + "&step=5")).build(),
                         HttpResponse.BodyHandlers.ofString());
-                JSON.readTree(response.body()).path("data").path("result").forEach(r -> series.addObject()
-                        .put("legend", target.path("legendFormat").asText()).set("metric", r.path("metric")));
-                JSON.readTree(response.body()).path("data").path("result").forEach(r -> ((com.fasterxml.jackson.databind.node.ObjectNode)
-                        series.get(series.size() - 1)).set("values", r.path("values")));
+                JSON.readTree(response.body()).path("data").path("result").forEach(r -> {
+                    var one = series.addObject().put("legend", target.path("legendFormat").asText());
+                    one.set("metric", r.path("metric"));
+                    one.set("values", r.path("values"));
+                });
             }
         }
         Path out = Files.createDirectories(Path.of("target/dashboard")).resolve("panels.json");

@@ -100,7 +100,7 @@ class HostileProfilesTest {
                 admission("jvmOptionsVariable: LD_PRELOAD", "spec.jvmOptionsVariable: Unsupported value: \"LD_PRELOAD\""),
                 admission("container: 'app;rm'", "spec.container: Invalid value"),
                 admission("runtime: WebLogic", "spec.runtime: Unsupported value"),
-                admission("mode: Auto", "spec.mode: Unsupported value"),
+                admission("mode: Autopilot", "spec.mode: Unsupported value"),
                 admission("heap: {size: 16Mi}", "heap.size must be at least 32Mi"),
                 admission("heap: {size: '1Gi; reboot'}", "spec.heap.size: Invalid value"),
                 admission("heap: {percentOfLimit: 95}", "spec.heap.percentOfLimit in body should be less than or equal to 90"),

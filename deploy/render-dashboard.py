@@ -24,7 +24,8 @@ panels = json.load(open(panels_file))
 def legend(series):
     text = series.get("legend") or ""
     text = re.sub(r"\{\{\s*(\w+)\s*\}\}", lambda m: series["metric"].get(m.group(1), ""), text)
-    return text or ",".join(f"{k}={v}" for k, v in series["metric"].items() if k != "__name__") or "value"
+    shown = {k: v for k, v in series["metric"].items() if k not in ("__name__", "instance", "job", "namespace", "profile")}
+    return text or ",".join(f"{k}={v}" for k, v in shown.items()) or "value"
 
 
 def last(series):
@@ -51,7 +52,7 @@ for panel in panels:
             ax.plot(times, [float(v) for _, v in s["values"]], label=legend(s)[:40])
         ax.legend(fontsize=7, loc="upper left")
         ax.tick_params(labelsize=7)
-        ax.xaxis.set_major_formatter(matplotlib.dates.DateFormatter("%H:%M"))
+        ax.xaxis.set_major_formatter(matplotlib.dates.DateFormatter("%H:%M:%S"))
     elif panel["type"] == "piechart":
         ax.pie([max(last(s), 0) for s in series], labels=[legend(s)[:25] for s in series], textprops={"fontsize": 7})
     else:  # stat and table: the newest value of each series

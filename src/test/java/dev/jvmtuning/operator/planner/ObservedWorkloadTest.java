@@ -56,11 +56,15 @@ class ObservedWorkloadTest {
         Observed o = observed(400, 12, 1.0, null, null, null);
         o.setAllocatedKibPerRequest(2047.6);
         o.setLoadedClasses(11_250);
+        o.setGcTimePercent(12.0);
 
         Workload w = ObservedWorkload.estimate(o, null).orElseThrow();
 
         assertThat(w.getAllocationPerRequest()).isEqualTo("2048Ki").matches(Patterns.MEMORY);
         assertThat(w.getLoadedClasses()).isEqualTo(11_250);
+        // The same allocation at 1% GC: the garbage dies young, so it must not cut the threads (R12a).
+        o.setGcTimePercent(1.0);
+        assertThat(ObservedWorkload.estimate(o, null).orElseThrow().getAllocationPerRequest()).isNull();
     }
 
     @Test

@@ -253,8 +253,7 @@ public final class TpCommand {
         }
 
         DeploymentTuning.Agent agent(TuningProfile profile) {
-            boolean wanted = profile.getSpec().getMetrics() != null && profile.getSpec().getMetrics().agentInjected();
-            return wanted ? new DeploymentTuning.Agent(agentImage, OperatorSettings.Agent.DEFAULT_JAR_PATH) : null;
+            return DeploymentTuning.Agent.ifInjected(profile.getSpec(), agentImage, OperatorSettings.Agent.DEFAULT_JAR_PATH);
         }
 
         Planned plan(KubernetesClient client, boolean withRecommendations) {

@@ -84,7 +84,6 @@ final class Rollouts {
 
     /** The agent image and jar set at install time, for a profile that injects the agent; else null. */
     private DeploymentTuning.Agent agent(TuningProfile profile) {
-        boolean wanted = profile.getSpec().getMetrics() != null && profile.getSpec().getMetrics().agentInjected();
-        return wanted ? new DeploymentTuning.Agent(agent.image(), agent.jarPath()) : null;
+        return DeploymentTuning.Agent.ifInjected(profile.getSpec(), agent.image(), agent.jarPath());
     }
 }

@@ -2,6 +2,7 @@ package dev.jvmtuning.operator.render;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.model.Names;
 import io.fabric8.kubernetes.api.model.ConfigMapKeySelector;
 import io.fabric8.kubernetes.api.model.Container;
@@ -122,6 +123,10 @@ public final class DeploymentTuning {
 
     /** The agent image and where its jar sits in it; null when the profile does not inject the agent. */
     public record Agent(String image, String jarPath) {
+        /** This agent for a profile that asks for it to be injected, else null. */
+        public static Agent ifInjected(TuningProfileSpec spec, String image, String jarPath) {
+            return spec.getMetrics() != null && spec.getMetrics().agentInjected() ? new Agent(image, jarPath) : null;
+        }
     }
 
     /** An init container copies the agent's jar into a volume the target container mounts read-only. */

@@ -5,12 +5,7 @@ import com.sun.net.httpserver.HttpHandler;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
-import io.prometheus.metrics.model.snapshots.MetricMetadata;
-import io.prometheus.metrics.model.snapshots.MetricSnapshots;
-import io.prometheus.metrics.model.snapshots.Unit;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -19,7 +14,8 @@ import java.util.function.LongSupplier;
 /**
  * Serves the latest background collection at / and /metrics, in OpenMetrics when the scraper accepts it
  * and in the Prometheus text format otherwise (protobuf is never offered: its writer is left out of the
- * jar). A scrape does no collecting: it copies the rendered bytes and adds how old they are.
+ * jar). A scrape does no collecting and no rendering: it writes the collection's bytes and the one line
+ * that says how old they are.
  */
 final class TextFormatMetricsHandler implements HttpHandler {
 
@@ -30,10 +26,6 @@ final class TextFormatMetricsHandler implements HttpHandler {
     static final Duration STALE_AFTER = Duration.ofSeconds(60);
 
     private static final List<String> METRICS_PATHS = List.of("/", "/metrics");
-    private static final MetricMetadata COLLECT_AGE = new MetricMetadata("jvmtuning_agent_collect_age_seconds",
-            "Time since the collection this scrape serves ended; the agent collects in the background", Unit.SECONDS);
-    private static final MetricMetadata COLLECT_SECONDS = new MetricMetadata("jvmtuning_agent_collect_seconds",
-            "Time the collection this scrape serves took, every collector and both text formats", Unit.SECONDS);
 
     private final BackgroundCollector collector;
     private final LongSupplier nanoClock;
@@ -47,20 +39,15 @@ final class TextFormatMetricsHandler implements HttpHandler {
     }
 
     /**
-     * Loads every class a scrape needs now, while the application is starting: in a heap-starved
-     * application the first scrape could fail to load one with an OutOfMemoryError, and the JVM then
-     * refuses that class for the rest of the process.
+     * Links what a scrape runs now, while the application is starting: in a heap-starved application the
+     * first scrape could fail to load a class with an OutOfMemoryError, and the JVM then refuses that
+     * class for the rest of the process.
      */
     private void warmUp() {
         BackgroundCollector.Collection collection = collector.latest();
-        if (collection == null) {
-            return;
-        }
-        try {
-            body(collection, openMetricsWriter);
-            body(collection, prometheusWriter);
-        } catch (IOException | RuntimeException e) {
-            // A failed warm-up only means the first scrape loads these classes itself.
+        if (collection != null) {
+            collection.tail(nanoClock.getAsLong(), true);
+            collection.tail(nanoClock.getAsLong(), false);
         }
     }
 
@@ -72,36 +59,25 @@ final class TextFormatMetricsHandler implements HttpHandler {
                 return;
             }
             BackgroundCollector.Collection collection = collector.latest();
-            if (collection == null || ageNanos(collection) > STALE_AFTER.toNanos()) {
+            long now = nanoClock.getAsLong();
+            if (collection == null || now - collection.collectedAtNanos() > STALE_AFTER.toNanos()) {
                 byte[] reason = "metrics not collected recently\n".getBytes(StandardCharsets.US_ASCII);
                 exchange.sendResponseHeaders(503, reason.length);
                 exchange.getResponseBody().write(reason);
                 return;
             }
-            ExpositionFormatWriter writer = accepts(exchange, openMetricsWriter) ? openMetricsWriter : prometheusWriter;
-            byte[] body = body(collection, writer);
+            boolean openMetrics = accepts(exchange, openMetricsWriter);
+            byte[] collected = openMetrics ? collection.openMetrics() : collection.prometheusText();
+            byte[] tail = collection.tail(now, openMetrics);
+            ExpositionFormatWriter writer = openMetrics ? openMetricsWriter : prometheusWriter;
             exchange.getResponseHeaders().set("Content-Type", writer.getContentType());
             boolean head = "HEAD".equals(exchange.getRequestMethod());
-            exchange.sendResponseHeaders(200, head ? -1 : body.length);
+            exchange.sendResponseHeaders(200, head ? -1 : collected.length + tail.length);
             if (!head) {
-                exchange.getResponseBody().write(body);
+                exchange.getResponseBody().write(collected);
+                exchange.getResponseBody().write(tail);
             }
         }
-    }
-
-    /** The collection in the writer's format, followed by its age and cost (and OpenMetrics' EOF). */
-    byte[] body(BackgroundCollector.Collection collection, ExpositionFormatWriter writer) throws IOException {
-        byte[] collected = writer == openMetricsWriter ? collection.openMetricsWithoutEof() : collection.prometheusText();
-        ByteArrayOutputStream out = new ByteArrayOutputStream(collected.length + 512);
-        out.write(collected);
-        writer.write(out, new MetricSnapshots(
-                ThreadSchedulingMetrics.gauge(COLLECT_AGE, Unit.nanosToSeconds(ageNanos(collection))),
-                ThreadSchedulingMetrics.gauge(COLLECT_SECONDS, Unit.nanosToSeconds(collection.collectNanos()))));
-        return out.toByteArray();
-    }
-
-    private long ageNanos(BackgroundCollector.Collection collection) {
-        return nanoClock.getAsLong() - collection.collectedAtNanos();
     }
 
     private static boolean accepts(HttpExchange exchange, ExpositionFormatWriter writer) {

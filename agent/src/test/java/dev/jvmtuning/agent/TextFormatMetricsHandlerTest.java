@@ -3,10 +3,14 @@ package dev.jvmtuning.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
+import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.MetricMetadata;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -14,7 +18,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -96,6 +102,31 @@ class TextFormatMetricsHandlerTest {
                 type -> assertThat(type).startsWith("text/plain"));
         assertThat(text.body()).contains("collections 1", "jvmtuning_agent_collect_age_seconds ")
                 .doesNotContain("# EOF");
+    }
+
+    @Test
+    void aScrapeWritesTheCollectionsBytesAndOnlyTheAgeSampleOfItsOwnAsTheLibraryRendersIt() throws Exception {
+        for (ExpositionFormatWriter writer : List.of(OpenMetricsTextFormatWriter.create(), PrometheusTextFormatWriter.create())) {
+            String accept = writer instanceof OpenMetricsTextFormatWriter ? OPEN_METRICS : "text/plain";
+            clock.addAndGet(2_500_000_000L);
+            String older = scrape("/metrics", accept).body();
+            clock.addAndGet(1_000_000_000L);
+            String newer = scrape("/metrics", accept).body();
+
+            String olderAge = render(writer, 2.5);
+            assertThat(older).as(accept).endsWith(olderAge);
+            assertThat(newer).as(accept).endsWith(render(writer, 3.5))
+                    .startsWith(older.substring(0, older.length() - olderAge.length()));
+            clock.set(1_000_000_000L);
+        }
+        assertThat(collections.get()).isEqualTo(1);
+    }
+
+    /** The age family alone as the Prometheus library renders it (with OpenMetrics' EOF marker). */
+    private static String render(ExpositionFormatWriter writer, double ageSeconds) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        writer.write(out, new MetricSnapshots(ThreadSchedulingMetrics.gauge(BackgroundCollector.COLLECT_AGE, ageSeconds)));
+        return out.toString(StandardCharsets.US_ASCII);
     }
 
     @Test

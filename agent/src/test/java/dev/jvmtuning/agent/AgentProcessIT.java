@@ -12,9 +12,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -25,6 +27,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Attaches the shaded agent jar to a real JVM and scrapes it over loopback. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -62,8 +65,11 @@ class AgentProcessIT {
     }
 
     @Test
-    void servesJvmAndSchedulerMetricsOfARunningApplication() throws Exception {
-        int agentPort = start("port=0,host=127.0.0.1", List.of("30"), APPLICATION_PROMETHEUS_CONFIG)
+    void servesJvmAndSchedulerMetricsOfARunningApplication(@TempDir Path logs) throws Exception {
+        Path safepoints = logs.resolve("safepoints.log");
+        Map<String, String> environment = new HashMap<>(APPLICATION_PROMETHEUS_CONFIG);
+        environment.put("JAVA_TOOL_OPTIONS", "-Xlog:safepoint:file=" + safepoints);
+        int agentPort = start("port=0,host=127.0.0.1", List.of("30"), environment)
                 .get(AGENT_START_SECONDS, TimeUnit.SECONDS);
 
         Map<String, Double> first = Exposition.samples(scrape(agentPort, "/metrics", "text/plain").body());
@@ -76,10 +82,14 @@ class AgentProcessIT {
             assertThat(second.get(counter)).as(counter).isGreaterThanOrEqualTo(first.get(counter));
         }
         assertThat(second.keySet()).anyMatch(series -> series.startsWith("jvm_gc_collection_seconds_count{"));
-        // Thread counts yes; thread states and deadlocks need a safepoint each, which the agent avoids.
+        // Thread counts yes; deadlock detection stops every thread at a safepoint, which the agent avoids,
+        // and thread states are left out too (see BackgroundCollector).
         assertThat(second).containsKey("jvm_threads_current");
         assertThat(second.keySet()).noneMatch(series -> series.startsWith("jvm_threads_state")
                 || series.startsWith("jvm_threads_deadlocked"));
+        // Three or more collections so far: none stopped the application for thread dumps or deadlock checks.
+        assertThat(Files.readString(safepoints)).contains("Safepoint \"")
+                .doesNotContain("\"ThreadDump\"", "\"FindDeadlocks\"");
         assertThat(second.get(PROCESS_CPU)).isGreaterThan(first.get(PROCESS_CPU));
         assertThat(second.get("jvmtuning_tasks")).isGreaterThan(3);
     }

@@ -3,6 +3,7 @@ package dev.jvmtuning.operator.reconciler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.testing.LabPods;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
@@ -30,16 +31,12 @@ class AutoscalerTest {
                 apiVersion: jvmtuning.dev/v1alpha1
                 kind: TuningProfile
                 metadata: {name: orders}
-                spec:
-                  targetRef: {name: orders}
-                  runtime: SpringBootTomcat
-                  mode: Auto
-                  workload: {requestsPerSecond: 300}
-                  metrics: {port: 8080, path: /actuator/prometheus, interval: 5s}
+                spec: {targetRef: {name: orders}, runtime: SpringBootTomcat, mode: Auto, workload: {requestsPerSecond: 300},
+                  metrics: {port: 8080, interval: 5s}}
                 """).inNamespace(namespace).create();
 
-        await().atMost(Duration.ofMinutes(1)).until(() -> autoscaler(client, namespace) == null
-                && client.resources(TuningProfile.class).inNamespace(namespace).withName("orders").get().getStatus().getAuto() != null);
+        await().atMost(Duration.ofMinutes(1)).until(() -> auto(client, namespace) != null);
+        assertThat(auto(client, namespace).getAutoscaler()).as("another Deployment's autoscaler is not the target's").isNull();
 
         client.resource(hpa("orders-scaler", "orders", 3)).inNamespace(namespace).create();
 
@@ -52,9 +49,14 @@ class AutoscalerTest {
         System.out.println("status.auto.autoscaler: " + autoscaler(client, namespace));
     }
 
-    private static String autoscaler(KubernetesClient client, String namespace) {
+    private static AutoStatus auto(KubernetesClient client, String namespace) {
         TuningProfile profile = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders").get();
-        return profile.getStatus() == null || profile.getStatus().getAuto() == null ? null : profile.getStatus().getAuto().getAutoscaler();
+        return profile.getStatus() == null ? null : profile.getStatus().getAuto();
+    }
+
+    private static String autoscaler(KubernetesClient client, String namespace) {
+        AutoStatus auto = auto(client, namespace);
+        return auto == null ? null : auto.getAutoscaler();
     }
 
     private static String hpa(String name, String deployment, int min) {

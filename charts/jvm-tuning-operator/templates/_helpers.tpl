@@ -48,6 +48,10 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 - apiGroups: [apps]
   resources: [deployments]
   verbs: [get, list, watch, patch, update]
+# the target's autoscaler, read (never written) for mode Auto's status
+- apiGroups: [autoscaling]
+  resources: [horizontalpodautoscalers]
+  verbs: [list]
 # the rendered server properties, owned by each profile
 - apiGroups: [""]
   resources: [configmaps]

@@ -83,6 +83,12 @@ public final class AutoLoop {
             next.getWindows().remove(0);
             return new Decision(next, events);
         }
+        if (pending.isPresent() && replicasMoved(next.getWindows())) {
+            // An autoscaler moved the replicas during the step's windows: a period across the move is neither the step's
+            // load nor the one before, and the new pods' first windows are their warm-up. The verdict waits for a period at one count.
+            next.getWindows().clear();
+            return new Decision(next, events);
+        }
         AutoFigures period = Measures.figures(Measures.mean(next.getWindows()), next.getWindows().size());
         Observed measured = Measures.mean(next.getWindows());
         next.getWindows().clear();
@@ -191,6 +197,11 @@ public final class AutoLoop {
         if (!seen && !start.isBefore(settled.plus(seconds(in.spec().getWarmUp())))) {
             next.getWindows().add(window);
         }
+    }
+
+    /** Whether the windows read different numbers of pods. */
+    private static boolean replicasMoved(List<Observed> windows) {
+        return windows.stream().map(Observed::getPods).filter(Objects::nonNull).distinct().count() > 1;
     }
 
     /** The step being watched, if any: the last iteration while Pending. */

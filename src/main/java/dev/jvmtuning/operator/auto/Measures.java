@@ -46,6 +46,7 @@ public final class Measures {
         mean.setPendingConnections(mean(windows, Observed::getPendingConnections));
         mean.setRequestsPerSecond(mean(windows, Observed::getRequestsPerSecond));
         mean.setMeanLatencyMillis(mean(windows, Observed::getMeanLatencyMillis));
+        mean.setP99LatencyMillis(mean(windows, Observed::getP99LatencyMillis));
         mean.setCpuMillisPerRequest(mean(windows, Observed::getCpuMillisPerRequest));
         mean.setRunQueueMillisPerRequest(mean(windows, Observed::getRunQueueMillisPerRequest));
         mean.setConnectionWaitMillisPerRequest(mean(windows, Observed::getConnectionWaitMillisPerRequest));
@@ -61,7 +62,7 @@ public final class Measures {
         Double cores = mean.getCpuCores();
         return new AutoFigures().setWindows(windows).setRequestsPerSecond(rate)
                 .setRequestsPerCpuSecond(rate == null || cores == null || cores <= 0 ? null : round(rate / cores))
-                .setMeanLatencyMillis(mean.getMeanLatencyMillis()).setErrorPercent(mean.getErrorPercent())
+                .setMeanLatencyMillis(mean.getMeanLatencyMillis()).setP99LatencyMillis(mean.getP99LatencyMillis()).setErrorPercent(mean.getErrorPercent())
                 .setGcTimePercent(mean.getGcTimePercent()).setConnectionWaitMillisPerRequest(mean.getConnectionWaitMillisPerRequest())
                 .setGuardrail(mean.getGuardrail());
     }
@@ -69,7 +70,7 @@ public final class Measures {
     /**
      * Why {@code after} is worse than {@code before}, or empty. Throughput per CPU-second is judged at
      * the same load (within the tolerance): more requests served may cost more CPU each, and fewer are not
-     * comparable. Latency is judged unless the load rose at least as much (Little's law: that is more
+     * comparable. Mean and p99 latency are each judged unless the load rose at least as much (Little's law: that is more
      * work in flight, not slower work). Errors, GC time, pool waits and the guardrail are judged always.
      */
     public static Optional<String> regression(Auto spec, AutoFigures before, AutoFigures after) {
@@ -81,12 +82,8 @@ public final class Measures {
             worse.add("throughput per CPU-second " + text(before.getRequestsPerCpuSecond()) + " -> " + text(after.getRequestsPerCpuSecond())
                     + " at the same load (" + text(before.getRequestsPerSecond()) + " -> " + text(after.getRequestsPerSecond()) + " req/s)");
         }
-        Double latency = ratio(after.getMeanLatencyMillis(), before.getMeanLatencyMillis());
-        if (latency != null && rose(before.getMeanLatencyMillis(), after.getMeanLatencyMillis(), tolerance, LATENCY_FLOOR_MILLIS)
-                && (load == null || load < latency)) {
-            worse.add("mean latency " + text(before.getMeanLatencyMillis()) + " -> " + text(after.getMeanLatencyMillis()) + " ms at "
-                    + text(before.getRequestsPerSecond()) + " -> " + text(after.getRequestsPerSecond()) + " req/s");
-        }
+        latency("mean latency", AutoFigures::getMeanLatencyMillis, before, after, load, tolerance).ifPresent(worse::add);
+        latency("p99 latency", AutoFigures::getP99LatencyMillis, before, after, load, tolerance).ifPresent(worse::add);
         if (rose(before.getErrorPercent(), after.getErrorPercent(), tolerance, ERROR_FLOOR_POINTS)) {
             worse.add("server errors " + text(before.getErrorPercent()) + "% -> " + text(after.getErrorPercent()) + "%");
         }
@@ -106,6 +103,18 @@ public final class Measures {
         }
         return worse.isEmpty() ? Optional.empty()
                 : Optional.of(String.join("; ", worse) + " (tolerance " + spec.getRegressionTolerancePercent() + "%)");
+    }
+
+    /** The latency figure's rise beyond the tolerance, unless the load rose at least as much. */
+    private static Optional<String> latency(String name, Function<AutoFigures, Double> figure, AutoFigures before, AutoFigures after,
+            Double load, double tolerance) {
+        Double latency = ratio(figure.apply(after), figure.apply(before));
+        if (latency != null && rose(figure.apply(before), figure.apply(after), tolerance, LATENCY_FLOOR_MILLIS)
+                && (load == null || load < latency)) {
+            return Optional.of(name + " " + text(figure.apply(before)) + " -> " + text(figure.apply(after)) + " ms at "
+                    + text(before.getRequestsPerSecond()) + " -> " + text(after.getRequestsPerSecond()) + " req/s");
+        }
+        return Optional.empty();
     }
 
     /** How the workload moved, when its rate or its latency per pod moved by more than the spec's shift; else empty. */

@@ -35,10 +35,17 @@ public record PodSnapshot(
      * @param connectionHoldSeconds  time pooled database connections were held
      * @param serverErrors           of those requests, the ones answered with a 5xx status
      * @param allocatedBytes         heap the JVM allocated (R12a)
+     * @param latency                those requests by duration, when the server exposes a histogram
      */
     public record Service(Double requests, Double requestSeconds, Double runQueueDelaySeconds, Double connectionWaitSeconds,
-            Double connectionHoldSeconds, Double serverErrors, Double allocatedBytes) {
+            Double connectionHoldSeconds, Double serverErrors, Double allocatedBytes, LatencyHistogram latency) {
         public static final Service NONE = new Service(null, null, null, null, null, null, null);
+
+        /** A server without a request-duration histogram. */
+        public Service(Double requests, Double requestSeconds, Double runQueueDelaySeconds, Double connectionWaitSeconds,
+                Double connectionHoldSeconds, Double serverErrors, Double allocatedBytes) {
+            this(requests, requestSeconds, runQueueDelaySeconds, connectionWaitSeconds, connectionHoldSeconds, serverErrors, allocatedBytes, null);
+        }
     }
 
     /** Every series name this reads, for a Prometheus query. */
@@ -51,7 +58,7 @@ public record PodSnapshot(
             "tomcat_threadpool_maxthreads", "hikaricp_connections_pending", "agroal_awaiting_count", "jvm_memory_usage_after_gc_percent",
             "jvm_memory_usage_after_gc", "jvm_memory_pool_collection_used_bytes", "jvm_memory_pool_collection_max_bytes",
             "jvm_memory_pool_max_bytes", "process_cpu_time_ns_total", "http_server_requests_seconds_count",
-            "http_server_requests_seconds_sum", "jvmtuning_run_queue_delay_seconds_total", "hikaricp_connections_acquire_seconds_sum",
+            "http_server_requests_seconds_sum", LatencyHistogram.SERIES, "jvmtuning_run_queue_delay_seconds_total", "hikaricp_connections_acquire_seconds_sum",
             "hikaricp_connections_usage_seconds_sum", "jvm_gc_memory_allocated_bytes_total", "jvm_memory_pool_allocated_bytes_total",
             "jvm_classes_loaded_classes", "jvm_classes_currently_loaded");
 
@@ -84,7 +91,8 @@ public record PodSnapshot(
                         serverErrors(samples),
                         // Allocation happens in eden; the other pools' figures count the same bytes again as they are copied.
                         firstSum(samples, series("jvm_gc_memory_allocated_bytes_total"),
-                                series("jvm_memory_pool_allocated_bytes_total").and(s -> s.label("pool") != null && s.label("pool").contains("Eden")))));
+                                series("jvm_memory_pool_allocated_bytes_total").and(s -> s.label("pool") != null && s.label("pool").contains("Eden"))),
+                        LatencyHistogram.of(samples, PodSnapshot::servesRequests)));
     }
 
     /** Scrapes and probes of the management endpoints are not the workload. */

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
-/** Rates over the window between two snapshots of each pod, averaged over the pods. Pure. */
+/** Rates over the window between two snapshots of each pod, averaged over the pods; p99 latency over their requests together. Pure. */
 public final class Window {
     private static final long SHOWN_LENGTH_STEP = 5;
 
@@ -66,6 +66,7 @@ public final class Window {
      */
     public static Observed observe(Map<String, PodSnapshot> previous, Map<String, PodSnapshot> current, Double containerCores) {
         List<PodRates> rates = new ArrayList<>();
+        List<LatencyHistogram> latencies = new ArrayList<>();
         long windowMillis = 0;
         long endMillis = 0;
         for (Map.Entry<String, PodSnapshot> entry : current.entrySet()) {
@@ -83,6 +84,10 @@ public final class Window {
             Double switches = increase(before.involuntarySwitches(), now.involuntarySwitches());
             Double gc = increase(before.gcPauseSeconds(), now.gcPauseSeconds());
             Double cpu = increase(before.cpuSeconds(), now.cpuSeconds());
+            LatencyHistogram latency = LatencyHistogram.increase(before.service().latency(), now.service().latency());
+            if (latency != null) {
+                latencies.add(latency);
+            }
             rates.add(new PodRates(
                     gc == null ? null : Math.min(100, 100 * gc / seconds),
                     switches == null || cores == null || cores <= 0 ? null : switches / seconds / cores,
@@ -110,6 +115,9 @@ public final class Window {
         observed.setHeapAfterGcPercent(mean(rates, PodRates::heapAfterGcPercent));
         observed.setRequestsPerSecond(mean(rates, r -> r.service().requestsPerSecond()));
         observed.setMeanLatencyMillis(mean(rates, r -> r.service().latencyMillis()));
+        // A percentile of the pods' requests together, not a mean of the pods' percentiles.
+        LatencyHistogram latency = LatencyHistogram.sum(latencies);
+        observed.setP99LatencyMillis(latency == null ? null : latency.p99Millis());
         observed.setCpuMillisPerRequest(mean(rates, r -> r.service().cpuMillis()));
         observed.setRunQueueMillisPerRequest(mean(rates, r -> r.service().runQueueMillis()));
         observed.setConnectionWaitMillisPerRequest(mean(rates, r -> r.service().connectionWaitMillis()));

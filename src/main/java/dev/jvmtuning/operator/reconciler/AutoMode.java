@@ -15,10 +15,15 @@ import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.TuningValues;
 import dev.jvmtuning.operator.planner.PlanResult;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.jboss.logging.Logger;
 
 /**
  * Mode Auto within a reconcile, after the settings in force were applied: feeds the loop what this
@@ -27,6 +32,8 @@ import java.util.Optional;
  * step, verdict and revert in an Event.
  */
 final class AutoMode {
+    private static final Logger LOG = Logger.getLogger(AutoMode.class);
+    private static final String DEPLOYMENT = "Deployment";
     private final FlagPolicy flagPolicy;
 
     AutoMode(FlagPolicy flagPolicy) {
@@ -34,8 +41,8 @@ final class AutoMode {
     }
 
     /** The loop's next step, in status; returns the Events it deserves. */
-    List<EventPolicy.Event> decide(TuningProfile profile, PlanResult.Plan plan, ContainerFacts facts, Optional<MetricsReport> metrics,
-            StatusBuilder status) {
+    List<EventPolicy.Event> decide(TuningProfile profile, Deployment target, PlanResult.Plan plan, ContainerFacts facts,
+            Optional<MetricsReport> metrics, StatusBuilder status, KubernetesClient client) {
         Auto spec = Objects.requireNonNullElseGet(profile.getSpec().getAuto(), Auto::new);
         AutoStatus previous = status.auto();
         Observed window = metrics.map(MetricsReport::observed).orElse(null);
@@ -47,8 +54,33 @@ final class AutoMode {
                 && Instant.parse(rolledBack.getAt()).isAfter(Instant.parse(previous.getChangedAt())) ? rolledBack.getMessage() : null;
         AutoLoop.Decision decision = AutoLoop.decide(new AutoLoop.Input(spec, previous, inForce(plan.values(), facts, window), settledAt,
                 podFailure, window, new MeasuredReplan(profile.getSpec(), facts, flagPolicy), Instant.now()));
-        status.auto(decision.status());
+        status.auto(decision.status().setAutoscaler(autoscaler(client, target)));
         return decision.events().stream().map(e -> new EventPolicy.Event(e.warning(), e.reason(), e.message())).toList();
+    }
+
+    /**
+     * The autoscaler of the target, said for status, or null. Read once per reconcile of an Auto profile
+     * rather than watched: the loop only reports it, and the replica moves it makes reach the loop through
+     * the windows' pod counts anyway.
+     */
+    private static String autoscaler(KubernetesClient client, Deployment target) {
+        List<HorizontalPodAutoscaler> scalers;
+        try {
+            scalers = client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(target.getMetadata().getNamespace()).list().getItems();
+        } catch (KubernetesClientException e) {
+            LOG.debugf("autoscalers of %s unread: %s", target.getMetadata().getName(), e.getMessage());
+            return null;
+        }
+        return scalers.stream().filter(h -> h.getSpec() != null && h.getSpec().getScaleTargetRef() != null
+                        && DEPLOYMENT.equals(h.getSpec().getScaleTargetRef().getKind())
+                        && target.getMetadata().getName().equals(h.getSpec().getScaleTargetRef().getName()))
+                .findFirst().map(h -> {
+                    Integer now = h.getStatus() != null && h.getStatus().getCurrentReplicas() != null ? h.getStatus().getCurrentReplicas()
+                            : target.getSpec().getReplicas();
+                    return "scaled by HorizontalPodAutoscaler " + h.getMetadata().getName() + " (" + Objects.requireNonNullElse(h.getSpec().getMinReplicas(), 1)
+                            + " to " + h.getSpec().getMaxReplicas() + " replicas), " + now + " now: the loop plans and judges per pod,"
+                            + " and a step's verdict waits while the replicas move";
+                }).orElse(null);
     }
 
     /** The knobs as they run: the plan's values, the server's own maximum threads (as its metrics say) where the plan sets none. */

@@ -159,7 +159,8 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         }
         report(profile, plan, facts, plan.current(), status);
         if (auto) {
-            new EventRecorder(context.getClient()).record(profile, autoMode.decide(profile, plan, facts, watches.metrics(profile), status));
+            new EventRecorder(context.getClient()).record(profile, autoMode.decide(profile, deployment, plan, facts,
+                    watches.metrics(profile), status, context.getClient()));
         }
     }
 

@@ -179,6 +179,27 @@ class AutoLoopTest {
     }
 
     @Test
+    void replicasAnAutoscalerMovesDuringAStepsWindowsHoldItsVerdictUntilAPeriodAtOneCount() {
+        Driver d = new Driver(fast(), AutoLoopTest::littlesLaw);
+        Function<Integer, Observed> threePods = threads -> ioBound(threads).setPods(3);
+        d.pollWhileSettled(threePods, 10);
+        assertThat(d.last().getVerdict()).isEqualTo(AutoVerdict.Pending);
+        int step = d.threads();
+        // The autoscaler adds two pods: each serves less, and the new ones, cold, answer slowly in their first window.
+        d.poll(threePods.apply(step));
+        d.poll(threePods.apply(step));
+        assertThat(d.status.getWindows()).as("the step's first window").hasSize(1);
+        d.poll(ioBound(step).setPods(5).setRequestsPerSecond(1200.0).setMeanLatencyMillis(300.0));
+        assertThat(d.last().getVerdict()).as("a period across the move is not judged").isEqualTo(AutoVerdict.Pending);
+        assertThat(d.status.getWindows()).isEmpty();
+
+        d.poll(ioBound(step).setPods(5).setRequestsPerSecond(1200.0));
+        d.poll(ioBound(step).setPods(5).setRequestsPerSecond(1200.0));
+        assertThat(d.status.getHistory().get(0).getVerdict()).as("judged per pod at five pods").isEqualTo(AutoVerdict.Kept);
+        assertThat(d.events).extracting(AutoLoop.Event::reason).doesNotContain(Reason.AUTO_REVERTED);
+    }
+
+    @Test
     void podsThatFailOnAStepRevertItAtOnce() {
         Driver d = new Driver(fast(), AutoLoopTest::littlesLaw);
         d.pollWhileSettled(AutoLoopTest::ioBound, 10);

@@ -76,4 +76,31 @@ class MeasuresTest {
         assertThat(figures.getMeanLatencyMillis()).as("the windows that have the figure").isEqualTo(100.0);
         assertThat(figures.getWindows()).isEqualTo(2);
     }
+
+    /** rate req/s, mean ms, p99 ms; before then after; the measure named or empty. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            p99 doubles at the same load, the mean holds      | 500 | 100 | 300 | 500  | 102 | 600 | p99 latency 300 -> 600 ms at 500 -> 500 req/s
+            p99 doubles with the load doubled (more in flight) | 500 | 100 | 300 | 1000 | 102 | 600 | -
+            p99 within the tolerance                           | 500 | 100 | 300 | 500  | 100 | 320 | -
+            the server has no histogram                        | 500 | 100 | -   | 500  | 100 | -   | -
+            """)
+    void p99IsJudgedLikeTheMean(String name, double rate, double mean, Double p99, double rate2, double mean2, Double p99After, String worse) {
+        AutoFigures before = new AutoFigures().setRequestsPerSecond(rate).setMeanLatencyMillis(mean).setP99LatencyMillis(p99);
+        AutoFigures after = new AutoFigures().setRequestsPerSecond(rate2).setMeanLatencyMillis(mean2).setP99LatencyMillis(p99After);
+
+        if (worse == null) {
+            assertThat(Measures.regression(new Auto(), before, after)).isEmpty();
+        } else {
+            assertThat(Measures.regression(new Auto(), before, after)).hasValueSatisfying(r -> assertThat(r).startsWith(worse));
+        }
+    }
+
+    @Test
+    void aPeriodsP99IsTheMeanOfItsWindowsP99() {
+        Observed a = new Observed().setP99LatencyMillis(200.0).setEnd("t1");
+        Observed b = new Observed().setP99LatencyMillis(300.0).setEnd("t2");
+
+        assertThat(Measures.figures(Measures.mean(List.of(a, b)), 2).getP99LatencyMillis()).isEqualTo(250.0);
+    }
 }

@@ -154,4 +154,25 @@ class WindowTest {
         assertThat(m.loadedClasses()).isEqualTo(11_500);
         assertThat(p.loadedClasses()).isEqualTo(9_800);
     }
+
+    @Test
+    void p99IsOverThePodsRequestsTogetherAndAbsentWithoutAHistogram() {
+        // Pod a: 1000 fast requests (under 10 ms). Pod b: 100 requests, 20 of them between 100 and 200 ms.
+        // Together 1100: the 1089th is the 9th of b's 20 slow ones, not a's p99 averaged with b's.
+        Map<String, PodSnapshot> before = Map.of("a", served(0, 0, 0, 0), "b", served(0, 0, 0, 0), "c", served(0, 0, 0, 0));
+        Map<String, PodSnapshot> after = Map.of("a", served(10_000, 1000, 1000, 1000), "b", served(10_000, 80, 80, 100),
+                "c", new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 14.0, 2.0, 10.0, 200.0, 0.0, 0.5, null, PodSnapshot.Service.NONE));
+
+        Observed o = Window.observe(before, after, null);
+
+        assertThat(o.getP99LatencyMillis()).isCloseTo(145.0, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(Window.observe(Map.of("c", before.get("c")), Map.of("c", after.get("c")), null).getP99LatencyMillis()).isNull();
+    }
+
+    private static PodSnapshot served(long at, double under10ms, double under100ms, double all) {
+        java.util.TreeMap<Double, Double> buckets = new java.util.TreeMap<>(Map.of(0.01, under10ms, 0.1, under100ms, 0.2, all,
+                Double.POSITIVE_INFINITY, all));
+        return new PodSnapshot(at, 0.0, 0.0, 0.0, 0.0, 10.0, 2.0, 10.0, 200.0, 0.0, 0.5, null,
+                new PodSnapshot.Service(all, all * 0.01, null, null, null, null, null, new LatencyHistogram(buckets)));
+    }
 }

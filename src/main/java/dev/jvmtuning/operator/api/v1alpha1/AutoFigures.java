@@ -14,6 +14,8 @@ public class AutoFigures {
     private Double requestsPerCpuSecond;
     @JsonPropertyDescription("Mean time a request spent in the server, in milliseconds.")
     private Double meanLatencyMillis;
+    @JsonPropertyDescription("99th percentile of the time requests spent in the server, in milliseconds, where the server exposes a histogram.")
+    private Double p99LatencyMillis;
     @JsonPropertyDescription("Percent of requests answered with a server error (5xx).")
     private Double errorPercent;
     @JsonPropertyDescription("Percent of wall time spent in GC pauses.")

@@ -19,6 +19,9 @@ public class AutoStatus {
     private AutoSettings lastGood;
     @JsonPropertyDescription("When the settings last changed; windows count once their rollout completed after this and warmed up.")
     private String changedAt;
+    @JsonPropertyDescription("The HorizontalPodAutoscaler that scales the target, if any, and how the loop deals with it: it plans "
+            + "and judges per pod, and a step's verdict waits while the replicas move.")
+    private String autoscaler;
     @JsonPropertyDescription("The windows seen since, per pod (their figures, as status.observed shows them).")
     private List<Observed> windows = new ArrayList<>();
     @JsonPropertyDescription("While Holding: the figures the workload is compared with.")

@@ -32,6 +32,9 @@ public class Observed {
     private Double requestsPerSecond;
     @JsonPropertyDescription("Mean time a request spent in the server, in milliseconds.")
     private Double meanLatencyMillis;
+    @JsonPropertyDescription("99th percentile of the time requests spent in the server over the window, in milliseconds, from the "
+            + "server's request-duration histogram over all the target's pods; absent when the server exposes none.")
+    private Double p99LatencyMillis;
     @JsonPropertyDescription("CPU time the process used per request, in milliseconds.")
     private Double cpuMillisPerRequest;
     @JsonPropertyDescription("Time the JVM's threads waited for a CPU per request, in milliseconds: CPU contention, not work.")

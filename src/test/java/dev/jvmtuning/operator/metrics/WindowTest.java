@@ -154,4 +154,21 @@ class WindowTest {
         assertThat(m.loadedClasses()).isEqualTo(11_500);
         assertThat(p.loadedClasses()).isEqualTo(9_800);
     }
+
+    /** As Quarkus 3.34 exposes its worker pool (quarkus.thread-pool.max-threads=37, one request in flight); the internal pool is not the server's. */
+    @Test
+    void snapshotsReadQuarkusWorkerPool() {
+        Scrape quarkus = new Scrape(List.of(
+                new Sample("worker_pool_active", Map.of("pool_name", "vert.x-worker-thread", "pool_type", "worker"), 1, null),
+                new Sample("worker_pool_idle", Map.of("pool_name", "vert.x-worker-thread", "pool_type", "worker"), 36, null),
+                new Sample("worker_pool_active", Map.of("pool_name", "vert.x-internal-blocking", "pool_type", "worker"), 2, null),
+                new Sample("worker_pool_idle", Map.of("pool_name", "vert.x-internal-blocking", "pool_type", "worker"), 18, null),
+                new Sample("agroal_awaiting_count", Map.of("datasource", "default"), 4, null)), 0, List.of());
+
+        PodSnapshot q = PodSnapshot.of(quarkus, 1);
+
+        assertThat(q.busyThreads()).isEqualTo(1);
+        assertThat(q.maxThreads()).isEqualTo(37);
+        assertThat(q.pendingConnections()).isEqualTo(4);
+    }
 }

@@ -16,13 +16,13 @@ step "build: the agent, the workload app, the lab and the operator"
 if stale agent/target/jvm-tuning-agent.jar agent/src agent/pom.xml; then
   maven -f agent/pom.xml package -DskipTests
 fi
-if stale lab/workload-app/target/lab-workload.jar lab/workload-app/src lab/workload-app/pom.xml; then
+if stale lab/workload-app/target/lab-workload.jar lab/workload-app/src lab/work/src lab/workload-app/pom.xml; then
   maven -f lab/workload-app/pom.xml package -DskipTests
 fi
-if stale lab/workload-app/target/lab-workload-jetty.jar lab/workload-app/src lab/workload-app/pom.xml; then
+if stale lab/workload-app/target/lab-workload-jetty.jar lab/workload-app/src lab/work/src lab/workload-app/pom.xml; then
   maven -f lab/workload-app/pom.xml -Pjetty package -DskipTests
 fi
-if stale lab/quarkus-app/target/lab-workload-quarkus-runner.jar lab/quarkus-app/src lab/quarkus-app/pom.xml; then
+if stale lab/quarkus-app/target/lab-workload-quarkus-runner.jar lab/quarkus-app/src lab/work/src lab/quarkus-app/pom.xml; then
   maven -f lab/quarkus-app/pom.xml package -DskipTests
 fi
 lab_build driver

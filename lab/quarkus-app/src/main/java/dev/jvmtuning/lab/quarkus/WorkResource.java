@@ -1,5 +1,6 @@
 package dev.jvmtuning.lab.quarkus;
 
+import dev.jvmtuning.lab.work.Work;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
@@ -8,125 +9,29 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import javax.sql.DataSource;
 
 /**
- * GET /work as in the Spring Boot workload (lab/workload-app's WorkController): costs in the order
- * allocation, CPU, database, sleep, all chosen by the caller. Blocking, so it runs on Quarkus's worker
+ * GET /work as in the Spring Boot workload (see {@link Work}). Blocking, so it runs on Quarkus's worker
  * pool (quarkus.thread-pool.*), the pool the operator sizes.
  */
 @Path("/work")
 public class WorkResource {
 
-    private static final long MAX_MS = 60_000;
-    private static final long MAX_ALLOC_KB = 1024 * 1024; // 1 GiB
-    private static final int ALLOC_CHUNK_BYTES = 8 * 1024;
-
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-
-    private final DataSource dataSource;
+    private final Work work;
 
     public WorkResource(DataSource dataSource) {
-        if (!THREADS.isCurrentThreadCpuTimeSupported() || !THREADS.isThreadCpuTimeEnabled()) {
-            throw new IllegalStateException("this JVM cannot measure thread CPU time; cpuMs would spin forever");
-        }
-        this.dataSource = dataSource;
+        this.work = new Work(dataSource);
     }
 
-    /**
-     * @param sleepMaxMs defaults to sleepMinMs, so {@code sleepMinMs=100} alone sleeps exactly 100 ms
-     * @param dbMs       absent: no database access; present (even 0): SELECT 1, then hold the connection dbMs
-     */
     @GET
     @Blocking
     @Produces(MediaType.TEXT_PLAIN)
     public Response work(@QueryParam("sleepMinMs") @DefaultValue("0") long sleepMinMs, @QueryParam("sleepMaxMs") Long sleepMaxMs,
             @QueryParam("cpuMs") @DefaultValue("0") long cpuMs, @QueryParam("allocKb") @DefaultValue("0") long allocKb,
             @QueryParam("dbMs") Long dbMs) throws InterruptedException, SQLException {
-        long sleepMax = sleepMaxMs == null ? sleepMinMs : sleepMaxMs;
-        String invalid = firstNonNull(
-                outOfRange("sleepMinMs", sleepMinMs, MAX_MS),
-                outOfRange("sleepMaxMs", sleepMax, MAX_MS),
-                sleepMax < sleepMinMs ? "sleepMaxMs (" + sleepMax + ") must be >= sleepMinMs (" + sleepMinMs + ")" : null,
-                outOfRange("cpuMs", cpuMs, MAX_MS),
-                outOfRange("allocKb", allocKb, MAX_ALLOC_KB),
-                dbMs == null ? null : outOfRange("dbMs", dbMs, MAX_MS));
-        if (invalid != null) {
-            return Response.status(400).entity(invalid).build();
-        }
-        List<byte[]> garbage = allocate(allocKb);
-        long checksum = burnCpu(cpuMs);
-        if (dbMs != null) {
-            checksum += holdConnection(dbMs);
-        }
-        if (sleepMax > 0) {
-            Thread.sleep(ThreadLocalRandom.current().nextLong(sleepMinMs, sleepMax + 1));
-        }
-        for (byte[] chunk : garbage) {
-            checksum += chunk[0];
-        }
-        return Response.ok("ok " + checksum + "\n").build();
-    }
-
-    private static List<byte[]> allocate(long allocKb) {
-        int count = (int) ((allocKb * 1024 + ALLOC_CHUNK_BYTES - 1) / ALLOC_CHUNK_BYTES);
-        List<byte[]> chunks = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            byte[] chunk = new byte[ALLOC_CHUNK_BYTES];
-            // Written and later read, so escape analysis cannot drop the allocation.
-            chunk[0] = (byte) i;
-            chunk[ALLOC_CHUNK_BYTES / 2] = (byte) i;
-            chunk[ALLOC_CHUNK_BYTES - 1] = (byte) i;
-            chunks.add(chunk);
-        }
-        return chunks;
-    }
-
-    private static long burnCpu(long cpuMs) {
-        if (cpuMs == 0) {
-            return 0;
-        }
-        long deadline = THREADS.getCurrentThreadCpuTime() + cpuMs * 1_000_000L;
-        long x = System.nanoTime() | 1; // a seed the JIT cannot constant-fold
-        do {
-            for (int i = 0; i < 10_000; i++) {
-                x ^= x << 13;
-                x ^= x >>> 7;
-                x ^= x << 17;
-            }
-        } while (THREADS.getCurrentThreadCpuTime() < deadline);
-        return x & 0xFFFF;
-    }
-
-    private long holdConnection(long holdMs) throws SQLException, InterruptedException {
-        try (Connection connection = dataSource.getConnection();
-             Statement statement = connection.createStatement();
-             ResultSet result = statement.executeQuery("SELECT 1")) {
-            result.next();
-            Thread.sleep(holdMs);
-            return result.getInt(1);
-        }
-    }
-
-    private static String outOfRange(String name, long value, long max) {
-        return value < 0 || value > max ? name + " must be between 0 and " + max + ", got " + value : null;
-    }
-
-    private static String firstNonNull(String... messages) {
-        for (String message : messages) {
-            if (message != null) {
-                return message;
-            }
-        }
-        return null;
+        Work.Answer answer = work.run(sleepMinMs, sleepMaxMs, cpuMs, allocKb, dbMs);
+        return Response.status(answer.status()).entity(answer.text()).build();
     }
 }

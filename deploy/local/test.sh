@@ -18,6 +18,13 @@ PATH="$REPO_ROOT/deploy:$PATH" kubectl tp plan -f examples/orders-api.yaml -o js
 rm -f "$tp_err"
 # The lab driver and the benchmark build against the operator's classes: a change that breaks them fails here.
 ./mvnw -B -ntp -q -f lab/pom.xml -pl driver,bench -am package -Dmaven.test.skip=true
+# The lab's workload on Jetty and on Quarkus: built when their sources changed (a Quarkus build takes a minute).
+if stale lab/workload-app/target/lab-workload-jetty.jar lab/workload-app/src lab/work/src lab/workload-app/pom.xml; then
+  ./mvnw -B -ntp -q -f lab/workload-app/pom.xml -Pjetty package
+fi
+if stale lab/quarkus-app/target/lab-workload-quarkus-runner.jar lab/quarkus-app/src lab/work/src lab/quarkus-app/pom.xml; then
+  ./mvnw -B -ntp -q -f lab/quarkus-app/pom.xml package
+fi
 # Last, the real node: the demo and the end-to-end checks on real pods, the host compared before
 # up.sh and after down.sh (deploy/local/test-node.sh).
 "$REPO_ROOT/deploy/local/test-node.sh"

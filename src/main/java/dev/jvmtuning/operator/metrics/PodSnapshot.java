@@ -54,7 +54,7 @@ public record PodSnapshot(
             "jvmtuning_cpu_cfs_throttled_periods_total", "container_cpu_cfs_throttled_periods_total", "process_cpu_seconds_total",
             "container_cpu_usage_seconds_total", "jvmtuning_cpu_limit_cores", "jvmtuning_available_processors", "system_cpu_count",
             "jvmtuning_server_threads_busy", "tomcat_threads_busy_threads", "jetty_threads_busy", "tomcat_threadpool_currentthreadsbusy",
-            "executor_active_threads", "jvmtuning_server_threads_max", "tomcat_threads_config_max_threads", "jetty_threads_config_max",
+            "executor_active_threads", "worker_pool_active", "worker_pool_idle", "jvmtuning_server_threads_max", "tomcat_threads_config_max_threads", "jetty_threads_config_max",
             "tomcat_threadpool_maxthreads", "hikaricp_connections_pending", "agroal_awaiting_count", "jvm_memory_usage_after_gc_percent",
             "jvm_memory_usage_after_gc", "jvm_memory_pool_collection_used_bytes", "jvm_memory_pool_collection_max_bytes",
             "jvm_memory_pool_max_bytes", "process_cpu_time_ns_total", "http_server_requests_seconds_count",
@@ -76,9 +76,11 @@ public record PodSnapshot(
                 cpuSeconds(samples),
                 firstSum(samples, series("jvmtuning_cpu_limit_cores"), series("jvmtuning_available_processors"), series("system_cpu_count")),
                 firstSum(samples, series("jvmtuning_server_threads_busy"), series("tomcat_threads_busy_threads"), series("jetty_threads_busy"),
-                        series("tomcat_threadpool_currentthreadsbusy"), series("executor_active_threads").and(s -> "worker".equals(s.label("name")))),
+                        series("tomcat_threadpool_currentthreadsbusy"), series("executor_active_threads").and(s -> "worker".equals(s.label("name"))),
+                        series("worker_pool_active").and(PodSnapshot::quarkusWorkers)),
                 firstSum(samples, series("jvmtuning_server_threads_max"), series("tomcat_threads_config_max_threads"), series("jetty_threads_config_max"),
-                        series("tomcat_threadpool_maxthreads")),
+                        // Vert.x states no maximum of the Quarkus worker pool: in use + idle is it.
+                        series("tomcat_threadpool_maxthreads"), series("worker_pool_active").or(series("worker_pool_idle")).and(PodSnapshot::quarkusWorkers)),
                 firstSum(samples, series("hikaricp_connections_pending"), series("agroal_awaiting_count")),
                 heapAfterGc(samples),
                 firstSum(samples, series("jvm_classes_loaded_classes"), series("jvm_classes_currently_loaded")),
@@ -93,6 +95,11 @@ public record PodSnapshot(
                         firstSum(samples, series("jvm_gc_memory_allocated_bytes_total"),
                                 series("jvm_memory_pool_allocated_bytes_total").and(s -> s.label("pool") != null && s.label("pool").contains("Eden"))),
                         LatencyHistogram.of(samples, PodSnapshot::servesRequests)));
+    }
+
+    /** Quarkus's worker pool (quarkus.thread-pool.*), where @Blocking endpoints run, in Vert.x's pool metrics. */
+    private static boolean quarkusWorkers(Sample s) {
+        return "vert.x-worker-thread".equals(s.label("pool_name"));
     }
 
     /** Scrapes and probes of the management endpoints are not the workload. */

@@ -175,4 +175,21 @@ class WindowTest {
         return new PodSnapshot(at, 0.0, 0.0, 0.0, 0.0, 10.0, 2.0, 10.0, 200.0, 0.0, 0.5, null,
                 new PodSnapshot.Service(all, all * 0.01, null, null, null, null, null, new LatencyHistogram(buckets)));
     }
+
+    /** As Quarkus 3.34 exposes its worker pool (quarkus.thread-pool.max-threads=37, one request in flight); the internal pool is not the server's. */
+    @Test
+    void snapshotsReadQuarkusWorkerPool() {
+        Scrape quarkus = new Scrape(List.of(
+                new Sample("worker_pool_active", Map.of("pool_name", "vert.x-worker-thread", "pool_type", "worker"), 1, null),
+                new Sample("worker_pool_idle", Map.of("pool_name", "vert.x-worker-thread", "pool_type", "worker"), 36, null),
+                new Sample("worker_pool_active", Map.of("pool_name", "vert.x-internal-blocking", "pool_type", "worker"), 2, null),
+                new Sample("worker_pool_idle", Map.of("pool_name", "vert.x-internal-blocking", "pool_type", "worker"), 18, null),
+                new Sample("agroal_awaiting_count", Map.of("datasource", "default"), 4, null)), 0, List.of());
+
+        PodSnapshot q = PodSnapshot.of(quarkus, 1);
+
+        assertThat(q.busyThreads()).isEqualTo(1);
+        assertThat(q.maxThreads()).isEqualTo(37);
+        assertThat(q.pendingConnections()).isEqualTo(4);
+    }
 }

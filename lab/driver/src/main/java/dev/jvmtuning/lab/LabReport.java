@@ -41,7 +41,8 @@ final class LabReport {
         md.append("Written by `deploy/local/lab.sh` on ").append(LocalDate.now()).append(" in ").append(Math.round(elapsedSeconds / 60))
                 .append(" min. Machine: ").append(machine(appJar)).append(".\n\n");
         md.append("""
-                Each setting runs the workload app (Spring Boot on embedded Tomcat, `lab/workload-app`) as a real process inside a
+                Each setting runs the workload app on the scenario's runtime (Spring Boot on Tomcat or Jetty, `lab/workload-app`;
+                Quarkus, `lab/quarkus-app`) as a real process inside a
                 cgroup with the scenario's CPU and memory limits, so the JVM picks its defaults as it would in a pod. A closed-loop
                 load generator in the lab's JVM (keep-alive connections, each client sending its next request when the last is
                 answered) drives 127.0.0.1: %d s of warm-up, then %d runs of %d s of the same load on the same process; the
@@ -91,7 +92,7 @@ final class LabReport {
         StringBuilder csv = new StringBuilder("scenario,origin,setting,run,requests_per_second,mean_ms,p99_ms,errors,cpu_cores,steal_percent\n");
         for (ScenarioResult r : results) {
             Scenario s = r.scenario();
-            md.append("\n## ").append(s.name()).append("\n\n").append(s.shape()).append(". ").append(s.clients())
+            md.append("\n## ").append(s.name()).append("\n\n").append(s.shape()).append(" (runtime ").append(s.runtime()).append("). ").append(s.clients())
                     .append(" closed-loop clients on `").append(s.query()).append("`; container ").append(limits(s)).append(".\n\n");
             md.append("| origin | setting | max threads | pool | heap MiB | GC | req/s | mean ms | p99 ms | errors | CPU cores | steal % | discarded | peak RSS MiB |\n");
             md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -99,7 +100,7 @@ final class LabReport {
                 Measurement.Effective e = m.effective();
                 md.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n".formatted(m.origin(), m.label(), text(e.maxThreads()),
                         text(e.poolSize()), text(e.heapMiB()), text(e.collector()), rate(m), ok(m) ? f(m.meanMillis()) : "-",
-                        ok(m) ? f(m.p99Millis()) : "-", m.errors(), ok(m) ? "%.2f".formatted(m.cpuCores()) : "-",
+                        ok(m) ? f(m.p99Millis()) : "-", errors(m, runSeconds), ok(m) ? "%.2f".formatted(m.cpuCores()) : "-",
                         ok(m) ? "%.0f".formatted(m.stealPercent()) : "-", m.discardedRuns(),
                         m.peakRssBytes() == 0 ? "-" : Long.toString(m.peakRssBytes() >> 20)));
                 for (int i = 0; i < m.runs().size(); i++) {
@@ -206,6 +207,12 @@ final class LabReport {
 
     private static String f(double value) {
         return String.format(Locale.ROOT, value >= 100 ? "%.0f" : "%.1f", value);
+    }
+
+    /** Failed answers, and their share of all answers (the rejected share when a bounded queue turns load away). */
+    private static String errors(Measurement m, int runSeconds) {
+        double answered = m.errors() + m.runs().stream().mapToDouble(run -> run.requestsPerSecond() * runSeconds).sum();
+        return m.errors() == 0 ? "0" : "%d (%.0f %%)".formatted(m.errors(), 100 * m.errors() / answered);
     }
 
     private static String text(Object value) {

@@ -1,6 +1,7 @@
 package dev.jvmtuning.lab;
 
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
+import dev.jvmtuning.operator.api.v1alpha1.Runtime;
 import dev.jvmtuning.operator.metrics.Sample;
 import java.util.List;
 import java.util.Map;
@@ -31,14 +32,25 @@ record Measurement(String origin, String label, Map<String, String> env, List<Ru
     /** The settings in force, as the app's metrics state them. */
     record Effective(Integer maxThreads, Integer poolSize, Long heapMiB, String collector) {
         static final Effective UNKNOWN = new Effective(null, null, null, null);
+        private static final String QUARKUS_WORKERS = "vert.x-worker-thread";
 
         /**
-         * From the app's Micrometer series (its own connector's, named by {@code connectorSuffix}) and the
-         * agent's JVM series (the ones without Micrometer's id label).
+         * From the app's Micrometer series (on Tomcat its own connector's, named by {@code connectorSuffix}) and the
+         * agent's JVM series (the ones without Micrometer's id label). Agroal states no maximum: a Quarkus app's pool size is unknown.
          */
-        static Effective of(List<Sample> samples, String connectorSuffix) {
-            Double threads = first(samples, s -> s.name().equals("tomcat_threads_config_max_threads")
-                    && s.label("name") != null && s.label("name").endsWith(connectorSuffix));
+        static Effective of(Runtime runtime, List<Sample> samples, String connectorSuffix) {
+            Double threads = switch (runtime) {
+                case SpringBootTomcat -> first(samples, s -> s.name().equals("tomcat_threads_config_max_threads")
+                        && s.label("name") != null && s.label("name").endsWith(connectorSuffix));
+                case SpringBootJetty -> first(samples, s -> s.name().equals("jetty_threads_config_max"));
+                // Vert.x's worker pool: in use + idle = its maximum.
+                case Quarkus -> {
+                    Double active = first(samples, s -> s.name().equals("worker_pool_active") && QUARKUS_WORKERS.equals(s.label("pool_name")));
+                    Double idle = first(samples, s -> s.name().equals("worker_pool_idle") && QUARKUS_WORKERS.equals(s.label("pool_name")));
+                    yield active == null || idle == null ? null : active + idle;
+                }
+                default -> null;
+            };
             Double pool = first(samples, s -> s.name().equals("hikaricp_connections_max"));
             Double heap = first(samples, s -> s.name().equals("jvm_memory_max_bytes") && "heap".equals(s.label("area")) && s.label("id") == null);
             String gc = samples.stream().filter(s -> s.name().equals("jvm_gc_collection_seconds_count")).map(s -> s.label("gc"))

@@ -1,6 +1,9 @@
 package dev.jvmtuning.lab;
 
+import dev.jvmtuning.operator.api.v1alpha1.Runtime;
 import dev.jvmtuning.operator.api.v1alpha1.Workload;
+import dev.jvmtuning.operator.model.ServerVocabulary;
+import dev.jvmtuning.operator.model.Setting;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -10,24 +13,35 @@ import java.util.function.Function;
  * GET /work), how many closed-loop clients drive it, the container's limits, the figures a team
  * would write into the profile, and the knobs the exhaustive search sweeps.
  *
+ * @param runtime the server stack of the workload app the scenario runs (and the profile's runtime)
  * @param nominal the profile's workload: the target rate (the clients' rate if every request took its
  *                nominal time) and the handler's own costs as its authors know them
  * @param sweeps  searched one after the other, each from the best setting found so far (the first from the defaults)
  */
-record Scenario(String name, String shape, String query, int clients, double cpus, String memory, int liveSetMb,
+record Scenario(String name, Runtime runtime, String shape, String query, int clients, double cpus, String memory, int liveSetMb,
         Workload nominal, boolean usesConnectionPool, List<Sweep> sweeps) {
 
     /** A knob and the values the search tries; env turns a value into the variables that set it. */
     record Sweep(String knob, List<String> values, Function<String, Map<String, String>> env) {
     }
 
-    static Sweep threads(List<Integer> values) {
-        return new Sweep("max threads", values.stream().map(String::valueOf).toList(), v -> Map.of("SERVER_TOMCAT_THREADS_MAX", v));
+    static Sweep threads(Runtime runtime, List<Integer> values) {
+        return setting("max threads", runtime, Setting.THREADS_MAX, values);
     }
 
-    static Sweep poolSize(List<Integer> values) {
-        return new Sweep("pool size", values.stream().map(String::valueOf).toList(),
-                v -> Map.of("SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE", v));
+    static Sweep poolSize(Runtime runtime, List<Integer> values) {
+        return setting("pool size", runtime, Setting.POOL_MAX_SIZE, values);
+    }
+
+    static Sweep queueBound(Runtime runtime, List<Integer> values) {
+        return setting("queue bound", runtime, Setting.QUEUE_MAX_QUEUE_SIZE, values);
+    }
+
+    /** The variable the product renders for this setting on this runtime, so the sweep and the planner set the same knob. */
+    private static Sweep setting(String knob, Runtime runtime, Setting setting, List<Integer> values) {
+        ServerVocabulary vocabulary = ServerVocabulary.of(runtime);
+        String variable = vocabulary.environmentVariable(vocabulary.properties().get(setting));
+        return new Sweep(knob, values.stream().map(String::valueOf).toList(), v -> Map.of(variable, v));
     }
 
     /** Values like "256m Parallel": a fixed heap (Xms = Xmx) and a collector. */
@@ -42,26 +56,45 @@ record Scenario(String name, String shape, String query, int clients, double cpu
         return new Workload().setRequestsPerSecond(rate).setMeanLatency(latency).setCpuPerRequest(cpu).setDbTimePerRequest(db);
     }
 
+    private static final Runtime TOMCAT = Runtime.SpringBootTomcat;
+    private static final Runtime JETTY = Runtime.SpringBootJetty;
+    private static final Runtime QUARKUS = Runtime.Quarkus;
+
     static final List<Scenario> ALL = List.of(
-            new Scenario("io-bound", "an I/O-bound handler: a 100-500 ms blocking call per request, almost no CPU",
+            new Scenario("io-bound", TOMCAT, "an I/O-bound handler: a 100-500 ms blocking call per request, almost no CPU",
                     "/work?sleepMinMs=100&sleepMaxMs=500&allocKb=16", 1000, 2, "1Gi", 0,
                     workload(1000 / 0.3, "300ms", null, null), false,
-                    List.of(threads(List.of(100, 400, 800, 1600)))),
-            new Scenario("cpu-bound", "a CPU-bound handler on Tomcat: 10 ms of CPU per request, no waiting",
+                    List.of(threads(TOMCAT, List.of(100, 400, 800, 1600)))),
+            new Scenario("cpu-bound", TOMCAT, "a CPU-bound handler on Tomcat: 10 ms of CPU per request, no waiting",
                     "/work?cpuMs=10&allocKb=16", 100, 2, "512Mi", 0,
                     workload(100 / 0.010, "10ms", "10ms", null), false,
-                    List.of(threads(List.of(1, 2, 4)))),
-            new Scenario("mixed", "2 ms of CPU and a 40-60 ms blocking call per request",
+                    List.of(threads(TOMCAT, List.of(1, 2, 4)))),
+            new Scenario("mixed", TOMCAT, "2 ms of CPU and a 40-60 ms blocking call per request",
                     "/work?cpuMs=2&sleepMinMs=40&sleepMaxMs=60&allocKb=64", 300, 2, "768Mi", 0,
                     workload(300 / 0.052, "52ms", "2ms", null), false,
-                    List.of(threads(List.of(25, 50, 100, 400)))),
-            new Scenario("allocation-heavy", "2 MiB of garbage, 1 ms of CPU and a 10 ms wait per request; 64 MiB live set in a 512Mi container",
+                    List.of(threads(TOMCAT, List.of(25, 50, 100, 400)))),
+            new Scenario("allocation-heavy", TOMCAT, "2 MiB of garbage, 1 ms of CPU and a 10 ms wait per request; 64 MiB live set in a 512Mi container",
                     "/work?allocKb=2048&cpuMs=1&sleepMinMs=10&sleepMaxMs=10", 50, 2, "512Mi", 64,
                     workload(50 / 0.011, "11ms", "1ms", null), false,
                     List.of(heapAndCollector(List.of("256m Parallel", "256m G1", "320m Parallel")),
-                            threads(List.of(10, 50)))),
-            new Scenario("pool-bound", "a pool-bound handler: a pooled connection held 100 ms by a slow query, then 20 ms more work",
+                            threads(TOMCAT, List.of(10, 50)))),
+            new Scenario("pool-bound", TOMCAT, "a pool-bound handler: a pooled connection held 100 ms by a slow query, then 20 ms more work",
                     "/work?dbMs=100&sleepMinMs=20&sleepMaxMs=20&allocKb=16", 120, 2, "1Gi", 0,
                     workload(120 / 0.120, "120ms", null, "100ms"), true,
-                    List.of(poolSize(List.of(40, 160)), threads(List.of(50, 400)))));
+                    List.of(poolSize(TOMCAT, List.of(40, 160)), threads(TOMCAT, List.of(50, 400)))),
+            new Scenario("quarkus-pool-bound", QUARKUS, "pool-bound on Quarkus: a pooled Agroal connection held 50 ms, then 10 ms more work, 1 ms CPU",
+                    "/work?dbMs=50&sleepMinMs=10&sleepMaxMs=10&cpuMs=1&allocKb=16", 200, 1, "768Mi", 0,
+                    workload(200 / 0.061, "61ms", "1ms", "50ms"), true,
+                    List.of(poolSize(QUARKUS, List.of(10, 40, 160)), threads(QUARKUS, List.of(40, 200, 400)))),
+            new Scenario("jetty-mixed", JETTY, "mixed on Jetty: 2 ms of CPU and a 40-60 ms blocking call per request",
+                    "/work?cpuMs=2&sleepMinMs=40&sleepMaxMs=60&allocKb=64", 300, 1, "768Mi", 0,
+                    workload(300 / 0.052, "52ms", "2ms", null), false,
+                    List.of(threads(JETTY, List.of(10, 25, 50, 400)))),
+            // Offered load far above capacity (5 ms of CPU on 1 CPU: ~200 req/s, 1000 clients): an unbounded queue makes every
+            // request wait; a bound rejects the excess at once. The profile states the capacity as its rate and a 100 ms
+            // workload.maxQueueWait, from which the planner renders the bound (quarkus.thread-pool.queue-size).
+            new Scenario("overload", QUARKUS, "overload on Quarkus: 1000 clients, 5 ms of CPU and a 20 ms wait per request on 1 CPU",
+                    "/work?cpuMs=5&sleepMinMs=20&sleepMaxMs=20&allocKb=16", 1000, 1, "768Mi", 0,
+                    workload(200, "25ms", "5ms", null).setMaxQueueWait("100ms"), false,
+                    List.of(queueBound(QUARKUS, List.of(10, 100, 1000)))));
 }

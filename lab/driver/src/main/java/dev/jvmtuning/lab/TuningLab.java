@@ -20,6 +20,7 @@ import dev.jvmtuning.operator.auto.MeasuredReplan;
 import dev.jvmtuning.operator.auto.Overlay;
 import dev.jvmtuning.operator.auto.Replanner;
 import dev.jvmtuning.operator.flags.FlagPolicy;
+import dev.jvmtuning.operator.metrics.MetricsEndpoint;
 import dev.jvmtuning.operator.metrics.PodSnapshot;
 import dev.jvmtuning.operator.metrics.PrometheusTextParser;
 import dev.jvmtuning.operator.metrics.Sample;
@@ -51,8 +52,8 @@ import java.util.stream.Stream;
  * from the scenario's figures, and with the closed loop's settings (defaults, observe, plan; twice).
  * The load is closed-loop HTTP on loopback. Writes RESULTS.md, runs.csv and a plot per scenario.
  *
- * <p>Usage: TuningLab RESULTS_DIR [SCENARIO ...], with -Dlab.app and -Dlab.agent naming the workload
- * jar and the agent jar.
+ * <p>Usage: TuningLab RESULTS_DIR [SCENARIO ...], with -Dlab.app, -Dlab.app.SpringBootJetty and
+ * -Dlab.app.Quarkus naming the workload jars (Tomcat, Jetty, Quarkus) and -Dlab.agent the agent jar.
  */
 public final class TuningLab {
     private static final int WARMUP_SECONDS = Integer.getInteger("lab.warmup-seconds", 8);
@@ -82,6 +83,7 @@ public final class TuningLab {
     private final Path agentJar;
     private final Path logs;
 
+    /** {@code appJar}: the Tomcat app; the other runtimes' jars come from -Dlab.app.RUNTIME. */
     private TuningLab(Path appJar, Path agentJar, Path logs) {
         this.appJar = appJar;
         this.agentJar = agentJar;
@@ -160,7 +162,7 @@ public final class TuningLab {
     private AutoRun auto(Scenario scenario, Container container, Map<Map<String, String>, Measurement> measured, Measurement defaults,
             Measurement best, List<String> notes) throws IOException, InterruptedException {
         TuningProfileSpec spec = new TuningProfileSpec().setTargetRef(new TargetRef().setName(scenario.name()))
-                .setRuntime(Runtime.SpringBootTomcat).setMode(Mode.Auto).setWorkload(new Workload()
+                .setRuntime(scenario.runtime()).setMode(Mode.Auto).setWorkload(new Workload()
                         .setRequestsPerSecond(scenario.nominal().getRequestsPerSecond()))
                 .setAuto(new Auto().setMinInterval("0s").setWarmUp("0s").setObservationWindows(1));
         ContainerFacts facts = facts(scenario);
@@ -199,7 +201,7 @@ public final class TuningLab {
     private Measurement planned(Scenario scenario, Container container, Map<Map<String, String>, Measurement> measured, String origin,
             Workload workload, List<String> notes) throws IOException, InterruptedException {
         TuningProfileSpec spec = new TuningProfileSpec().setTargetRef(new TargetRef().setName(scenario.name()))
-                .setRuntime(Runtime.SpringBootTomcat).setWorkload(workload).setThreads(new Threads());
+                .setRuntime(scenario.runtime()).setWorkload(workload).setThreads(new Threads());
         if (scenario.usesConnectionPool()) {
             spec.setConnectionPool(new ConnectionPool());
         }
@@ -257,7 +259,8 @@ public final class TuningLab {
     private Measurement measureFresh(Scenario scenario, Container container, String origin, String label, Map<String, String> env)
             throws InterruptedException {
         Path log = logs.resolve(scenario.name() + "-" + label.replaceAll("[^A-Za-z0-9]+", "_") + ".log");
-        try (LabApp app = LabApp.start(appJar, agentJar, container, env, scenario.liveSetMb(), log)) {
+        TuningProfileSpec target = new TuningProfileSpec().setRuntime(scenario.runtime());
+        try (LabApp app = LabApp.start(app(scenario.runtime()), agentJar, container, env, scenario.liveSetMb(), log, MetricsEndpoint.path(target))) {
             Scrape first;
             PodSnapshot before;
             PodSnapshot after = null;
@@ -286,7 +289,7 @@ public final class TuningLab {
                     after = PodSnapshot.of(timedScrape(app), System.currentTimeMillis());
                 }
             }
-            Measurement.Effective effective = Measurement.Effective.of(first.samples(), app.connectorSuffix());
+            Measurement.Effective effective = Measurement.Effective.of(scenario.runtime(), first.samples(), app.connectorSuffix());
             if (after == null) {
                 return new Measurement(origin, label, env, runs, discarded, effective, 0, null,
                         "the app died under load: " + app.tail().lines().reduce((a, b) -> b).orElse(""));
@@ -296,6 +299,17 @@ public final class TuningLab {
         } catch (IOException e) {
             return Measurement.failed(origin, label, env, e.getMessage().lines().findFirst().orElse(e.toString()));
         }
+    }
+
+    private Path app(Runtime runtime) {
+        if (runtime == Runtime.SpringBootTomcat) {
+            return appJar;
+        }
+        String jar = System.getProperty("lab.app." + runtime);
+        if (jar == null) {
+            throw new IllegalArgumentException("-Dlab.app." + runtime + " names no workload jar for runtime " + runtime);
+        }
+        return Path.of(jar);
     }
 
     /** The machine's CPU time so far, in ticks: all states summed, and steal. */

@@ -25,6 +25,7 @@ public final class LabApp implements AutoCloseable {
     /** Longer than the operator's default 10 s: the lab wants the figures even when a scrape is slow (it logs how slow). */
     private static final Duration SCRAPE_TIMEOUT = Duration.ofSeconds(60);
     private static final long CLOCK_TICKS_PER_SECOND = 100;
+    private static final String SPRING_METRICS = "/actuator/prometheus";
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private final Process process;
@@ -32,13 +33,15 @@ public final class LabApp implements AutoCloseable {
     private final int managementPort;
     private final int agentPort;
     private final Path log;
+    private final String metricsPath;
 
-    private LabApp(Process process, int port, int managementPort, int agentPort, Path log) {
+    private LabApp(Process process, int port, int managementPort, int agentPort, Path log, String metricsPath) {
         this.process = process;
         this.port = port;
         this.managementPort = managementPort;
         this.agentPort = agentPort;
         this.log = log;
+        this.metricsPath = metricsPath;
     }
 
     /**
@@ -47,12 +50,23 @@ public final class LabApp implements AutoCloseable {
      */
     public static LabApp start(Path appJar, Path agentJar, Container container, Map<String, String> environment, int liveSetMb, Path log)
             throws IOException, InterruptedException {
-        return start(appJar, agentJar, container, environment, liveSetMb, log, freePort(), freePort());
+        return start(appJar, agentJar, container, environment, liveSetMb, log, SPRING_METRICS);
+    }
+
+    /** As above, for an app that serves its Prometheus metrics on the management port at {@code metricsPath} (Quarkus: /q/metrics). */
+    public static LabApp start(Path appJar, Path agentJar, Container container, Map<String, String> environment, int liveSetMb, Path log,
+            String metricsPath) throws IOException, InterruptedException {
+        return start(appJar, agentJar, container, environment, liveSetMb, log, freePort(), freePort(), metricsPath);
     }
 
     /** As above, on the given server and management ports: a restarted app keeps its address, as a pod's container does. */
     public static LabApp start(Path appJar, Path agentJar, Container container, Map<String, String> environment, int liveSetMb, Path log,
             int port, int managementPort) throws IOException, InterruptedException {
+        return start(appJar, agentJar, container, environment, liveSetMb, log, port, managementPort, SPRING_METRICS);
+    }
+
+    private static LabApp start(Path appJar, Path agentJar, Container container, Map<String, String> environment, int liveSetMb, Path log,
+            int port, int managementPort, String metricsPath) throws IOException, InterruptedException {
         int agentPort = freePort();
         ProcessBuilder builder = new ProcessBuilder(container.wrap(List.of("java", "-jar", appJar.toString())))
                 .redirectErrorStream(true).redirectOutput(log.toFile());
@@ -67,7 +81,7 @@ public final class LabApp implements AutoCloseable {
         env.put("MANAGEMENT_SERVER_PORT", Integer.toString(managementPort));
         env.put("MANAGEMENT_SERVER_ADDRESS", "127.0.0.1");
         env.put("LAB_LIVE_SET_MB", Integer.toString(liveSetMb));
-        LabApp app = new LabApp(builder.start(), port, managementPort, agentPort, log);
+        LabApp app = new LabApp(builder.start(), port, managementPort, agentPort, log, metricsPath);
         try {
             app.awaitHealthy();
         } catch (IOException | RuntimeException | InterruptedException e) {
@@ -101,9 +115,9 @@ public final class LabApp implements AutoCloseable {
                 throw new IOException("the workload exited with " + process.exitValue() + " at start; its log: " + tail());
             }
             try {
-                if (get(management("/actuator/health")).contains("UP")) {
-                    return;
-                }
+                // Serving metrics means started, on every runtime (a Quarkus app has no health endpoint without smallrye-health).
+                get(management(metricsPath));
+                return;
             } catch (IOException notYet) {
                 // not listening yet
             }
@@ -114,7 +128,7 @@ public final class LabApp implements AutoCloseable {
 
     /** The app's own metrics and the agent's (Prometheus text), read at one moment, as the operator reads a pod. */
     public List<String> metrics() throws IOException, InterruptedException {
-        return List.of(get(management("/actuator/prometheus")), get("http://127.0.0.1:" + agentPort + "/metrics"));
+        return List.of(get(management(metricsPath)), get("http://127.0.0.1:" + agentPort + "/metrics"));
     }
 
     /** CPU seconds the process has used (all threads, user and system). */

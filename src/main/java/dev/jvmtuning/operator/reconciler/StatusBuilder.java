@@ -5,7 +5,6 @@ import static dev.jvmtuning.operator.model.ConditionType.METRICS_AVAILABLE;
 import static dev.jvmtuning.operator.model.ConditionType.READY;
 import static dev.jvmtuning.operator.model.ConditionType.ROLLOUT_COMPLETE;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
@@ -34,7 +33,6 @@ import java.util.stream.Stream;
  * observed figures) stays as it was. Pure.
  */
 public final class StatusBuilder {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private final TuningProfileStatus status = new TuningProfileStatus();
     private final Long generation;
     private final String now;
@@ -61,6 +59,11 @@ public final class StatusBuilder {
     /** The settings last taken back, if any. */
     public RollBack rolledBack() {
         return status.getRolledBack();
+    }
+
+    /** The metrics window status shows, if any. */
+    public Observed observed() {
+        return status.getObserved();
     }
 
     /** Mode Auto's loop as the last reconcile left it, or null. */
@@ -142,7 +145,7 @@ public final class StatusBuilder {
             return this;
         }
         condition(METRICS_AVAILABLE, metrics.availableStatus(), metrics.availableReason(), metrics.availableMessage());
-        if (metrics.observed() != null && !sameFigures(status.getObserved(), metrics.observed())) {
+        if (metrics.observed() != null) {
             status.setObserved(metrics.observed());
         }
         if (verdict != null) {
@@ -152,18 +155,6 @@ public final class StatusBuilder {
             status.setRecommendations(recommendations);
         }
         return this;
-    }
-
-    /**
-     * A calm pod's poll finds the figures shown, only over a window that ends later: the end alone is
-     * no reason to write status every poll, so the shown window (and its end) stands.
-     */
-    private static boolean sameFigures(Observed shown, Observed polled) {
-        if (shown == null) {
-            return false;
-        }
-        Observed movedBack = JSON.convertValue(polled, Observed.class).setEnd(shown.getEnd());
-        return movedBack.equals(shown);
     }
 
     public TuningProfileStatus build() {

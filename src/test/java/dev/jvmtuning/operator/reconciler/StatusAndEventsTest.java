@@ -108,24 +108,6 @@ class StatusAndEventsTest {
             assertThat(after).isEqualTo(shown);
             assertThat(EventPolicy.events(shown, after)).isEmpty();
         }
-
-        @Test
-        void aLaterWindowWithTheSameFiguresLeavesStatusAsItIsAndNewFiguresReplaceIt() {
-            TuningProfileStatus shown = new StatusBuilder(new TuningProfileStatus(), 1L, T0)
-                    .metrics(read(new Observed().setWindow("30s").setEnd(T0).setGcTimePercent(1.5)), null, List.of()).build();
-            TuningProfileStatus calm = new StatusBuilder(shown, 1L, T1)
-                    .metrics(read(new Observed().setWindow("30s").setEnd(T1).setGcTimePercent(1.5)), null, List.of()).build();
-            TuningProfileStatus moved = new StatusBuilder(calm, 1L, T1)
-                    .metrics(read(new Observed().setWindow("30s").setEnd(T1).setGcTimePercent(2.5)), null, List.of()).build();
-
-            assertThat(calm).isEqualTo(shown);
-            assertThat(moved.getObserved().getEnd()).isEqualTo(T1);
-            assertThat(moved.getObserved().getGcTimePercent()).isEqualTo(2.5);
-        }
-
-        private static MetricsReport read(Observed window) {
-            return new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, "read 2 of 2", window, null);
-        }
     }
 
     @Nested

@@ -1,8 +1,12 @@
 package dev.jvmtuning.operator.metrics;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.Reason;
+import java.util.Map;
+import java.util.Objects;
 
 /**
  * One metrics poll of a profile: whether metrics could be read (the MetricsAvailable condition), the
@@ -11,6 +15,41 @@ import dev.jvmtuning.operator.model.Reason;
  */
 public record MetricsReport(ConditionStatus availableStatus, Reason availableReason, String availableMessage, Observed observed,
         Observed previous) {
+
+    /** How far a figure may move, relative to the one shown (or 0.01 absolute), and still be measurement noise. */
+    static final double NOISE = 0.01;
+    private static final double ROUNDING_SLACK = 1e-9;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<Map<String, Object>> FIGURES = new TypeReference<>() { };
+
+    /**
+     * This poll as a reconcile judges it: a window whose figures are all within noise of the window
+     * status shows (polls a little late count 10 switches a second as 10.01) is judged as that window,
+     * so a calm pod's status, its conditions' messages included, is not rewritten every poll.
+     * A figure that drifts moves away from the shown one until it is shown anew.
+     */
+    public MetricsReport steadied(Observed shown) {
+        return observed == null || shown == null || !withinNoise(shown, observed) ? this
+                : new MetricsReport(availableStatus, availableReason, availableMessage, shown, previous);
+    }
+
+    private static boolean withinNoise(Observed shown, Observed polled) {
+        Map<String, Object> before = JSON.convertValue(shown, FIGURES);
+        Map<String, Object> now = JSON.convertValue(polled, FIGURES);
+        before.remove("end");
+        now.remove("end");
+        return before.keySet().equals(now.keySet()) && before.entrySet().stream().allMatch(e -> close(e.getValue(), now.get(e.getKey())));
+    }
+
+    private static boolean close(Object shown, Object polled) {
+        if (shown instanceof Number a && polled instanceof Number b) {
+            double x = a.doubleValue();
+            double y = b.doubleValue();
+            // Figures are rounded to 0.01, whose difference in doubles can exceed 0.01 by a hair (1.0 - 0.99).
+            return Math.abs(x - y) <= Math.max(NOISE, NOISE * Math.max(Math.abs(x), Math.abs(y))) + ROUNDING_SLACK;
+        }
+        return Objects.equals(shown, polled);
+    }
 
     static MetricsReport unavailable(Reason reason, String message) {
         return new MetricsReport(ConditionStatus.FALSE, reason, message, null, null);

@@ -7,6 +7,7 @@ import static dev.jvmtuning.operator.model.ConditionType.ROLLOUT_COMPLETE;
 
 import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
+import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.RollBack;
 import dev.jvmtuning.operator.api.v1alpha1.Setting;
@@ -58,6 +59,11 @@ public final class StatusBuilder {
     /** The settings last taken back, if any. */
     public RollBack rolledBack() {
         return status.getRolledBack();
+    }
+
+    /** The metrics window status shows, if any. */
+    public Observed observed() {
+        return status.getObserved();
     }
 
     /** Mode Auto's loop as the last reconcile left it, or null. */

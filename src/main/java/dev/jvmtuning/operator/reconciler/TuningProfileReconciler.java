@@ -172,7 +172,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
 
     /** The metrics of the target's pods, judged against the plan in force, and the closed loop's advice. */
     private void report(TuningProfile profile, PlanResult.Plan plan, ContainerFacts facts, CurrentSettings current, StatusBuilder status) {
-        watches.metrics(profile).ifPresent(report -> {
+        watches.metrics(profile).map(polled -> polled.steadied(status.observed())).ifPresent(report -> {
             var verdict = report.observed() == null ? null
                     : PressureDetector.judge(report.observed(), report.previous(), profile.getSpec().getPressure(), current);
             List<Recommendation> remeasured = plan == null ? List.of()

@@ -8,7 +8,7 @@ import lombok.Data;
 public class Observed {
     @JsonPropertyDescription("Length of the window the rates are computed over, e.g. 30s.")
     private String window;
-    @JsonPropertyDescription("When the window ended.")
+    @JsonPropertyDescription("When the window shown ended: a later window whose figures are all within 1% (or 0.01) of these leaves status as it is.")
     private String end;
     @JsonPropertyDescription("Number of pods whose metrics were read.")
     private Integer pods;

@@ -82,8 +82,8 @@ class TuningProfileReconcilerTest {
         await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> assertThat(condition(profile, type))
                 .as("%s of %s", type, profile)
                 .hasValueSatisfying(c -> {
-                    assertThat(c.getStatus()).isEqualTo(status);
-                    assertThat(c.getReason()).isEqualTo(reason);
+                    assertThat(c.getStatus()).as("%s: %s", c.getReason(), c.getMessage()).isEqualTo(status);
+                    assertThat(c.getReason()).as(c.getMessage()).isEqualTo(reason);
                 }));
     }
 

@@ -67,7 +67,10 @@ final class LabReport {
                 moves to is measured in rounds with the best: *Auto iterations to 0.95* counts its iterations until a setting's
                 ratio to the best reaches 0.95 by the rule above (0: the defaults already do), *stable* says whether it then kept
                 its settings for %d more iterations. *app cores* is the app's CPU during the runs, *generator cores* the lab
-                JVM's. Throughput counts 2xx answers. Effective settings are read back from the app's metrics.
+                JVM's. *clients/req/s* is what Little's law gives a closed loop without think time as its mean response time:
+                a *mean* well below it would mean the clients waited on the generator between answer and request; p99 and mean
+                near it are the queueing that many clients on one CPU make. Throughput counts 2xx answers. Effective settings
+                are read back from the app's metrics.
 
                 """.formatted(TuningLab.APP_CPUS, TuningLab.WARMUP_SECONDS, TuningLab.ROUNDS, TuningLab.SETTLE_SECONDS,
                 TuningLab.RUN_SECONDS, TuningLab.STABLE_ITERATIONS));
@@ -111,14 +114,15 @@ final class LabReport {
             Scenario s = r.scenario();
             md.append("\n## ").append(s.name()).append("\n\n").append(s.shape()).append(". ").append(s.clients())
                     .append(" closed-loop clients on `").append(s.query()).append("`; container ").append(limits(s)).append(".\n\n");
-            md.append("| origin | setting | max threads | pool | heap MiB | GC | req/s (95% interval) | mean ms | p99 ms | errors | app cores "
-                    + "| generator cores | steal % | runs | peak RSS MiB |\n");
-            md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+            md.append("| origin | setting | max threads | pool | heap MiB | GC | req/s (95% interval) | mean ms | clients/req/s ms "
+                    + "| p99 ms | errors | app cores | generator cores | steal % | runs | peak RSS MiB |\n");
+            md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
             for (Measurement m : all(r)) {
                 Measurement.Effective e = m.effective();
-                md.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n".formatted(m.origin(), m.label(),
+                md.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n".formatted(m.origin(), m.label(),
                         text(e.maxThreads()), text(e.poolSize()), text(e.heapMiB()), text(e.collector()), rate(m),
-                        figure(m, Measurement.Run::meanMillis), figure(m, Measurement.Run::p99Millis), m.errors(),
+                        figure(m, Measurement.Run::meanMillis), m.ok() ? f(1000.0 * s.clients() / m.throughput().value()) : "-",
+                        figure(m, Measurement.Run::p99Millis), m.errors(),
                         cores(m, Measurement.Run::appCores), cores(m, Measurement.Run::generatorCores),
                         m.ok() ? "%.0f".formatted(m.mean(Measurement.Run::stealPercent).value()) : "-", m.runs().size(),
                         m.peakRssBytes() == 0 ? "-" : Long.toString(m.peakRssBytes() >> 20)));

@@ -8,7 +8,7 @@
 # runs.csv and a PNG per scenario. About 6 minutes a scenario on 2 cores, 3 in quick mode. Needs
 # root (it creates cgroups) and 2 CPUs.
 # Usage: [LAB_QUICK=1] deploy/local/lab.sh [SCENARIO ...]
-#   LAB_QUICK=1 is a rougher run for development (3 rounds of 2 s instead of 5 of 3 s, shorter
+#   LAB_QUICK=1 is a rougher run for development (3 rounds of 2 s instead of 4 of 3 s, shorter
 #   warm-ups) that writes target/lab/quick/RESULTS.md instead of lab/results.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"

@@ -66,11 +66,11 @@ public final class TuningLab {
     /** Rougher and about half as long, for development. */
     static final boolean QUICK = Boolean.getBoolean("lab.quick");
     /** Per process, before its rounds; the operator's observation window is its second half. */
-    static final int WARMUP_SECONDS = Integer.getInteger("lab.warmup-seconds", QUICK ? 4 : 8);
+    static final int WARMUP_SECONDS = Integer.getInteger("lab.warmup-seconds", QUICK ? 4 : 6);
     static final int RUN_SECONDS = Integer.getInteger("lab.run-seconds", QUICK ? 2 : 3);
     /** Before each run: the clients connect (one a millisecond) and the app wakes its idle threads. */
     static final int SETTLE_SECONDS = 1;
-    static final int ROUNDS = Integer.getInteger("lab.rounds", QUICK ? 3 : 5);
+    static final int ROUNDS = Integer.getInteger("lab.rounds", QUICK ? 3 : 4);
     /** The CPUs of the app's container; the lab's JVM, the load generator, runs on the others (lab.sh pins it). */
     static final String APP_CPUS = System.getProperty("lab.app-cpus", "1");
     static final double AUTO_TARGET = 0.95;

@@ -46,8 +46,8 @@ final class LabReport {
                 limits, confined to CPU %s (a cpuset), so the JVM picks its defaults as it would in a pod. The lab's JVM, the
                 closed-loop load generator (keep-alive connections, each client sending its next request when the last is
                 answered, on 127.0.0.1), runs on the other CPU, so a saturated app cannot starve the clients that time it. A
-                setting's process is started and warmed up for %d s under load; the operator's observation window (what the
-                closed loop and mode Auto plan from) is the second half of that warm-up. The settings of a phase then stay up side
+                setting's process is started and warmed up for %d s under load, then the operator's observation window (what the
+                closed loop and mode Auto plan from) takes %d s more of the same load. The settings of a phase then stay up side
                 by side and are measured in %d interleaved rounds (A B C, C B A, ...), one under load at a time: each run opens
                 fresh connections, settles %d s and measures %d s. Drift of the VM (its *steal*, the share of CPU time the
                 hypervisor gave other guests, swings by tens of percent) so hits every setting of a round alike.
@@ -60,9 +60,9 @@ final class LabReport {
                 a target may be met by a ratio whose point estimate misses it, and the interval says how far that goes.
                 *best* is the sweep's highest mean throughput (the defaults included); each sweep starts from the best setting
                 found so far. *planner* is the plan from the scenario's workload figures, *loop 1* the plan from the metrics the
-                operator's own window read during the defaults' warm-up (`ObservedWorkload`: the target rate, the server time
+                operator's own window read after the defaults' warm-up (`ObservedWorkload`: the target rate, the server time
                 without CPU and connection waits, CPU and connection time per request), *loop 2* the same from loop 1's. *auto n*
-                is mode Auto's loop itself (`AutoLoop`, `MeasuredReplan`: the operator's classes, each warm-up's window one
+                is mode Auto's loop itself (`AutoLoop`, `MeasuredReplan`: the operator's classes, each setting's window one
                 observation window, its default step limit, threshold and regression guard) from the defaults; each setting it
                 moves to is measured in rounds with the best: *Auto iterations to 0.95* counts its iterations until a setting's
                 ratio to the best reaches 0.95 by the rule above (0: the defaults already do), *stable* says whether it then kept
@@ -72,7 +72,7 @@ final class LabReport {
                 near it are the queueing that many clients on one CPU make. Throughput counts 2xx answers. Effective settings
                 are read back from the app's metrics.
 
-                """.formatted(TuningLab.APP_CPUS, TuningLab.WARMUP_SECONDS, TuningLab.ROUNDS, TuningLab.SETTLE_SECONDS,
+                """.formatted(TuningLab.APP_CPUS, TuningLab.WARMUP_SECONDS, TuningLab.OBSERVE_SECONDS, TuningLab.ROUNDS, TuningLab.SETTLE_SECONDS,
                 TuningLab.RUN_SECONDS, TuningLab.STABLE_ITERATIONS));
         md.append("## Summary\n\n");
         md.append("| scenario | runtime | default req/s | best req/s (setting) | planner req/s | planner/best | planner/default | p99 planner/best "

@@ -65,8 +65,14 @@ public final class TuningLab {
     private static final OperatingSystemMXBean OWN_CPU = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     /** Rougher and about half as long, for development. */
     static final boolean QUICK = Boolean.getBoolean("lab.quick");
-    /** Per process, before its rounds; the operator's observation window is its second half. */
+    /** Per process, before its rounds. */
     static final int WARMUP_SECONDS = Integer.getInteger("lab.warmup-seconds", QUICK ? 4 : 6);
+    /**
+     * The operator's observation window, right after the warm-up and under the same load. Apart from it:
+     * the first scrape must already hold the request series, which appear with the first answers and
+     * the agent's first background collection, both late in a cold JVM on one CPU.
+     */
+    static final int OBSERVE_SECONDS = Integer.getInteger("lab.observe-seconds", QUICK ? 3 : 4);
     static final int RUN_SECONDS = Integer.getInteger("lab.run-seconds", QUICK ? 2 : 3);
     /** Before each run: the clients connect (one a millisecond) and the app wakes its idle threads. */
     static final int SETTLE_SECONDS = 1;
@@ -255,7 +261,7 @@ public final class TuningLab {
         for (int i = 1; i <= MAX_AUTO_ITERATIONS && current.process().observed != null && (reached == null || unchangedSince < STABLE_ITERATIONS);
                 i++) {
             now = now.plusSeconds(60);
-            Observed window = current.process().observed.setEnd(now.toString()).setWindow(WARMUP_SECONDS / 2 + "s");
+            Observed window = current.process().observed.setEnd(now.toString()).setWindow(OBSERVE_SECONDS + "s");
             Measurement.Effective e = current.process().effective;
             AutoSettings inForce = new AutoSettings(e.maxThreads(), e.poolSize(), null);
             AutoStatus next = AutoLoop.decide(new AutoLoop.Input(spec.getAuto(), status, inForce, now.minusSeconds(50), null, window, replanner, now))
@@ -335,8 +341,8 @@ public final class TuningLab {
     }
 
     /**
-     * Starts a setting's process in a cgroup of its own (the scenario's limits, the app's CPUs) and warms
-     * it up under load; the second half of the warm-up is the operator's observation window. A setting
+     * Starts a setting's process in a cgroup of its own (the scenario's limits, the app's CPUs), warms
+     * it up under load and takes the operator's observation window under the same load. A setting
      * the search or an earlier step already started is reused: its rounds count for every step that names it.
      */
     private Setting prepare(Scenario scenario, String origin, String label, Map<String, String> env) throws IOException, InterruptedException {
@@ -352,11 +358,11 @@ public final class TuningLab {
         try {
             p.app = LabApp.start(appJar, agentJar, container, env, scenario.liveSetMb(), log);
             try (ClosedLoopLoad load = new ClosedLoopLoad(p.app.url(scenario.query()), scenario.clients())) {
-                load.measure(WARMUP_SECONDS - WARMUP_SECONDS / 2);
+                load.measure(WARMUP_SECONDS);
                 Scrape first = timedScrape(p.app);
                 PodSnapshot before = PodSnapshot.of(first, System.currentTimeMillis());
                 p.effective = Measurement.Effective.of(first.samples(), p.app.connectorSuffix());
-                load.measure(WARMUP_SECONDS / 2);
+                load.measure(OBSERVE_SECONDS);
                 if (p.app.alive()) {
                     PodSnapshot after = PodSnapshot.of(timedScrape(p.app), System.currentTimeMillis());
                     p.observed = Window.observe(Map.of("app", before), Map.of("app", after), scenario.cpus());

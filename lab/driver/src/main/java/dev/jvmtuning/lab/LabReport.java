@@ -9,9 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 import java.util.jar.JarFile;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
@@ -33,81 +34,104 @@ final class LabReport {
     private LabReport() {
     }
 
-    static void write(Path dir, List<ScenarioResult> results, int runs, int runSeconds, int warmupSeconds, double elapsedSeconds, Path appJar)
-            throws IOException {
+    static void write(Path dir, List<ScenarioResult> results, double elapsedSeconds, Path appJar) throws IOException {
         Files.createDirectories(dir);
         StringBuilder md = new StringBuilder();
         md.append("# Tuning lab results\n\n");
-        md.append("Written by `deploy/local/lab.sh` on ").append(LocalDate.now()).append(" in ").append(Math.round(elapsedSeconds / 60))
-                .append(" min. Machine: ").append(machine(appJar)).append(".\n\n");
+        md.append("Written by `deploy/local/lab.sh`").append(TuningLab.QUICK ? " in quick mode (`LAB_QUICK=1`)" : "").append(" on ")
+                .append(LocalDate.now()).append(" in ").append(Math.round(elapsedSeconds / 60)).append(" min. Machine: ").append(machine(appJar))
+                .append(".\n\n");
         md.append("""
                 Each setting runs the workload app on the scenario's runtime (Spring Boot on Tomcat or Jetty, `lab/workload-app`;
-                Quarkus, `lab/quarkus-app`) as a real process inside a
-                cgroup with the scenario's CPU and memory limits, so the JVM picks its defaults as it would in a pod. A closed-loop
-                load generator in the lab's JVM (keep-alive connections, each client sending its next request when the last is
-                answered) drives 127.0.0.1: %d s of warm-up, then %d runs of %d s of the same load on the same process; the
-                figures are the runs' medians. Throughput counts 2xx answers. The generator shares the 2 cores, with priority
-                (the app's cgroup has a low CPU weight); CPU is the app's own, RSS its peak. The machine is a VM: *steal* is the
-                share of its CPU time the hypervisor gave to other guests during the runs, and it moves the figures by tens of
-                percent: a run with more than 20 %% steal is discarded and repeated (at most 3 times per setting; *discarded* counts
-                them), and differences of less than ~20 %% between settings are best read as noise.
-                *best* is the sweep's highest throughput (the defaults included); each sweep starts from the best setting found so far.
-                *planner* is the plan from the scenario's workload figures, *loop 1* the plan from the metrics the operator's own
-                window read during the defaults' runs (`ObservedWorkload`: the target rate, the server time without CPU and
-                connection waits, CPU and connection time per request), *loop 2* the same from loop 1's runs. *auto n* is mode
-                Auto's loop itself (`AutoLoop`, `MeasuredReplan`: the operator's classes, each lab measurement one observation
-                window, its default step limit, threshold and regression guard) from the defaults: *Auto iterations to 0.95* counts
-                its iterations until a setting reaches 0.95 of the best (0: the defaults already do), *stable* says whether it then
-                kept its settings for %d more iterations. Effective settings are read back from the app's metrics.
+                Quarkus, `lab/quarkus-app`) as a real process inside a cgroup of its own with the scenario's CPU and memory
+                limits, confined to CPU %s (a cpuset), so the JVM picks its defaults as it would in a pod. The lab's JVM, the
+                closed-loop load generator (keep-alive connections, each client sending its next request when the last is
+                answered, on 127.0.0.1), runs on the other CPU, so a saturated app cannot starve the clients that time it. A
+                setting's process is started and warmed up for %d s under load, then the operator's observation window (what the
+                closed loop and mode Auto plan from) takes %d s more of the same load. The settings of a phase then stay up side
+                by side and are measured in %d interleaved rounds (A B C, C B A, ...), one under load at a time: each run opens
+                fresh connections, settles %d s and measures %d s. Drift of the VM (its *steal*, the share of CPU time the
+                hypervisor gave other guests, swings by tens of percent) so hits every setting of a round alike.
+                Phase 1 holds the defaults, the first knob's sweep, the planner's settings and the closed loop's; each later knob's
+                phase its sweep from the best so far, with the best and the settings below compared with it.
+                *req/s* is the mean of a setting's runs with its 95%% confidence interval (Student's t over the runs).
+                A ratio such as *planner/best* comes from the rounds both settings ran in: the geometric mean of the per-round
+                ratios with a 95%% interval (t on their logarithms), so drift shared by a round cancels. A target is **missed** only
+                when the whole interval lies on the wrong side of it, and met when the interval reaches it: with a wide interval
+                a target may be met by a ratio whose point estimate misses it, and the interval says how far that goes.
+                *best* is the sweep's highest mean throughput (the defaults included); each sweep starts from the best setting
+                found so far. *planner* is the plan from the scenario's workload figures, *loop 1* the plan from the metrics the
+                operator's own window read after the defaults' warm-up (`ObservedWorkload`: the target rate, the server time
+                without CPU and connection waits, CPU and connection time per request), *loop 2* the same from loop 1's. *auto n*
+                is mode Auto's loop itself (`AutoLoop`, `MeasuredReplan`: the operator's classes, each setting's window one
+                observation window, its default step limit, threshold and regression guard) from the defaults; each setting it
+                moves to is measured in rounds with the best: *Auto iterations to 0.95* counts its iterations until a setting's
+                ratio to the best reaches 0.95 by the rule above (0: the defaults already do), *stable* says whether it then kept
+                its settings for %d more iterations. *app cores* is the app's CPU during the runs, *generator cores* the lab
+                JVM's. *clients/req/s* is what Little's law gives a closed loop without think time as its mean response time:
+                a *mean* well below it would mean the clients waited on the generator between answer and request; p99 and mean
+                near it are the queueing that many clients on one CPU make. Throughput counts 2xx answers. Effective settings
+                are read back from the app's metrics.
 
-                """.formatted(warmupSeconds, runs, runSeconds, TuningLab.STABLE_ITERATIONS));
+                """.formatted(TuningLab.APP_CPUS, TuningLab.WARMUP_SECONDS, TuningLab.OBSERVE_SECONDS, TuningLab.ROUNDS, TuningLab.SETTLE_SECONDS,
+                TuningLab.RUN_SECONDS, TuningLab.STABLE_ITERATIONS));
         md.append("## Summary\n\n");
-        md.append("| scenario | default req/s | best req/s | best setting | planner req/s | planner/best | planner/default | p99 planner/best | loop 1/best | loop 2/best | Auto iterations to 0.95 | stable |\n");
-        md.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        md.append("| scenario | runtime | default req/s | best req/s (setting) | planner req/s | planner/best | planner/default | p99 planner/best "
+                + "| loop 1/best | loop 2/best | Auto iterations to 0.95 | stable | steal %% |\n".formatted());
+        md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         List<String> findings = new ArrayList<>();
         for (ScenarioResult r : results) {
-            double best = r.best().throughput();
-            md.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n".formatted(r.scenario().name(), rate(r.defaults()), rate(r.best()),
-                    r.best().label(), rate(r.planner()), ratio(r.planner(), r.best(), Measurement::throughput),
-                    ratio(r.planner(), r.defaults(), Measurement::throughput), ratio(r.planner(), r.best(), Measurement::p99Millis),
-                    ratio(r.loop1(), r.best(), Measurement::throughput), ratio(r.loop2(), r.best(), Measurement::throughput),
+            String name = r.scenario().name();
+            Stats.Interval toBest = throughputRatio(r.planner(), r.best());
+            Stats.Interval toDefault = throughputRatio(r.planner(), r.defaults());
+            Stats.Interval p99 = r.planner().ratio(r.best(), Measurement.Run::p99Millis);
+            Stats.Interval loop1 = throughputRatio(r.loop1(), r.best());
+            Stats.Interval loop2 = throughputRatio(r.loop2(), r.best());
+            md.append("| %s | %s | %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n".formatted(name, r.scenario().runtime(),
+                    rate(r.defaults()), rate(r.best()), r.best().label(), rate(r.planner()), ratio(r.planner(), r.best(), toBest),
+                    ratio(r.planner(), r.defaults(), toDefault), ratio(r.planner(), r.best(), p99), ratio(r.loop1(), r.best(), loop1),
+                    ratio(r.loop2(), r.best(), loop2),
                     r.auto().iterationsTo95() == null ? "not within " + (r.auto().iterations().size() - 1) : r.auto().iterationsTo95(),
-                    r.auto().iterationsTo95() == null ? "-" : r.auto().stable() ? "yes" : "no"));
-            check(findings, r.scenario().name() + ": Auto reaches " + TuningLab.AUTO_TARGET + " of the best and stays there",
+                    r.auto().iterationsTo95() == null ? "-" : r.auto().stable() ? "yes" : "no", steal(r)));
+            check(findings, name + ": Auto reaches " + TuningLab.AUTO_TARGET + " of the best and stays there",
                     r.auto().iterationsTo95() != null && r.auto().stable());
-            check(findings, r.scenario().name() + ": planner/best throughput >= " + PLANNER_TO_BEST,
-                    ok(r.planner()) && r.planner().throughput() >= PLANNER_TO_BEST * best);
-            check(findings, r.scenario().name() + ": planner p99 <= " + P99_TO_BEST + " x best's",
-                    ok(r.planner()) && r.planner().p99Millis() <= P99_TO_BEST * r.best().p99Millis());
-            check(findings, r.scenario().name() + ": closed loop reaches planner/best >= " + PLANNER_TO_BEST + " within two iterations",
-                    (ok(r.loop1()) && r.loop1().throughput() >= PLANNER_TO_BEST * best) || (ok(r.loop2()) && r.loop2().throughput() >= PLANNER_TO_BEST * best));
-            if (r.scenario().name().equals("io-bound")) {
-                check(findings, "io-bound: planner/default throughput >= " + IO_BOUND_TO_DEFAULT,
-                        ok(r.planner()) && r.planner().throughput() >= IO_BOUND_TO_DEFAULT * r.defaults().throughput());
+            check(findings, name + ": planner/best throughput >= " + PLANNER_TO_BEST, both(r.planner(), r.best())
+                    && Stats.meetsAtLeast(toBest, PLANNER_TO_BEST));
+            check(findings, name + ": planner p99 <= " + P99_TO_BEST + " x best's", both(r.planner(), r.best()) && Stats.meetsAtMost(p99, P99_TO_BEST));
+            check(findings, name + ": closed loop reaches planner/best >= " + PLANNER_TO_BEST + " within two iterations",
+                    (both(r.loop1(), r.best()) && Stats.meetsAtLeast(loop1, PLANNER_TO_BEST))
+                            || (both(r.loop2(), r.best()) && Stats.meetsAtLeast(loop2, PLANNER_TO_BEST)));
+            if (name.equals("io-bound")) {
+                check(findings, "io-bound: planner/default throughput >= " + IO_BOUND_TO_DEFAULT, both(r.planner(), r.defaults())
+                        && Stats.meetsAtLeast(toDefault, IO_BOUND_TO_DEFAULT));
             }
         }
-        md.append("\nTargets:\n\n");
+        md.append("\nTargets (missed: the whole 95% interval misses the target):\n\n");
         findings.forEach(f -> md.append("- ").append(f).append('\n'));
 
-        StringBuilder csv = new StringBuilder("scenario,origin,setting,run,requests_per_second,mean_ms,p99_ms,errors,cpu_cores,steal_percent\n");
+        StringBuilder csv = new StringBuilder("scenario,origin,setting,round,requests_per_second,mean_ms,p99_ms,errors,app_cores,generator_cores,"
+                + "steal_percent\n");
         for (ScenarioResult r : results) {
             Scenario s = r.scenario();
             md.append("\n## ").append(s.name()).append("\n\n").append(s.shape()).append(" (runtime ").append(s.runtime()).append("). ").append(s.clients())
                     .append(" closed-loop clients on `").append(s.query()).append("`; container ").append(limits(s)).append(".\n\n");
-            md.append("| origin | setting | max threads | pool | heap MiB | GC | req/s | mean ms | p99 ms | errors | CPU cores | steal % | discarded | peak RSS MiB |\n");
-            md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+            md.append("| origin | setting | max threads | pool | heap MiB | GC | req/s (95% interval) | mean ms | clients/req/s ms "
+                    + "| p99 ms | errors | app cores | generator cores | steal % | runs | peak RSS MiB |\n");
+            md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
             for (Measurement m : all(r)) {
                 Measurement.Effective e = m.effective();
-                md.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n".formatted(m.origin(), m.label(), text(e.maxThreads()),
-                        text(e.poolSize()), text(e.heapMiB()), text(e.collector()), rate(m), ok(m) ? f(m.meanMillis()) : "-",
-                        ok(m) ? f(m.p99Millis()) : "-", errors(m, runSeconds), ok(m) ? "%.2f".formatted(m.cpuCores()) : "-",
-                        ok(m) ? "%.0f".formatted(m.stealPercent()) : "-", m.discardedRuns(),
+                md.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n".formatted(m.origin(), m.label(),
+                        text(e.maxThreads()), text(e.poolSize()), text(e.heapMiB()), text(e.collector()), rate(m),
+                        figure(m, Measurement.Run::meanMillis), m.ok() ? f(1000.0 * s.clients() / m.throughput().value()) : "-",
+                        figure(m, Measurement.Run::p99Millis), errors(m, TuningLab.RUN_SECONDS),
+                        cores(m, Measurement.Run::appCores), cores(m, Measurement.Run::generatorCores),
+                        m.ok() ? "%.0f".formatted(m.mean(Measurement.Run::stealPercent).value()) : "-", m.runs().size(),
                         m.peakRssBytes() == 0 ? "-" : Long.toString(m.peakRssBytes() >> 20)));
-                for (int i = 0; i < m.runs().size(); i++) {
-                    Measurement.Run run = m.runs().get(i);
-                    csv.append(String.join(",", s.name(), m.origin(), '"' + m.label() + '"', Integer.toString(i + 1), f(run.requestsPerSecond()),
-                            f(run.meanMillis()), f(run.p99Millis()), Long.toString(run.errors()), "%.3f".formatted(run.cpuCores()),
-                            "%.1f".formatted(run.stealPercent()))).append('\n');
+                for (Measurement.Run run : m.runs()) {
+                    csv.append(String.join(",", s.name(), m.origin(), '"' + m.label() + '"', Integer.toString(run.round()),
+                            f(run.requestsPerSecond()), f(run.meanMillis()), f(run.p99Millis()), Long.toString(run.errors()),
+                            "%.3f".formatted(run.appCores()), "%.3f".formatted(run.generatorCores()), "%.1f".formatted(run.stealPercent())))
+                            .append('\n');
                 }
             }
             md.append('\n');
@@ -121,6 +145,16 @@ final class LabReport {
         }
         Files.writeString(dir.resolve("RESULTS.md"), md);
         Files.writeString(dir.resolve("runs.csv"), csv);
+    }
+
+    private static Stats.Interval throughputRatio(Measurement a, Measurement b) {
+        return a.ratio(b, Measurement.Run::requestsPerSecond);
+    }
+
+    /** The steal the scenario's runs saw: their mean and the worst run's. */
+    private static String steal(ScenarioResult r) {
+        double[] steal = all(r).stream().flatMap(m -> m.runs().stream()).mapToDouble(Measurement.Run::stealPercent).toArray();
+        return steal.length == 0 ? "-" : "%.0f (max %.0f)".formatted(Arrays.stream(steal).average().orElse(0), Arrays.stream(steal).max().orElse(0));
     }
 
     private static String limits(Scenario s) {
@@ -144,17 +178,17 @@ final class LabReport {
         if (r.scenario().sweeps().get(0).knob().equals("max threads")) {
             points.add(r.defaults());
         }
-        points.stream().filter(m -> ok(m) && m.effective().maxThreads() != null).forEach(m -> sweep.add((double) m.effective().maxThreads(), m.throughput()));
+        points.stream().filter(m -> m.ok() && m.effective().maxThreads() != null).forEach(m -> sweep.add((double) m.effective().maxThreads(), m.throughput().value()));
         data.addSeries(sweep);
         for (Measurement m : List.of(r.defaults(), r.planner(), r.loop1(), r.loop2())) {
             XYSeries marker = new XYSeries(m.origin() + (m.effective().maxThreads() == null ? " (n/a)" : " (" + m.effective().maxThreads() + " threads)"));
-            if (ok(m) && m.effective().maxThreads() != null) {
-                marker.add((double) m.effective().maxThreads(), m.throughput());
+            if (m.ok() && m.effective().maxThreads() != null) {
+                marker.add((double) m.effective().maxThreads(), m.throughput().value());
             }
             data.addSeries(marker);
         }
         JFreeChart chart = ChartFactory.createXYLineChart(r.scenario().name() + ": throughput against max threads", "max threads (log scale)",
-                "requests per second (median)", data, PlotOrientation.VERTICAL, true, false, false);
+                "requests per second (mean)", data, PlotOrientation.VERTICAL, true, false, false);
         XYPlot plot = chart.getXYPlot();
         plot.setDomainAxis(new LogAxis("max threads (log scale)"));
         plot.setBackgroundPaint(Color.WHITE);
@@ -179,10 +213,10 @@ final class LabReport {
     private static String settingsPlot(Path dir, ScenarioResult r) throws IOException {
         DefaultCategoryDataset data = new DefaultCategoryDataset();
         for (Measurement m : all(r)) {
-            data.addValue(ok(m) ? m.throughput() : 0, "requests per second (median)", m.origin() + ": " + m.label());
+            data.addValue(m.ok() ? m.throughput().value() : 0, "requests per second (mean)", m.origin() + ": " + m.label());
         }
         JFreeChart chart = ChartFactory.createBarChart(r.scenario().name() + ": throughput of every setting", null,
-                "requests per second (median)", data, PlotOrientation.HORIZONTAL, false, false, false);
+                "requests per second (mean)", data, PlotOrientation.HORIZONTAL, false, false, false);
         chart.getCategoryPlot().setBackgroundPaint(Color.WHITE);
         String file = r.scenario().name() + "-settings.png";
         ChartUtils.saveChartAsPNG(dir.resolve(file).toFile(), chart, 900, 120 + 28 * all(r).size());
@@ -193,16 +227,33 @@ final class LabReport {
         findings.add((met ? "met: " : "**missed**: ") + target);
     }
 
-    private static boolean ok(Measurement m) {
-        return m.failure() == null && !m.runs().isEmpty();
+    private static boolean both(Measurement a, Measurement b) {
+        return a.ok() && b.ok();
     }
 
     private static String rate(Measurement m) {
-        return ok(m) ? f(m.throughput()) : "failed";
+        return m.ok() ? interval(m.throughput()) : "failed";
     }
 
-    private static String ratio(Measurement a, Measurement b, Function<Measurement, Double> figure) {
-        return ok(a) && ok(b) && figure.apply(b) > 0 ? "%.2f".formatted(figure.apply(a) / figure.apply(b)) : "-";
+    /** "1234 (1200-1268)": the figure and its 95% interval, or the figure alone when there is none. */
+    static String interval(Stats.Interval i) {
+        return i.known() ? "%s (%s-%s)".formatted(f(i.value()), f(i.low()), f(i.high())) : f(i.value());
+    }
+
+    private static String ratio(Measurement a, Measurement b, Stats.Interval ratio) {
+        if (!both(a, b) || Double.isNaN(ratio.value())) {
+            return "-";
+        }
+        return ratio.known() ? String.format(Locale.ROOT, "%.2f (%.2f-%.2f)", ratio.value(), ratio.low(), ratio.high())
+                : String.format(Locale.ROOT, "%.2f", ratio.value());
+    }
+
+    private static String figure(Measurement m, ToDoubleFunction<Measurement.Run> figure) {
+        return m.ok() ? f(m.mean(figure).value()) : "-";
+    }
+
+    private static String cores(Measurement m, ToDoubleFunction<Measurement.Run> figure) {
+        return m.ok() ? "%.2f".formatted(m.mean(figure).value()) : "-";
     }
 
     private static String f(double value) {
@@ -230,7 +281,7 @@ final class LabReport {
         } catch (IOException e) {
             springBoot = "?";
         }
-        return "%d x %s, %s RAM, Linux %s, %s %s, Spring Boot %s".formatted(java.lang.Runtime.getRuntime().availableProcessors(), cpu,
+        return "%d x %s, %s RAM, Linux %s, %s %s, Spring Boot %s".formatted(read("/proc/cpuinfo").lines().filter(l -> l.startsWith("processor")).count(), cpu,
                 memory, read("/proc/sys/kernel/osrelease").trim(), System.getProperty("java.vm.name"), System.getProperty("java.version"),
                 springBoot);
     }

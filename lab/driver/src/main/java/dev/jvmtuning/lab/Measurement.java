@@ -7,26 +7,29 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
 
 /**
- * One setting measured: several closed-loop runs on one warmed-up process, and the window of
- * metrics the operator would have seen over them.
+ * One setting measured: one warmed-up process, measured in rounds interleaved with the other
+ * settings of its phase, and the window of metrics the operator would have seen at the end of its
+ * warm-up.
  *
- * @param origin    default, sweep, planner, loop 1, loop 2
- * @param runs      the runs' figures (medians are reported)
- * @param discardedRuns runs thrown away because the hypervisor stole too much of the CPU during them
+ * @param origin    default, sweep, planner, loop 1, loop 2, auto n
+ * @param runs      one per round the setting took part in
  * @param effective what the app really ran with, read from its own metrics
- * @param observed  the operator's view of the runs (null when the app died)
+ * @param observed  the operator's view of the last part of the warm-up (null when the app died)
  * @param failure   why the setting could not be measured, or null
  */
-record Measurement(String origin, String label, Map<String, String> env, List<Run> runs, int discardedRuns, Effective effective, long peakRssBytes,
+record Measurement(String origin, String label, Map<String, String> env, List<Run> runs, Effective effective, long peakRssBytes,
         Observed observed, String failure) {
 
     /**
-     * A run: the load generator's figures, the CPU the app used meanwhile, and the share of the
-     * machine's CPU time the hypervisor took for other guests (steal), which a VM's figures swing with.
+     * A run: its round (the settings a round measured ran one after the other, so the VM's drift hits
+     * them alike), the load generator's figures, the CPU the app and the generator used meanwhile, and
+     * the share of the machine's CPU time the hypervisor took for other guests (steal).
      */
-    record Run(double requestsPerSecond, double meanMillis, double p99Millis, long errors, double cpuCores, double stealPercent) {
+    record Run(int round, double requestsPerSecond, double meanMillis, double p99Millis, long errors, double appCores,
+            double generatorCores, double stealPercent) {
     }
 
     /** The settings in force, as the app's metrics state them. */
@@ -76,39 +79,30 @@ record Measurement(String origin, String label, Map<String, String> env, List<Ru
     }
 
     static Measurement failed(String origin, String label, Map<String, String> env, String failure) {
-        return new Measurement(origin, label, env, List.of(), 0, Effective.UNKNOWN, 0, null, failure);
+        return new Measurement(origin, label, env, List.of(), Effective.UNKNOWN, 0, null, failure);
     }
 
-    double throughput() {
-        return median(Run::requestsPerSecond);
+    boolean ok() {
+        return failure == null && !runs.isEmpty();
     }
 
-    double p99Millis() {
-        return median(Run::p99Millis);
+    Stats.Interval throughput() {
+        return mean(Run::requestsPerSecond);
     }
 
-    double meanMillis() {
-        return median(Run::meanMillis);
+    Stats.Interval mean(ToDoubleFunction<Run> figure) {
+        return Stats.mean(runs.stream().mapToDouble(figure).toArray());
     }
 
-    double cpuCores() {
-        return median(Run::cpuCores);
-    }
-
-    double stealPercent() {
-        return median(Run::stealPercent);
+    /** This setting's figure over {@code other}'s, from the rounds both took part in. */
+    Stats.Interval ratio(Measurement other, ToDoubleFunction<Run> figure) {
+        Map<Integer, Run> theirs = other.runs.stream().collect(Collectors.toMap(Run::round, r -> r));
+        List<Run> common = runs.stream().filter(r -> theirs.containsKey(r.round())).toList();
+        return Stats.pairedRatio(common.stream().mapToDouble(figure).toArray(),
+                common.stream().mapToDouble(r -> figure.applyAsDouble(theirs.get(r.round()))).toArray());
     }
 
     long errors() {
         return runs.stream().mapToLong(Run::errors).sum();
-    }
-
-    private double median(ToDoubleFunction<Run> figure) {
-        double[] values = runs.stream().mapToDouble(figure).sorted().toArray();
-        if (values.length == 0) {
-            return 0;
-        }
-        int middle = values.length / 2;
-        return values.length % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
     }
 }

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * One workload shape sized to a 2-core machine: what each request costs (the query of
+ * One workload shape sized to a container of 1 CPU (of a 2-core machine: the load generator has the other): what each request costs (the query of
  * GET /work), how many closed-loop clients drive it, the container's limits, the figures a team
  * would write into the profile, and the knobs the exhaustive search sweeps.
  *
@@ -62,24 +62,24 @@ record Scenario(String name, Runtime runtime, String shape, String query, int cl
 
     static final List<Scenario> ALL = List.of(
             new Scenario("io-bound", TOMCAT, "an I/O-bound handler: a 100-500 ms blocking call per request, almost no CPU",
-                    "/work?sleepMinMs=100&sleepMaxMs=500&allocKb=16", 1000, 2, "1Gi", 0,
+                    "/work?sleepMinMs=100&sleepMaxMs=500&allocKb=16", 1000, 1, "1Gi", 0,
                     workload(1000 / 0.3, "300ms", null, null), false,
                     List.of(threads(TOMCAT, List.of(100, 400, 800, 1600)))),
             new Scenario("cpu-bound", TOMCAT, "a CPU-bound handler on Tomcat: 10 ms of CPU per request, no waiting",
-                    "/work?cpuMs=10&allocKb=16", 100, 2, "512Mi", 0,
+                    "/work?cpuMs=10&allocKb=16", 100, 1, "512Mi", 0,
                     workload(100 / 0.010, "10ms", "10ms", null), false,
                     List.of(threads(TOMCAT, List.of(1, 2, 4)))),
             new Scenario("mixed", TOMCAT, "2 ms of CPU and a 40-60 ms blocking call per request",
-                    "/work?cpuMs=2&sleepMinMs=40&sleepMaxMs=60&allocKb=64", 300, 2, "768Mi", 0,
+                    "/work?cpuMs=2&sleepMinMs=40&sleepMaxMs=60&allocKb=64", 300, 1, "768Mi", 0,
                     workload(300 / 0.052, "52ms", "2ms", null), false,
                     List.of(threads(TOMCAT, List.of(25, 50, 100, 400)))),
             new Scenario("allocation-heavy", TOMCAT, "2 MiB of garbage, 1 ms of CPU and a 10 ms wait per request; 64 MiB live set in a 512Mi container",
-                    "/work?allocKb=2048&cpuMs=1&sleepMinMs=10&sleepMaxMs=10", 50, 2, "512Mi", 64,
+                    "/work?allocKb=2048&cpuMs=1&sleepMinMs=10&sleepMaxMs=10", 50, 1, "512Mi", 64,
                     workload(50 / 0.011, "11ms", "1ms", null), false,
                     List.of(heapAndCollector(List.of("256m Parallel", "256m G1", "320m Parallel")),
                             threads(TOMCAT, List.of(10, 50)))),
             new Scenario("pool-bound", TOMCAT, "a pool-bound handler: a pooled connection held 100 ms by a slow query, then 20 ms more work",
-                    "/work?dbMs=100&sleepMinMs=20&sleepMaxMs=20&allocKb=16", 120, 2, "1Gi", 0,
+                    "/work?dbMs=100&sleepMinMs=20&sleepMaxMs=20&allocKb=16", 120, 1, "1Gi", 0,
                     workload(120 / 0.120, "120ms", null, "100ms"), true,
                     List.of(poolSize(TOMCAT, List.of(40, 160)), threads(TOMCAT, List.of(50, 400)))),
             new Scenario("quarkus-pool-bound", QUARKUS, "pool-bound on Quarkus: a pooled Agroal connection held 50 ms, then 10 ms more work, 1 ms CPU",

@@ -33,11 +33,14 @@ import dev.jvmtuning.operator.planner.Planner;
 import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.render.Renderer;
 import dev.jvmtuning.operator.render.Rendering;
+import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -49,39 +52,92 @@ import java.util.stream.Stream;
 /**
  * The tuning lab: for each scenario, the workload app runs as a real process in a container's
  * limits with the defaults, with every point of an exhaustive sweep, with the planner's settings
- * from the scenario's figures, and with the closed loop's settings (defaults, observe, plan; twice).
- * The load is closed-loop HTTP on loopback. Writes RESULTS.md, runs.csv and a plot per scenario.
+ * from the scenario's figures, with the closed loop's settings (defaults, observe, plan; twice) and
+ * with mode Auto's. The load is closed-loop HTTP on loopback. The settings of a phase run as
+ * processes side by side and are measured in interleaved rounds, so that the VM's drift (steal, a
+ * neighbour's load) hits all of them and cancels out of their ratios. Writes RESULTS.md, runs.csv and
+ * a plot per scenario.
  *
  * <p>Usage: TuningLab RESULTS_DIR [SCENARIO ...], with -Dlab.app, -Dlab.app.SpringBootJetty and
  * -Dlab.app.Quarkus naming the workload jars (Tomcat, Jetty, Quarkus) and -Dlab.agent the agent jar.
  */
 public final class TuningLab {
-    private static final int WARMUP_SECONDS = Integer.getInteger("lab.warmup-seconds", 8);
-    private static final int RUN_SECONDS = Integer.getInteger("lab.run-seconds", 5);
-    private static final int RUNS = Integer.getInteger("lab.runs", 3);
-    /** A run during which the hypervisor gave more than this share of the CPU to other guests measures the VM, not the settings. */
-    private static final double MAX_STEAL_PERCENT = 20;
-    private static final int MAX_DISCARDED_RUNS = 3;
+    /** The lab's own CPU time, nearly all of it the load generator's. */
+    private static final OperatingSystemMXBean OWN_CPU = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    /** Rougher and about half as long, for development. */
+    static final boolean QUICK = Boolean.getBoolean("lab.quick");
+    /** Per process, before its rounds. */
+    static final int WARMUP_SECONDS = Integer.getInteger("lab.warmup-seconds", QUICK ? 4 : 6);
+    /**
+     * The operator's observation window, right after the warm-up and under the same load. Apart from it:
+     * the first scrape must already hold the request series, which appear with the first answers and
+     * the agent's first background collection, both late in a cold JVM on one CPU.
+     */
+    static final int OBSERVE_SECONDS = Integer.getInteger("lab.observe-seconds", QUICK ? 3 : 4);
+    static final int RUN_SECONDS = Integer.getInteger("lab.run-seconds", QUICK ? 2 : 3);
+    /** Before each run: the clients connect (one a millisecond) and the app wakes its idle threads. */
+    static final int SETTLE_SECONDS = 1;
+    static final int ROUNDS = Integer.getInteger("lab.rounds", QUICK ? 3 : 4);
+    /** The CPUs of the app's container; the lab's JVM, the load generator, runs on the others (lab.sh pins it). */
+    static final String APP_CPUS = System.getProperty("lab.app-cpus", "1");
     static final double AUTO_TARGET = 0.95;
     static final int STABLE_ITERATIONS = 5;
     private static final int MAX_AUTO_ITERATIONS = Integer.getInteger("lab.auto-iterations", 8);
 
-    /** What one scenario produced. {@code best} is the sweep's (defaults included) highest median throughput. */
+    /** What one scenario produced. {@code best} is the sweep's (defaults included) highest mean throughput. */
     record ScenarioResult(Scenario scenario, Measurement defaults, List<Measurement> sweep, Measurement best, Measurement planner,
             Measurement loop1, Measurement loop2, AutoRun auto, List<String> notes) {
     }
 
     /**
      * Mode Auto's loop from the defaults: the setting measured at each iteration (the defaults first),
-     * the first iteration at 0.95 of the best or better (null: never), and whether the loop then kept
-     * its settings for {@link #STABLE_ITERATIONS} more iterations.
+     * the first iteration whose ratio to the best reaches 0.95 (its interval does; null: never), and
+     * whether the loop then kept its settings for {@link #STABLE_ITERATIONS} more iterations.
      */
     record AutoRun(List<Measurement> iterations, Integer iterationsTo95, boolean stable) {
+    }
+
+    /** A process of one setting, alive while the scenario may measure it again. */
+    private static final class Instance {
+        final String label;
+        final Map<String, String> env;
+        final int slot;
+        LabApp app;
+        Measurement.Effective effective = Measurement.Effective.UNKNOWN;
+        Observed observed;
+        String failure;
+        long peakRssBytes;
+        final List<Measurement.Run> runs = new ArrayList<>();
+
+        Instance(String label, Map<String, String> env, int slot) {
+            this.label = label;
+            this.env = env;
+            this.slot = slot;
+        }
+
+        boolean measurable() {
+            return failure == null && app != null && app.alive();
+        }
+    }
+
+    /** A step of the search naming a process; several steps may name the same setting, measured once. */
+    private record Setting(String origin, String label, Instance process) {
+        Map<String, String> env() {
+            return process.env;
+        }
+
+        Measurement measurement() {
+            return new Measurement(origin, label, process.env, List.copyOf(process.runs), process.effective, process.peakRssBytes,
+                    process.observed, process.failure);
+        }
     }
 
     private final Path appJar;
     private final Path agentJar;
     private final Path logs;
+    private int round;
+    /** Per scenario: every setting started so far, by its environment, each in a cgroup (slot) of its own. */
+    private final Map<Map<String, String>, Instance> processes = new HashMap<>();
 
     /** {@code appJar}: the Tomcat app; the other runtimes' jars come from -Dlab.app.RUNTIME. */
     private TuningLab(Path appJar, Path agentJar, Path logs) {
@@ -111,56 +167,86 @@ public final class TuningLab {
         List<ScenarioResult> done = new ArrayList<>();
         for (Scenario scenario : scenarios) {
             done.add(lab.run(scenario));
-            LabReport.write(results, done, RUNS, RUN_SECONDS, WARMUP_SECONDS, (System.nanoTime() - start) / 1e9, lab.appJar);
+            LabReport.write(results, done, (System.nanoTime() - start) / 1e9, lab.appJar);
+            log("%s done, %.1f min so far".formatted(scenario.name(), (System.nanoTime() - start) / 60e9));
         }
         System.out.println(Files.readString(results.resolve("RESULTS.md")));
+        log("elapsed: %.1f min".formatted((System.nanoTime() - start) / 60e9));
     }
 
+    /**
+     * Phase 1 interleaves the defaults, the first knob's sweep, the planner's settings and the closed
+     * loop's; each later knob's phase interleaves its sweep from the best so far with the best and the
+     * settings the summary compares with it, so that every ratio reported is one of paired rounds.
+     */
     ScenarioResult run(Scenario scenario) throws IOException, InterruptedException {
         log("== " + scenario.name() + ": " + scenario.shape());
-        Container container = Container.withLimits(scenario.cpus(), Units.bytes(scenario.memory()));
-        Map<Map<String, String>, Measurement> measured = new HashMap<>();
         List<String> notes = new ArrayList<>();
-
-        Measurement defaults = measure(scenario, container, measured, "default", "defaults", Map.of());
-        List<Measurement> sweep = new ArrayList<>();
-        Measurement best = defaults;
-        for (Scenario.Sweep knob : scenario.sweeps()) {
-            for (String value : knob.values()) {
-                Map<String, String> env = new LinkedHashMap<>(best.env());
-                env.putAll(knob.env().apply(value));
-                sweep.add(measure(scenario, container, measured, "sweep", knob.knob() + " " + value, env));
+        try {
+            Setting defaults = prepare(scenario, "default", "defaults", Map.of());
+            List<Setting> sweep = new ArrayList<>(sweep(scenario, scenario.sweeps().get(0), defaults));
+            Setting planner = planned(scenario, "planner", scenario.nominal(), notes);
+            Setting loop1 = closedLoop(scenario, "loop 1", defaults, notes);
+            Setting loop2 = closedLoop(scenario, "loop 2", loop1, notes);
+            List<Setting> compared = List.of(defaults, planner, loop1, loop2);
+            List<Setting> phase = new ArrayList<>(sweep);
+            phase.addAll(compared);
+            rounds(scenario, phase);
+            Setting best = best(defaults, sweep);
+            for (Scenario.Sweep knob : scenario.sweeps().subList(1, scenario.sweeps().size())) {
+                List<Setting> next = sweep(scenario, knob, best);
+                sweep.addAll(next);
+                phase = new ArrayList<>(next);
+                phase.add(best);
+                phase.addAll(compared);
+                rounds(scenario, phase);
+                best = best(defaults, sweep);
             }
-            best = Stream.concat(Stream.of(defaults), sweep.stream()).filter(m -> m.failure() == null)
-                    .max(Comparator.comparingDouble(Measurement::throughput)).orElse(defaults);
+            AutoRun auto = auto(scenario, defaults, best, notes);
+            return new ScenarioResult(scenario, defaults.measurement(), sweep.stream().map(Setting::measurement).toList(), best.measurement(),
+                    planner.measurement(), loop1.measurement(), loop2.measurement(), auto, notes);
+        } finally {
+            for (Instance p : processes.values()) {
+                close(p);
+            }
+            processes.clear();
         }
+    }
 
-        Measurement planner = planned(scenario, container, measured, "planner", scenario.nominal(), notes);
-        Measurement loop1 = closedLoop(scenario, container, measured, "loop 1", defaults, notes);
-        Measurement loop2 = closedLoop(scenario, container, measured, "loop 2", loop1, notes);
-        AutoRun auto = auto(scenario, container, measured, defaults, best, notes);
-        return new ScenarioResult(scenario, defaults, sweep, best, planner, loop1, loop2, auto, notes);
+    private List<Setting> sweep(Scenario scenario, Scenario.Sweep knob, Setting from) throws IOException, InterruptedException {
+        List<Setting> points = new ArrayList<>();
+        for (String value : knob.values()) {
+            Map<String, String> env = new LinkedHashMap<>(from.env());
+            env.putAll(knob.env().apply(value));
+            points.add(prepare(scenario, "sweep", knob.knob() + " " + value, env));
+        }
+        return points;
+    }
+
+    private static Setting best(Setting defaults, List<Setting> sweep) {
+        return Stream.concat(Stream.of(defaults), sweep.stream()).filter(s -> s.measurement().ok())
+                .max(Comparator.comparingDouble(s -> s.measurement().throughput().value())).orElse(defaults);
     }
 
     /** Defaults (or the last iteration) -> observe -> plan: the operator's own window and estimate (as in its recommendations), then the planner. */
-    private Measurement closedLoop(Scenario scenario, Container container, Map<Map<String, String>, Measurement> measured, String origin,
-            Measurement previous, List<String> notes) throws IOException, InterruptedException {
-        Optional<Workload> estimate = ObservedWorkload.remeasure(scenario.nominal(), previous.observed());
+    private Setting closedLoop(Scenario scenario, String origin, Setting previous, List<String> notes) throws IOException, InterruptedException {
+        Observed observed = previous.process().observed;
+        Optional<Workload> estimate = observed == null ? Optional.empty() : ObservedWorkload.remeasure(scenario.nominal(), observed);
         if (estimate.isEmpty()) {
-            notes.add(origin + ": nothing to plan from, the previous run observed no requests");
-            return Measurement.failed(origin, origin, Map.of(), "no observation");
+            notes.add(origin + ": nothing to plan from, the previous setting observed no requests");
+            return failed(origin, "no observation");
         }
-        notes.add(origin + " observed with " + previous.label() + ": " + describe(previous.observed()));
-        return planned(scenario, container, measured, origin, estimate.get(), notes);
+        notes.add(origin + " observed with " + previous.label() + ": " + describe(observed));
+        return planned(scenario, origin, estimate.get(), notes);
     }
 
     /**
      * Mode Auto's own classes driven by the lab's windows: each iteration the loop sees the last
-     * setting's measured window (after its rollout and warm-up, as one observation window), judges its
-     * last step, and re-plans within its defaults; the lab then measures the settings the loop chose.
+     * setting's observation window (the end of its warm-up, after its rollout), judges its last step,
+     * and re-plans within its defaults; the lab then starts the settings the loop chose and measures
+     * them in rounds interleaved with the best, so that each iteration's ratio to the best has an interval.
      */
-    private AutoRun auto(Scenario scenario, Container container, Map<Map<String, String>, Measurement> measured, Measurement defaults,
-            Measurement best, List<String> notes) throws IOException, InterruptedException {
+    private AutoRun auto(Scenario scenario, Setting defaults, Setting best, List<String> notes) throws IOException, InterruptedException {
         TuningProfileSpec spec = new TuningProfileSpec().setTargetRef(new TargetRef().setName(scenario.name()))
                 .setRuntime(scenario.runtime()).setMode(Mode.Auto).setWorkload(new Workload()
                         .setRequestsPerSecond(scenario.nominal().getRequestsPerSecond()))
@@ -169,14 +255,15 @@ public final class TuningLab {
         Replanner replanner = new MeasuredReplan(spec, facts, FlagPolicy.standard());
         Instant now = Instant.parse("2026-01-01T00:00:00Z");
         AutoStatus status = AutoLoop.decide(new AutoLoop.Input(spec.getAuto(), null, new AutoSettings(), null, null, null, replanner, now)).status();
-        List<Measurement> iterations = new ArrayList<>(List.of(defaults));
-        Measurement current = defaults;
-        Integer reached = current.throughput() >= AUTO_TARGET * best.throughput() ? 0 : null;
+        List<Setting> iterations = new ArrayList<>(List.of(defaults));
+        Setting current = defaults;
+        Integer reached = nearBest(current, best) ? 0 : null;
         int unchangedSince = 0;
-        for (int i = 1; i <= MAX_AUTO_ITERATIONS && current.observed() != null && (reached == null || unchangedSince < STABLE_ITERATIONS); i++) {
+        for (int i = 1; i <= MAX_AUTO_ITERATIONS && current.process().observed != null && (reached == null || unchangedSince < STABLE_ITERATIONS);
+                i++) {
             now = now.plusSeconds(60);
-            Observed window = current.observed().setEnd(now.toString()).setWindow("30s");
-            Measurement.Effective e = current.effective();
+            Observed window = current.process().observed.setEnd(now.toString()).setWindow(OBSERVE_SECONDS + "s");
+            Measurement.Effective e = current.process().effective;
             AutoSettings inForce = new AutoSettings(e.maxThreads(), e.poolSize(), null);
             AutoStatus next = AutoLoop.decide(new AutoLoop.Input(spec.getAuto(), status, inForce, now.minusSeconds(50), null, window, replanner, now))
                     .status();
@@ -187,34 +274,43 @@ public final class TuningLab {
             notes.add("auto " + i + ": " + status.getState() + (last == null ? "" : ", iteration " + last.getIteration() + " " + last.getVerdict()
                     + ": " + last.getReason()));
             if (changed) {
-                current = planned(scenario, container, measured, "auto " + i, Overlay.spec(spec, status), notes);
+                current = planned(scenario, "auto " + i, Overlay.spec(spec, status), notes);
+                // A setting an earlier phase measured with the best already has its paired rounds.
+                if (!current.measurement().ratio(best.measurement(), Measurement.Run::requestsPerSecond).known()) {
+                    rounds(scenario, List.of(best, current));
+                }
             }
             iterations.add(current);
-            if (reached == null && current.failure() == null && current.throughput() >= AUTO_TARGET * best.throughput()) {
+            if (reached == null && nearBest(current, best)) {
                 reached = i;
                 unchangedSince = 0;
             }
         }
-        return new AutoRun(iterations, reached, reached != null && unchangedSince >= STABLE_ITERATIONS);
+        return new AutoRun(iterations.stream().map(Setting::measurement).toList(), reached,
+                reached != null && unchangedSince >= STABLE_ITERATIONS);
     }
 
-    private Measurement planned(Scenario scenario, Container container, Map<Map<String, String>, Measurement> measured, String origin,
-            Workload workload, List<String> notes) throws IOException, InterruptedException {
+    private static boolean nearBest(Setting setting, Setting best) {
+        Measurement m = setting.measurement();
+        return m.ok() && Stats.meetsAtLeast(m.ratio(best.measurement(), Measurement.Run::requestsPerSecond), AUTO_TARGET);
+    }
+
+    private Setting planned(Scenario scenario, String origin, Workload workload, List<String> notes) throws IOException, InterruptedException {
         TuningProfileSpec spec = new TuningProfileSpec().setTargetRef(new TargetRef().setName(scenario.name()))
                 .setRuntime(scenario.runtime()).setWorkload(workload).setThreads(new Threads());
         if (scenario.usesConnectionPool()) {
             spec.setConnectionPool(new ConnectionPool());
         }
-        return planned(scenario, container, measured, origin, spec, notes);
+        return planned(scenario, origin, spec, notes);
     }
 
+    /** The planner sees the container's limit, as in a pod: the app's cgroup has exactly {@code scenario.cpus()} of CPU. */
     private static ContainerFacts facts(Scenario scenario) {
         long memory = Units.bytes(scenario.memory());
         return ContainerFacts.ofResources(scenario.cpus(), scenario.cpus(), memory, memory);
     }
 
-    private Measurement planned(Scenario scenario, Container container, Map<Map<String, String>, Measurement> measured, String origin,
-            TuningProfileSpec spec, List<String> notes) throws IOException, InterruptedException {
+    private Setting planned(Scenario scenario, String origin, TuningProfileSpec spec, List<String> notes) throws IOException, InterruptedException {
         Workload workload = spec.getWorkload();
         PlanResult result = Planner.plan(spec, facts(scenario));
         String figures = "rate " + Units.number(workload.getRequestsPerSecond()) + "/s, latency " + workload.getMeanLatency()
@@ -223,14 +319,20 @@ public final class TuningLab {
                 + (workload.getDbTimePerRequest() == null ? "" : ", db " + workload.getDbTimePerRequest());
         if (result instanceof PlanResult.Rejected rejected) {
             notes.add(origin + " from " + figures + ": " + rejected.reason() + " " + rejected.messages());
-            return Measurement.failed(origin, origin, Map.of(), rejected.reason() + ": " + String.join("; ", rejected.messages()));
+            return failed(origin, rejected.reason() + ": " + String.join("; ", rejected.messages()));
         }
         PlanResult.Plan plan = (PlanResult.Plan) result;
         Rendering rendering = Renderer.render(plan.values(), spec, facts(scenario));
         Map<String, String> env = new LinkedHashMap<>(rendering.serverEnvironment());
         env.put(rendering.jvmOptionsVariable(), rendering.jvmOptionsValue());
         notes.add(origin + " from " + figures + " -> " + env);
-        return measure(scenario, container, measured, origin, origin, env);
+        return prepare(scenario, origin, origin, env);
+    }
+
+    private static Setting failed(String origin, String failure) {
+        Instance nothing = new Instance(origin, Map.of(), -1);
+        nothing.failure = failure;
+        return new Setting(origin, origin, nothing);
     }
 
     private static String describe(Observed o) {
@@ -239,65 +341,95 @@ public final class TuningLab {
                         o.getConnectionWaitMillisPerRequest(), o.getCpuMillisPerRequest(), o.getConnectionHoldMillisPerRequest());
     }
 
-    /** Measures a setting once per scenario: a setting the search or an earlier step already measured is reused. */
-    private Measurement measure(Scenario scenario, Container container, Map<Map<String, String>, Measurement> measured, String origin,
-            String label, Map<String, String> env) throws IOException, InterruptedException {
-        Measurement earlier = measured.get(env);
+    /**
+     * Starts a setting's process in a cgroup of its own (the scenario's limits, the app's CPUs), warms
+     * it up under load and takes the operator's observation window under the same load. A setting
+     * the search or an earlier step already started is reused: its rounds count for every step that names it.
+     */
+    private Setting prepare(Scenario scenario, String origin, String label, Map<String, String> env) throws IOException, InterruptedException {
+        Instance earlier = processes.get(env);
         if (earlier != null) {
-            log(origin + ": same setting as " + earlier.label());
-            return new Measurement(origin, label + " (= " + earlier.label() + ")", env, earlier.runs(), earlier.discardedRuns(),
-                    earlier.effective(), earlier.peakRssBytes(), earlier.observed(), earlier.failure());
+            log(origin + ": same setting as " + earlier.label);
+            return new Setting(origin, label + " (= " + earlier.label + ")", earlier);
         }
-        Measurement m = measureFresh(scenario, container, origin, label, env);
-        measured.put(env, m);
-        log("%s %-22s %8.1f req/s  mean %7.1f ms  p99 %7.1f ms  errors %d  cpu %.2f  rss %d MiB  %s%s".formatted(origin, label,
-                m.throughput(), m.meanMillis(), m.p99Millis(), m.errors(), m.cpuCores(), m.peakRssBytes() >> 20, m.effective(),
-                m.failure() == null ? "" : "  FAILED: " + m.failure()));
-        return m;
+        Instance p = new Instance(label, env, processes.size());
+        processes.put(env, p);
+        Path log = logs.resolve(scenario.name() + "-" + label.replaceAll("[^A-Za-z0-9]+", "_") + ".log");
+        Container container = Container.withLimits(Integer.toString(p.slot), scenario.cpus(), Units.bytes(scenario.memory()), APP_CPUS);
+        try {
+            TuningProfileSpec target = new TuningProfileSpec().setRuntime(scenario.runtime());
+            p.app = LabApp.start(app(scenario.runtime()), agentJar, container, env, scenario.liveSetMb(), log, MetricsEndpoint.path(target));
+            try (ClosedLoopLoad load = new ClosedLoopLoad(p.app.url(scenario.query()), scenario.clients())) {
+                load.measure(WARMUP_SECONDS);
+                Scrape first = timedScrape(p.app);
+                PodSnapshot before = PodSnapshot.of(first, System.currentTimeMillis());
+                p.effective = Measurement.Effective.of(scenario.runtime(), first.samples(), p.app.connectorSuffix());
+                load.measure(OBSERVE_SECONDS);
+                if (p.app.alive()) {
+                    PodSnapshot after = PodSnapshot.of(timedScrape(p.app), System.currentTimeMillis());
+                    p.observed = Window.observe(Map.of("app", before), Map.of("app", after), scenario.cpus());
+                }
+            }
+            if (!p.app.alive()) {
+                p.failure = "the app died under load: " + p.app.tail().lines().reduce((a, b) -> b).orElse("");
+            }
+        } catch (IOException e) {
+            p.failure = e.getMessage().lines().findFirst().orElse(e.toString());
+        }
+        log("%s %-22s started and warmed%s  %s".formatted(origin, label, p.failure == null ? "" : ", FAILED: " + p.failure, p.effective));
+        return new Setting(origin, label, p);
     }
 
-    private Measurement measureFresh(Scenario scenario, Container container, String origin, String label, Map<String, String> env)
-            throws InterruptedException {
-        Path log = logs.resolve(scenario.name() + "-" + label.replaceAll("[^A-Za-z0-9]+", "_") + ".log");
-        TuningProfileSpec target = new TuningProfileSpec().setRuntime(scenario.runtime());
-        try (LabApp app = LabApp.start(app(scenario.runtime()), agentJar, container, env, scenario.liveSetMb(), log, MetricsEndpoint.path(target))) {
-            Scrape first;
-            PodSnapshot before;
-            PodSnapshot after = null;
-            List<Measurement.Run> runs = new ArrayList<>();
-            int discarded = 0;
-            try (ClosedLoopLoad load = new ClosedLoopLoad(app.url(scenario.query()), scenario.clients())) {
-                load.measure(WARMUP_SECONDS);
-                first = timedScrape(app);
-                before = PodSnapshot.of(first, System.currentTimeMillis());
-                for (int attempt = 0; runs.size() < RUNS && attempt < RUNS + MAX_DISCARDED_RUNS && app.alive(); attempt++) {
-                    double cpuBefore = app.cpuSeconds();
-                    long[] machineBefore = machineCpuTicks();
-                    long started = System.nanoTime();
-                    ClosedLoopLoad.Result r = load.measure(RUN_SECONDS);
-                    double cores = (app.cpuSeconds() - cpuBefore) / ((System.nanoTime() - started) / 1e9);
-                    double steal = stealPercent(machineBefore, machineCpuTicks());
-                    if (steal > MAX_STEAL_PERCENT) {
-                        log("%s %s: run discarded, the hypervisor stole %.0f%% of the CPU (%.0f req/s)".formatted(origin, label, steal,
-                                r.requestsPerSecond()));
-                        discarded++;
-                        continue;
-                    }
-                    runs.add(new Measurement.Run(r.requestsPerSecond(), r.meanMillis(), r.p99Millis(), r.errors(), cores, steal));
-                }
-                if (app.alive()) {
-                    after = PodSnapshot.of(timedScrape(app), System.currentTimeMillis());
+    /**
+     * Measures the settings in rounds, one after the other, one under load at a time; every other
+     * round runs them in reverse, so that a steady drift within a round favours none of them.
+     */
+    private void rounds(Scenario scenario, List<Setting> settings) throws IOException, InterruptedException {
+        List<Instance> distinct = settings.stream().map(Setting::process).filter(Instance::measurable).distinct().toList();
+        for (int r = 0; r < ROUNDS; r++) {
+            round++;
+            List<Instance> order = new ArrayList<>(distinct);
+            if (r % 2 == 1) {
+                Collections.reverse(order);
+            }
+            for (Instance p : order) {
+                if (p.measurable()) {
+                    run(scenario, p);
                 }
             }
-            Measurement.Effective effective = Measurement.Effective.of(scenario.runtime(), first.samples(), app.connectorSuffix());
-            if (after == null) {
-                return new Measurement(origin, label, env, runs, discarded, effective, 0, null,
-                        "the app died under load: " + app.tail().lines().reduce((a, b) -> b).orElse(""));
+        }
+        for (Instance p : distinct) {
+            Measurement m = new Setting(p.label, p.label, p).measurement();
+            log("%-22s %s req/s  p99 %.0f ms  app %.2f cores  generator %.2f cores  steal %.0f%%  (%d runs)".formatted(p.label,
+                    LabReport.interval(m.throughput()), m.mean(Measurement.Run::p99Millis).value(), m.mean(Measurement.Run::appCores).value(),
+                    m.mean(Measurement.Run::generatorCores).value(), m.mean(Measurement.Run::stealPercent).value(), m.runs().size()));
+        }
+    }
+
+    /** One run of the current round: fresh connections, a moment to settle, then the measured window. */
+    private void run(Scenario scenario, Instance p) throws IOException, InterruptedException {
+        try (ClosedLoopLoad load = new ClosedLoopLoad(p.app.url(scenario.query()), scenario.clients())) {
+            load.measure(SETTLE_SECONDS);
+            double appBefore = p.app.cpuSeconds();
+            long generatorBefore = OWN_CPU.getProcessCpuTime();
+            long[] machineBefore = machineCpuTicks();
+            long started = System.nanoTime();
+            ClosedLoopLoad.Result r = load.measure(RUN_SECONDS);
+            double seconds = (System.nanoTime() - started) / 1e9;
+            if (!p.app.alive()) {
+                p.failure = "the app died under load: " + p.app.tail().lines().reduce((a, b) -> b).orElse("");
+                return;
             }
-            Observed observed = Window.observe(Map.of("app", before), Map.of("app", after), scenario.cpus());
-            return new Measurement(origin, label, env, runs, discarded, effective, app.peakRssBytes(), observed, null);
-        } catch (IOException e) {
-            return Measurement.failed(origin, label, env, e.getMessage().lines().findFirst().orElse(e.toString()));
+            p.runs.add(new Measurement.Run(round, r.requestsPerSecond(), r.meanMillis(), r.p99Millis(), r.errors(),
+                    (p.app.cpuSeconds() - appBefore) / seconds, (OWN_CPU.getProcessCpuTime() - generatorBefore) / 1e9 / seconds,
+                    stealPercent(machineBefore, machineCpuTicks())));
+            p.peakRssBytes = p.app.peakRssBytes();
+        }
+    }
+
+    private static void close(Instance p) throws InterruptedException {
+        if (p.app != null) {
+            p.app.close();
         }
     }
 

@@ -30,9 +30,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Closed-loop HTTP load on loopback: a fixed number of clients, each sending its next request when
  * the last one is answered, over keep-alive connections that live as long as the load (Netty, two
  * event-loop threads, so the client costs little of the machine's CPU). Runs are windows of one
- * continuous load: a new load process per run would open all its connections at once, overflow
- * Tomcat's default accept backlog of 100 and cost clients 1-3 s SYN retransmits, an artefact of
- * the harness rather than the server's behaviour.
+ * continuous load. The clients connect one a millisecond: all at once they would overflow Tomcat's
+ * default accept backlog of 100 and cost clients 1-3 s SYN retransmits, an artefact of the harness
+ * rather than the server's behaviour.
  */
 public final class ClosedLoopLoad implements AutoCloseable {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
@@ -97,7 +97,7 @@ public final class ClosedLoopLoad implements AutoCloseable {
                     }
                 });
         for (int i = 0; i < clients; i++) {
-            connect();
+            loops.schedule(this::connect, i, TimeUnit.MILLISECONDS);
         }
     }
 

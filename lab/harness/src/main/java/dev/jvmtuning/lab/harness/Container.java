@@ -17,12 +17,13 @@ public final class Container {
     private static final String NAME = "jvm-tuning-lab";
     private static final long CFS_PERIOD_MICROS = 100_000;
     /**
-     * The app's group yields the CPU to the load generator outside it (1024 is the default weight):
-     * on a shared 2-core machine a starved client would time its own delays, not the server's.
-     * The JVM ignores shares when it counts CPUs (JDK 17.0.5+), so its defaults are unchanged.
+     * The highest CPU weight (v1 shares, v2 weight): on its own CPU the app under load still competes
+     * with whatever else the machine runs (builds, other benchmarks), and should win as a pod on a
+     * node of its own would. The JVM ignores the weight when it counts CPUs (JDK 17.0.5+), so its
+     * defaults are unchanged; the idle apps waiting for their next round use next to nothing of it.
      */
-    private static final int V1_SHARES = 128;
-    private static final int V2_WEIGHT = 12;
+    private static final int V1_SHARES = 262_144;
+    private static final int V2_WEIGHT = 10_000;
 
     private final List<Path> procsFiles;
 
@@ -35,33 +36,51 @@ public final class Container {
         return new Container(List.of());
     }
 
-    /** Creates (or reuses) the lab's cgroup with these limits; fails with what is missing. */
-    public static Container withLimits(double cpus, long memoryBytes) {
+    /**
+     * Creates (or reuses) the lab's cgroup {@code slot} (one per process the lab keeps running at once)
+     * with these limits, confined to the CPUs {@code cpuList} names ("1", "2-3"; null: any): a load
+     * generator on the other CPUs then keeps its CPU however saturated the app is, and the app's JVM
+     * counts only these CPUs, as in a pod pinned by the static CPU manager. Fails with what is missing.
+     */
+    public static Container withLimits(String slot, double cpus, long memoryBytes, String cpuList) {
+        String name = NAME + "-" + slot;
         try {
             List<String> lines = Files.readAllLines(Path.of("/proc/self/cgroup"));
             String v1Memory = controllerPath(lines, "memory");
             String v1Cpu = controllerPath(lines, "cpu");
             long quota = Math.round(cpus * CFS_PERIOD_MICROS);
             if (v1Memory != null && v1Cpu != null) {
-                Path memory = create(Path.of("/sys/fs/cgroup/memory" + v1Memory));
-                Path cpu = create(Path.of("/sys/fs/cgroup/cpu" + v1Cpu));
+                Path memory = create(Path.of("/sys/fs/cgroup/memory" + v1Memory), name);
+                Path cpu = create(Path.of("/sys/fs/cgroup/cpu" + v1Cpu), name);
                 Files.writeString(memory.resolve("memory.limit_in_bytes"), Long.toString(memoryBytes));
                 Files.writeString(cpu.resolve("cpu.cfs_period_us"), Long.toString(CFS_PERIOD_MICROS));
                 Files.writeString(cpu.resolve("cpu.cfs_quota_us"), Long.toString(quota));
                 Files.writeString(cpu.resolve("cpu.shares"), Integer.toString(V1_SHARES));
-                return new Container(List.of(memory.resolve("cgroup.procs"), cpu.resolve("cgroup.procs")));
+                List<Path> procs = new ArrayList<>(List.of(memory.resolve("cgroup.procs"), cpu.resolve("cgroup.procs")));
+                if (cpuList != null) {
+                    Path parent = Path.of("/sys/fs/cgroup/cpuset" + controllerPath(lines, "cpuset"));
+                    Path cpuset = create(parent, name);
+                    // A v1 cpuset starts with no memory nodes and no CPUs: a process cannot join it before both are set.
+                    Files.writeString(cpuset.resolve("cpuset.mems"), Files.readString(parent.resolve("cpuset.mems")).trim());
+                    Files.writeString(cpuset.resolve("cpuset.cpus"), cpuList);
+                    procs.add(cpuset.resolve("cgroup.procs"));
+                }
+                return new Container(procs);
             }
             String unified = controllerPath(lines, "");
             Path parent = Path.of("/sys/fs/cgroup" + unified);
-            Files.writeString(parent.resolve("cgroup.subtree_control"), "+memory +cpu");
-            Path group = create(parent);
+            Files.writeString(parent.resolve("cgroup.subtree_control"), "+memory +cpu" + (cpuList == null ? "" : " +cpuset"));
+            Path group = create(parent, name);
             Files.writeString(group.resolve("memory.max"), Long.toString(memoryBytes));
             Files.writeString(group.resolve("cpu.max"), quota + " " + CFS_PERIOD_MICROS);
             Files.writeString(group.resolve("cpu.weight"), Integer.toString(V2_WEIGHT));
+            if (cpuList != null) {
+                Files.writeString(group.resolve("cpuset.cpus"), cpuList);
+            }
             return new Container(List.of(group.resolve("cgroup.procs")));
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException("the lab gives the workload a container's limits through a cgroup it creates, and cannot: "
-                    + e + " (it needs root and writable memory and cpu controllers under /sys/fs/cgroup)", e);
+                    + e + " (it needs root and writable memory, cpu and cpuset controllers under /sys/fs/cgroup)", e);
         }
     }
 
@@ -89,8 +108,8 @@ public final class Container {
         return null;
     }
 
-    private static Path create(Path parent) {
-        Path group = parent.resolve(NAME);
+    private static Path create(Path parent, String name) {
+        Path group = parent.resolve(name);
         try {
             Files.createDirectories(group);
         } catch (IOException e) {

@@ -1,0 +1,43 @@
+package dev.jvmtuning.lab;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LabReportTest {
+    private static Measurement measured(String origin, int threads, double... rateByRound) {
+        List<Measurement.Run> runs = new ArrayList<>();
+        for (int round = 0; round < rateByRound.length; round++) {
+            runs.add(new Measurement.Run(round + 1, rateByRound[round], 10, 20, 0, 1, 0.1, 5));
+        }
+        return new Measurement(origin, origin, Map.of("SERVER_TOMCAT_THREADS_MAX", Integer.toString(threads)), runs,
+                new Measurement.Effective(threads, null, 256L, "Serial"), 300L << 20, null, null);
+    }
+
+    @Test
+    void aPlannerWhoseIntervalReachesTheTargetMeetsItAndOneWhollyBelowMissesIt(@TempDir Path dir) throws Exception {
+        Scenario cpuBound = Scenario.ALL.stream().filter(s -> s.name().equals("cpu-bound")).findFirst().orElseThrow();
+        Measurement defaults = measured("default", 200, 100, 100, 100);
+        Measurement best = measured("sweep", 2, 100, 120, 80);
+        // planner/best per round 0.90, 0.95, 1.0: the interval reaches 0.95
+        Measurement planner = measured("planner", 4, 90, 114, 80);
+        // loop 1/best per round 0.80, 0.81, 0.80: wholly below
+        Measurement loop1 = measured("loop 1", 50, 80, 97.2, 64);
+        Measurement loop2 = measured("loop 2", 60, 80, 97.2, 64);
+        TuningLab.AutoRun auto = new TuningLab.AutoRun(List.of(defaults), null, false);
+        TuningLab.ScenarioResult result = new TuningLab.ScenarioResult(cpuBound, defaults, List.of(best), best, planner, loop1, loop2, auto,
+                List.of());
+        LabReport.write(dir, List.of(result), 60, dir.resolve("no.jar"));
+        String md = Files.readString(dir.resolve("RESULTS.md"));
+        assertTrue(md.contains("met: cpu-bound: planner/best throughput >= 0.95"), md);
+        assertTrue(md.contains("**missed**: cpu-bound: closed loop reaches planner/best >= 0.95 within two iterations"), md);
+        assertTrue(md.contains("| 0.95 (0.83-1.08) |"), md);
+        assertTrue(Files.exists(dir.resolve("cpu-bound.png")));
+    }
+}

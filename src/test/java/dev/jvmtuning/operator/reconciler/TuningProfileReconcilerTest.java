@@ -247,6 +247,8 @@ class TuningProfileReconcilerTest {
     void unchangedReconcilesWriteNothing() throws Exception {
         client.resource(deployment("search", "2", "2Gi")).inNamespace(namespace).create();
         createProfile("search", "search", "runtime: SpringBootTomcat\nthreads: {max: 120}\nqueue: {acceptCount: 300}");
+        // The tuned template first: a rollout awaited before it would be the untuned one, and the tuned one would then hang half done.
+        awaitCondition("search", "Applied", "True", "Applied");
         awaitRollout("search");
         awaitCondition("search", "Ready", "True", "Ready");
         int deploymentWrites = operator.writes(namespace, "deployments");

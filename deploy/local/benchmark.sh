@@ -3,7 +3,8 @@
 # operator starts; the clock runs from `java` until every profile is Applied. Three operators per N,
 # each in its own namespace: the bare framework (status.observedGeneration only) and this operator's
 # reconciler in the same plain JOSDK runtime, then the real Quarkus build. Prints seconds,
-# reconciles/s, API requests per profile, the operator's CPU seconds and peak RSS (VmHWM), then the
+# reconciles/s, API requests per profile, the operator's CPU seconds and peak RSS (VmHWM), the CPU
+# seconds kube-apiserver and etcd spent meanwhile (what the operator's writes cost the control plane), then the
 # requests per profile by verb and resource. BENCH_ROUNDS=R runs every N's three R times, one after
 # the other, for ranges on a noisy machine.
 # Usage: deploy/local/benchmark.sh [N ...]   (default: 100 1000)
@@ -80,9 +81,15 @@ done_at() {
   [ "$count" -ge "$3" ] && date +%s.%N
 }
 
+# cpu_seconds PID: utime + stime of a whole process, in seconds (fields 14 and 15; the command name may hold spaces)
+cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{sub(/.*\) /, ""); printf "%.1f", ($12 + $13) / hz}' "/proc/$1/stat"; }
+control_plane_cpu() { # kube-apiserver + etcd, in seconds
+  echo "$(cpu_seconds "$(awk '$1 == "kube-apiserver" {print $2}' "$JTO_STATE/pids")") + $(cpu_seconds "$(awk '$1 == "etcd" {print $2}' "$JTO_STATE/pids")")" | bc
+}
+
 stamp=$(date +%H%M%S)
 rounds=${BENCH_ROUNDS:-1}
-printf '\n%-6s %-9s %8s %13s %14s %8s %9s\n' N operator seconds reconciles/s requests/tp cpu-s peakRSS
+printf '\n%-6s %-9s %8s %13s %14s %8s %9s %16s\n' N operator seconds reconciles/s requests/tp cpu-s peakRSS apiserver+etcd-s
 for n in "${sizes[@]}"; do
   objects_file="$out/objects-$n.yaml"
   for round in $(seq 1 "$rounds"); do
@@ -93,6 +100,7 @@ for n in "${sizes[@]}"; do
       kubectl create -f "$objects_file" >/dev/null
       log="$out/$mode-$n-$round.log"
       start=$(date +%s.%N)
+      control_plane_before=$(control_plane_cpu)
       if [ "$mode" = quarkus ]; then
         QUARKUS_OPERATOR_SDK_CONTROLLERS_TUNINGPROFILE_NAMESPACES="$ns" QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT=0 \
           java "${JVM_FLAGS[@]}" -jar "$REPO_ROOT/target/quarkus-app/quarkus-run.jar" >"$log" 2>&1 &
@@ -107,13 +115,13 @@ for n in "${sizes[@]}"; do
       fi
       elapsed=$(echo "$end - $start" | bc)
       rss_kib=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")
-      # utime + stime of the whole process, in clock ticks (fields 14 and 15 after the command name)
-      cpu=$(awk -v hz="$(getconf CLK_TCK)" '{sub(/.*\) /, ""); printf "%.1f", ($12 + $13) / hz}' "/proc/$pid/stat")
+      cpu=$(cpu_seconds "$pid")
+      control_plane=$(echo "$(control_plane_cpu) - $control_plane_before" | bc)
       kill -TERM "$pid"; wait "$pid" 2>/dev/null || true
       total=$(awk '/^requests-total/ {print $2}' "$log")
       per_tp=$([ -n "$total" ] && echo "scale=2; $total / $n" | bc || echo "n/a")
-      printf '%-6s %-9s %8.1f %13.1f %14s %8s %7dMi\n' "$n" "$mode" "$elapsed" "$(echo "$n / $elapsed" | bc -l)" "$per_tp" "$cpu" \
-        "$((rss_kib / 1024))" | tee -a "$out/results.txt"
+      printf '%-6s %-9s %8.1f %13.1f %14s %8s %7dMi %16s\n' "$n" "$mode" "$elapsed" "$(echo "$n / $elapsed" | bc -l)" "$per_tp" "$cpu" \
+        "$((rss_kib / 1024))" "$control_plane" | tee -a "$out/results.txt"
     done
   done
 done

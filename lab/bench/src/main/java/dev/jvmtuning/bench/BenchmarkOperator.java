@@ -2,8 +2,10 @@ package dev.jvmtuning.bench;
 
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.config.OperatorSettings;
+import dev.jvmtuning.operator.config.SharedStrings;
 import dev.jvmtuning.operator.reconciler.TuningProfileReconciler;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.Config;
@@ -12,6 +14,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -54,7 +57,14 @@ public final class BenchmarkOperator {
         Config config = Config.fromKubeconfig(Files.readString(Path.of(args[1])));
         String namespace = args[2];
         Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
-        KubernetesClient client = new KubernetesClientBuilder().withConfig(config)
+        KubernetesClientBuilder builder = new KubernetesClientBuilder().withConfig(config);
+        if (mode.equals("tuning")) {
+            // as the operator's Quarkus build reads what the API server sends
+            ObjectMapper mapper = new ObjectMapper();
+            new SharedStrings().customize(mapper);
+            builder.withKubernetesSerialization(new KubernetesSerialization(mapper, true));
+        }
+        KubernetesClient client = builder
                 .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("count", new Interceptor() {
                     @Override
                     public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {

@@ -6,7 +6,7 @@
 # reconciles/s, API requests per profile, the operator's CPU seconds and peak RSS (VmHWM), the CPU
 # seconds kube-apiserver and etcd spent meanwhile (what the operator's writes cost the control plane), then the
 # requests per profile by verb and resource. BENCH_ROUNDS=R runs every N's three R times, one after
-# the other, for ranges on a noisy machine.
+# the other, for ranges on a noisy machine; BENCH_MODES="tuning quarkus" runs only those.
 # Usage: deploy/local/benchmark.sh [N ...]   (default: 100 1000)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
@@ -93,7 +93,7 @@ printf '\n%-6s %-9s %8s %13s %14s %8s %9s %16s\n' N operator seconds reconciles/
 for n in "${sizes[@]}"; do
   objects_file="$out/objects-$n.yaml"
   for round in $(seq 1 "$rounds"); do
-    for mode in baseline tuning quarkus; do
+    for mode in ${BENCH_MODES:-baseline tuning quarkus}; do
       ns="bench-$mode-$n-$stamp-$round"
       kubectl create namespace "$ns" >/dev/null
       objects "$ns" "$n" >"$objects_file"

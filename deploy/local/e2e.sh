@@ -7,6 +7,7 @@
 #      application cannot start with: a real CrashLoopBackOff, rolled back to the user's template;
 #   4. a heap above the memory limit: a real OOMKill;
 #   5. a CPU quota under load: real CFS throttling in the container's cgroup and the CPUThrottled condition;
+#   5b. the operator pod's own /q/metrics carries the demo profile's series;
 #   6. two operator replicas: the leader's pod deleted, the other takes the Lease and keeps reconciling.
 # Every wait is bounded; load is bounded in requests and time, to pod addresses only.
 # Usage: e2e.sh [CHECK-NUMBER...]   (default: all, in order)
@@ -167,6 +168,19 @@ throttled() {
     [ "$(condition CPUThrottled throttled)" = True ]
 }
 
+# The per-profile series are built when /q/metrics is read, from the Prometheus registry Quarkus starts:
+# read from the operator's pod, as a Prometheus would.
+profile_series_on_operator_metrics() {
+  local pod ip series
+  kubectl apply -n "$NS" -f "$REPO_ROOT/deploy/local/demo/orders-api.yaml" >/dev/null
+  kubectl wait --for=condition=Applied tp/orders-api -n "$NS" --timeout=120s >/dev/null
+  pod="$(operator_pods | head -1)"
+  ip="$(kubectl get pod -n jvm-tuning-system "$pod" -o jsonpath='{.status.podIP}')"
+  series="$(curl -s -m 10 "http://$ip:8080/q/metrics" | grep -E '^jvm_tuning_profile_[a-z_]+\{[^}]*profile="orders-api"' || true)"
+  echo "$pod: $(grep -c . <<<"$series") series of orders-api, e.g. $(grep -m1 condition <<<"$series")"
+  grep -q '^jvm_tuning_profile_condition{.*condition="Applied"' <<<"$series"
+}
+
 operator_pods() { kubectl get pods -n jvm-tuning-system -l app.kubernetes.io/name=jvm-tuning-operator -o json |
   jq -r '.items[] | select(.metadata.deletionTimestamp == null) | .metadata.name'; }
 # The Lease's holder while it is one of the live operator pods, else nothing.
@@ -204,6 +218,7 @@ check "3. a flag no JVM knows: refused, no pod touched" unknown_flag_refused_bef
 check "3b. settings the service cannot start with: a real CrashLoopBackOff, rolled back" crash_loop_rolled_back
 check "4. a heap above the memory limit: OOMKilled" oom_killed
 check "5. a CPU quota under load: throttled, CPUThrottled=True" throttled
+check "5b. the operator's /q/metrics shows the profile's series" profile_series_on_operator_metrics
 check "6. two operator replicas: the leader's pod deleted, the other takes over" failover
 kubectl delete tp -n "$NS" refuser throttled --ignore-not-found --wait=false >/dev/null
 kubectl delete deployment -n "$NS" refuser oom throttled --ignore-not-found --wait=false >/dev/null

@@ -75,6 +75,11 @@ public final class ProfileSeries {
         return series;
     }
 
+    /** A series name as /q/metrics shows it: jvm.tuning.profile.condition is jvm_tuning_profile_condition. */
+    static String prometheusName(String name) {
+        return name.replace('.', '_');
+    }
+
     /** 1 True, 0 False, -1 Unknown: one series per condition whatever its status, so alerts can hold for a while. */
     static double conditionValue(String status) {
         if (ConditionStatus.TRUE.text().equals(status)) {

@@ -15,18 +15,20 @@ import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.testing.ManualClock;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.Meter;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import dev.jvmtuning.operator.metrics.PrometheusTextParser;
+import dev.jvmtuning.operator.metrics.Sample;
+import io.micrometer.prometheus.PrometheusConfig;
+import io.micrometer.prometheus.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /** The per-profile series: what a status becomes on /q/metrics, how series follow it, and that they go with the profile. */
 class OperatorMetricsTest {
-    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final ManualClock clock = new ManualClock();
     private final OperatorMetrics metrics = new OperatorMetrics(registry, "tuningprofile", clock);
     private final TuningProfile profile = profile();
@@ -48,15 +50,15 @@ class OperatorMetricsTest {
         return built;
     }
 
-    /** name{labels without namespace and profile} = value, for every series of the profile. */
+    /** name{labels without namespace and profile} = value, for every series of the profile, as /q/metrics shows them. */
     private Map<String, Double> series() {
-        return registry.getMeters().stream().filter(m -> "orders-api".equals(m.getId().getTag("profile")))
-                .collect(Collectors.toMap(OperatorMetricsTest::describe, m -> ((Gauge) m).value()));
+        return PrometheusTextParser.parse(registry.scrape()).samples().stream().filter(s -> "orders-api".equals(s.label("profile")))
+                .collect(Collectors.toMap(OperatorMetricsTest::describe, Sample::value));
     }
 
-    private static String describe(Meter m) {
-        return m.getId().getName() + m.getId().getTags().stream().filter(t -> !t.getKey().equals("namespace") && !t.getKey().equals("profile"))
-                .map(t -> t.getKey() + "=" + t.getValue()).collect(Collectors.joining(",", "{", "}"));
+    private static String describe(Sample s) {
+        return s.name() + new TreeMap<>(s.labels()).entrySet().stream().filter(l -> !l.getKey().equals("namespace") && !l.getKey().equals("profile"))
+                .map(l -> l.getKey() + "=" + l.getValue()).collect(Collectors.joining(",", "{", "}"));
     }
 
     @Test
@@ -64,17 +66,17 @@ class OperatorMetricsTest {
         metrics.record(profile, applied());
 
         assertThat(series()).containsOnly(
-                Map.entry("jvm.tuning.profile.target{mode=Apply,runtime=Generic,target=orders}", 1.0),
-                Map.entry("jvm.tuning.profile.condition{condition=Applied,reason=Applied}", 1.0),
-                Map.entry("jvm.tuning.profile.condition{condition=Ready,reason=Ready}", 1.0),
-                Map.entry("jvm.tuning.profile.condition{condition=RolloutComplete,reason=RolloutComplete}", 1.0),
-                Map.entry("jvm.tuning.profile.applied{setting=threads.max}", 150.0),
-                Map.entry("jvm.tuning.profile.applied{setting=heap.size}", 1488.0 * 1024 * 1024),
-                Map.entry("jvm.tuning.profile.applied{setting=connectionPool.maxSize}", 25.0),
-                Map.entry("jvm.tuning.profile.recommended{setting=threads.max}", 150.0),
-                Map.entry("jvm.tuning.profile.recommended{setting=heap.size}", 1488.0 * 1024 * 1024),
-                Map.entry("jvm.tuning.profile.recommended{setting=connectionPool.maxSize}", 25.0),
-                Map.entry("jvm.tuning.profile.rollout{outcome=RolloutComplete}", 1.0));
+                Map.entry("jvm_tuning_profile_target{mode=Apply,runtime=Generic,target=orders}", 1.0),
+                Map.entry("jvm_tuning_profile_condition{condition=Applied,reason=Applied}", 1.0),
+                Map.entry("jvm_tuning_profile_condition{condition=Ready,reason=Ready}", 1.0),
+                Map.entry("jvm_tuning_profile_condition{condition=RolloutComplete,reason=RolloutComplete}", 1.0),
+                Map.entry("jvm_tuning_profile_applied{setting=threads.max}", 150.0),
+                Map.entry("jvm_tuning_profile_applied{setting=heap.size}", 1488.0 * 1024 * 1024),
+                Map.entry("jvm_tuning_profile_applied{setting=connectionPool.maxSize}", 25.0),
+                Map.entry("jvm_tuning_profile_recommended{setting=threads.max}", 150.0),
+                Map.entry("jvm_tuning_profile_recommended{setting=heap.size}", 1488.0 * 1024 * 1024),
+                Map.entry("jvm_tuning_profile_recommended{setting=connectionPool.maxSize}", 25.0),
+                Map.entry("jvm_tuning_profile_rollout{outcome=RolloutComplete}", 1.0));
         assertThat(registry.find("jvm.tuning.profiles").tags("condition", "Ready", "status", "True").gauge().value()).isEqualTo(1);
         assertThat(registry.find("jvm.tuning.reconciliations").tags("outcome", "error").counter().count())
                 .as("the error counter exists before the first error").isZero();
@@ -87,9 +89,9 @@ class OperatorMetricsTest {
                 new Recommendation("heap.size", "1488Mi", "investigate a leak", "rising")));
         metrics.record(profile, status);
 
-        assertThat(series()).containsEntry("jvm.tuning.profile.recommended{setting=threads.max}", 200.0)
-                .containsEntry("jvm.tuning.profile.applied{setting=threads.max}", 150.0)
-                .containsEntry("jvm.tuning.profile.recommended{setting=heap.size}", 1488.0 * 1024 * 1024);
+        assertThat(series()).containsEntry("jvm_tuning_profile_recommended{setting=threads.max}", 200.0)
+                .containsEntry("jvm_tuning_profile_applied{setting=threads.max}", 150.0)
+                .containsEntry("jvm_tuning_profile_recommended{setting=heap.size}", 1488.0 * 1024 * 1024);
     }
 
     @Test
@@ -98,10 +100,10 @@ class OperatorMetricsTest {
         status.setConditions(new StatusBuilder(status, 1L, "now").recommendOnly().build().getConditions());
         metrics.record(profile, status);
 
-        assertThat(series()).containsEntry("jvm.tuning.profile.condition{condition=Applied,reason=RecommendOnly}", 0.0)
-                .containsEntry("jvm.tuning.profile.recommended{setting=threads.max}", 150.0)
-                .doesNotContainKey("jvm.tuning.profile.applied{setting=threads.max}")
-                .doesNotContainKey("jvm.tuning.profile.rollout{outcome=RolloutComplete}");
+        assertThat(series()).containsEntry("jvm_tuning_profile_condition{condition=Applied,reason=RecommendOnly}", 0.0)
+                .containsEntry("jvm_tuning_profile_recommended{setting=threads.max}", 150.0)
+                .doesNotContainKey("jvm_tuning_profile_applied{setting=threads.max}")
+                .doesNotContainKey("jvm_tuning_profile_rollout{outcome=RolloutComplete}");
     }
 
     @Test
@@ -111,11 +113,11 @@ class OperatorMetricsTest {
                 .rolledBack(new RollBack("abc", 2L, "CrashLoopBackOff", "later")).build();
         metrics.record(profile, rolledBack);
 
-        assertThat(series()).containsEntry("jvm.tuning.profile.condition{condition=Ready,reason=RolledBack}", 0.0)
-                .containsEntry("jvm.tuning.profile.rollout{outcome=RolledBack}", 1.0)
-                .doesNotContainKeys("jvm.tuning.profile.condition{condition=Ready,reason=Ready}",
-                        "jvm.tuning.profile.rollout{outcome=RolloutComplete}", "jvm.tuning.profile.applied{setting=threads.max}");
-        assertThat(series().keySet().stream().filter(k -> k.startsWith("jvm.tuning.profile.condition{condition=Ready,"))).hasSize(1);
+        assertThat(series()).containsEntry("jvm_tuning_profile_condition{condition=Ready,reason=RolledBack}", 0.0)
+                .containsEntry("jvm_tuning_profile_rollout{outcome=RolledBack}", 1.0)
+                .doesNotContainKeys("jvm_tuning_profile_condition{condition=Ready,reason=Ready}",
+                        "jvm_tuning_profile_rollout{outcome=RolloutComplete}", "jvm_tuning_profile_applied{setting=threads.max}");
+        assertThat(series().keySet().stream().filter(k -> k.startsWith("jvm_tuning_profile_condition{condition=Ready,"))).hasSize(1);
     }
 
     @Test
@@ -125,21 +127,21 @@ class OperatorMetricsTest {
         observed.setGcTimePercent(12.5);
         status.setObserved(observed);
         metrics.record(profile, status);
-        double first = series().get("jvm.tuning.profile.metrics.updated.timestamp.seconds{}");
+        double first = series().get("jvm_tuning_profile_metrics_updated_timestamp_seconds{}");
         assertThat(first).isEqualTo(clock.millis() / 1000.0);
-        assertThat(series()).containsEntry("jvm.tuning.profile.observed{figure=gcTimePercent}", 12.5);
+        assertThat(series()).containsEntry("jvm_tuning_profile_observed{figure=gcTimePercent}", 12.5);
 
         clock.advance(Duration.ofMinutes(5));
         metrics.record(profile, status);
         assertThat(series()).as("the same figures again: no new window was read")
-                .containsEntry("jvm.tuning.profile.metrics.updated.timestamp.seconds{}", first);
+                .containsEntry("jvm_tuning_profile_metrics_updated_timestamp_seconds{}", first);
 
         Observed next = new Observed();
         next.setGcTimePercent(3.0);
         status.setObserved(next);
         metrics.record(profile, status);
-        assertThat(series()).containsEntry("jvm.tuning.profile.metrics.updated.timestamp.seconds{}", first + 300)
-                .containsEntry("jvm.tuning.profile.observed{figure=gcTimePercent}", 3.0);
+        assertThat(series()).containsEntry("jvm_tuning_profile_metrics_updated_timestamp_seconds{}", first + 300)
+                .containsEntry("jvm_tuning_profile_observed{figure=gcTimePercent}", 3.0);
     }
 
     @Test
@@ -149,5 +151,21 @@ class OperatorMetricsTest {
 
         assertThat(series()).isEmpty();
         assertThat(registry.find("jvm.tuning.profiles").tags("condition", "Ready", "status", ConditionStatus.TRUE.text()).gauge().value()).isZero();
+    }
+
+    @Test
+    void moreProfilesAddSeriesButNoMeters() {
+        metrics.record(profile, applied());
+        int meters = registry.getMeters().size();
+        for (int i = 0; i < 100; i++) {
+            TuningProfile other = profile();
+            other.getMetadata().setName("svc-" + i);
+            metrics.record(other, applied());
+        }
+
+        assertThat(registry.getMeters()).as("series are built when /q/metrics is read, not kept as meters").hasSize(meters);
+        String scrape = registry.scrape();
+        assertThat(PrometheusTextParser.parse(scrape).samples()).filteredOn(s -> s.name().equals("jvm_tuning_profile_target")).hasSize(101);
+        assertThat(scrape).contains("# TYPE jvm_tuning_profile_condition gauge", "# HELP jvm_tuning_profile_condition A TuningProfile's conditions");
     }
 }

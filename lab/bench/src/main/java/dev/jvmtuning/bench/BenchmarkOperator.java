@@ -20,7 +20,8 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheus.PrometheusConfig;
+import io.micrometer.prometheus.PrometheusMeterRegistry;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import java.nio.file.Files;
@@ -77,7 +78,7 @@ public final class BenchmarkOperator {
         AtomicInteger reconciles = new AtomicInteger();
         Reconciler<TuningProfile> reconciler = mode.equals("baseline")
                 ? new Baseline(reconciles)
-                : new TuningProfileReconciler(settings(), new SimpleMeterRegistry(), Leadership.alone("benchmark")) {
+                : new TuningProfileReconciler(settings(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), Leadership.alone("benchmark")) {
                     @Override
                     public UpdateControl<TuningProfile> reconcile(TuningProfile profile, Context<TuningProfile> context) {
                         reconciles.incrementAndGet();

@@ -6,7 +6,8 @@
 # reconciles/s, API requests per profile, the operator's CPU seconds and peak RSS (VmHWM), the CPU
 # seconds kube-apiserver and etcd spent meanwhile (what the operator's writes cost the control plane), then the
 # requests per profile by verb and resource. BENCH_ROUNDS=R runs every N's three R times, one after
-# the other, for ranges on a noisy machine; BENCH_MODES="tuning quarkus" runs only those.
+# the other, for ranges on a noisy machine; BENCH_MODES="tuning quarkus" runs only those. Each run starts
+# once the controller manager has caught up with the runs before it (BENCH_SETTLE, seconds).
 # Usage: deploy/local/benchmark.sh [N ...]   (default: 100 1000)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
@@ -87,6 +88,21 @@ control_plane_cpu() { # kube-apiserver + etcd, in seconds
   echo "$(cpu_seconds "$(awk '$1 == "kube-apiserver" {print $2}' "$JTO_STATE/pids")") + $(cpu_seconds "$(awk '$1 == "etcd" {print $2}' "$JTO_STATE/pids")")" | bc
 }
 
+# settle: waits (at most BENCH_SETTLE seconds, default 600) until the controller manager has seen every
+# Deployment's generation. It writes a ReplicaSet and status for each new Deployment and each changed
+# template, so an earlier run's thousands would still load the API server while the next is timed.
+settle() {
+  local began=$SECONDS lagging
+  while :; do
+    lagging=$(kubectl get deployments -A -o jsonpath='{range .items[*]}{.metadata.generation} {.status.observedGeneration}{"\n"}{end}' |
+      awk '$1 != $2' | wc -l)
+    [ "$lagging" -eq 0 ] && break
+    [ $((SECONDS - began)) -ge "${BENCH_SETTLE:-600}" ] && { log "controller manager still behind on $lagging Deployments; timing anyway"; break; }
+    sleep 5
+  done
+  log "control plane settled in $((SECONDS - began)) s"
+}
+
 stamp=$(date +%H%M%S)
 rounds=${BENCH_ROUNDS:-1}
 printf '\n%-6s %-9s %8s %13s %14s %8s %9s %16s\n' N operator seconds reconciles/s requests/tp cpu-s peakRSS apiserver+etcd-s
@@ -97,6 +113,7 @@ for n in "${sizes[@]}"; do
       ns="bench-$mode-$n-$stamp-$round"
       kubectl create namespace "$ns" >/dev/null
       objects "$ns" "$n" >"$objects_file"
+      settle
       kubectl create -f "$objects_file" >/dev/null
       log="$out/$mode-$n-$round.log"
       start=$(date +%s.%N)

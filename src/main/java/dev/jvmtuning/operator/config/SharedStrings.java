@@ -24,12 +24,7 @@ public final class SharedStrings implements KubernetesClientObjectMapperCustomiz
 
     @Override
     public void customize(ObjectMapper mapper) {
-        mapper.registerModule(module());
-    }
-
-    /** The Jackson module that shares the strings it reads. */
-    public static SimpleModule module() {
-        return new SimpleModule("shared-strings").addDeserializer(String.class, new Deserializer());
+        mapper.registerModule(new SimpleModule("shared-strings").addDeserializer(String.class, new Deserializer()));
     }
 
     private static final class Deserializer extends StringDeserializer {

@@ -1,8 +1,8 @@
 package dev.jvmtuning.bench;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.config.SharedStrings;

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Reconcile benchmark on the local control plane: N Deployments + N TuningProfiles exist before the
-# operator starts; the clock runs from `java` until every profile is Applied. Three operators per N,
-# each in its own namespace: the bare framework (status.observedGeneration only) and this operator's
-# reconciler in the same plain JOSDK runtime, then the real Quarkus build. Prints seconds,
+# operator starts; the clock runs from `java` until every profile is Applied. Four operators per N,
+# each in its own namespace: the bare framework (status.observedGeneration only), the floor (the
+# writes this operator's contract requires, made blindly: finalizer, ConfigMap, Deployment, status)
+# and this operator's reconciler in the same plain JOSDK runtime, then the real Quarkus build. Prints seconds,
 # reconciles/s, API requests per profile, the operator's CPU seconds and peak RSS (VmHWM), the CPU
 # seconds kube-apiserver and etcd spent meanwhile (what the operator's writes cost the control plane), then the
-# requests per profile by verb and resource. BENCH_ROUNDS=R runs every N's three R times, one after
+# requests per profile by verb and resource. BENCH_ROUNDS=R runs every N's four R times, one after
 # the other, for ranges on a noisy machine; BENCH_MODES="tuning quarkus" runs only those. Each run starts
 # once the controller manager has caught up with the runs before it (BENCH_SETTLE, seconds).
 # Usage: deploy/local/benchmark.sh [N ...]   (default: 100 1000)
@@ -109,7 +110,7 @@ printf '\n%-6s %-9s %8s %13s %14s %8s %9s %16s\n' N operator seconds reconciles/
 for n in "${sizes[@]}"; do
   objects_file="$out/objects-$n.yaml"
   for round in $(seq 1 "$rounds"); do
-    for mode in ${BENCH_MODES:-baseline tuning quarkus}; do
+    for mode in ${BENCH_MODES:-baseline floor tuning quarkus}; do
       ns="bench-$mode-$n-$stamp-$round"
       kubectl create namespace "$ns" >/dev/null
       objects "$ns" "$n" >"$objects_file"
@@ -145,7 +146,7 @@ done
 
 echo
 echo "Requests per profile by verb and resource (the operator's own client; watches and LISTs are per run, not per profile):"
-for log in "$out"/baseline-*.log "$out"/tuning-*.log; do
+for log in "$out"/baseline-*.log "$out"/floor-*.log "$out"/tuning-*.log; do
   [ -e "$log" ] || continue
   n=$(basename "$log" .log | cut -d- -f2)
   printf '  %-20s' "$(basename "$log" .log)"

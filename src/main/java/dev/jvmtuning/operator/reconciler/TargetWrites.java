@@ -5,11 +5,8 @@ import dev.jvmtuning.operator.render.ConfigMapReferences;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.render.TuningConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
-import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -17,8 +14,9 @@ import org.jboss.logging.Logger;
 
 /**
  * The operator's writes to a profile's namespace: server-side applies of its own fields, sent only
- * when they differ from what is there, and the restore of the user's template. Each write is told to
- * the informer, so the next reconcile reads it instead of a stale copy.
+ * when they differ from what is there, and the restore of the user's template. Each write goes through
+ * the framework's resource operations: the next reconcile reads what was written instead of a stale
+ * copy, and the watch event of the write itself, however early it arrives, raises no reconcile.
  */
 final class TargetWrites {
     private static final Logger LOG = Logger.getLogger(TargetWrites.class);
@@ -34,9 +32,7 @@ final class TargetWrites {
         if (context.getSecondaryResources(ConfigMap.class).stream().anyMatch(c -> c.getMetadata().getName().equals(desired.getMetadata().getName()))) {
             return;
         }
-        ConfigMap written = context.getClient().resource(desired).fieldManager(TuningProfileReconciler.FIELD_MANAGER).forceConflicts()
-                .serverSideApply();
-        cacheRecentWrite(ConfigMap.class, written, null);
+        context.resourceOperations().serverSideApply(desired);
     }
 
     /**
@@ -64,32 +60,18 @@ final class TargetWrites {
         }
         LOG.infof("applying settings %s to Deployment %s/%s", desired.getSpec().getTemplate().getMetadata().getAnnotations()
                 .get(DeploymentTuning.SETTINGS_HASH), current.getMetadata().getNamespace(), current.getMetadata().getName());
-        Deployment live = context.getClient().resource(desired).fieldManager(TuningProfileReconciler.FIELD_MANAGER).forceConflicts()
-                .serverSideApply();
-        cacheRecentWrite(Deployment.class, live, current);
-        return live;
+        return context.resourceOperations().serverSideApply(desired);
     }
 
     /** One replace with the live resourceVersion: the user's template comes back in a single write, or not at all on a conflict (then retried). */
     void restore(Deployment deployment, String profile) {
         LOG.infof("restoring Deployment %s/%s", deployment.getMetadata().getNamespace(), deployment.getMetadata().getName());
-        Deployment restored = context.getClient().resource(DeploymentTuning.restored(deployment, profile)).update();
-        cacheRecentWrite(Deployment.class, restored, deployment);
+        context.resourceOperations().update(DeploymentTuning.restored(deployment, profile));
     }
 
     /** Deletes the profile's own ConfigMaps, never one that merely has a similar name. */
     void deleteConfigMaps(TuningProfile profile) {
         context.getSecondaryResources(ConfigMap.class).stream().filter(c -> TuningConfigMap.ownedBy(c, profile))
                 .forEach(c -> context.getClient().resource(c).delete());
-    }
-
-    @SuppressWarnings("unchecked")
-    private <R extends HasMetadata> void cacheRecentWrite(Class<R> type, R written, R previous) {
-        var source = (InformerEventSource<R, TuningProfile>) context.eventSourceRetriever().getEventSourceFor(type);
-        if (previous == null) {
-            source.handleRecentResourceCreate(ResourceID.fromResource(written), written);
-        } else {
-            source.handleRecentResourceUpdate(ResourceID.fromResource(written), written, previous);
-        }
     }
 }

@@ -9,8 +9,6 @@ import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.auto.Overlay;
 import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.flags.FlagPolicy;
-import dev.jvmtuning.operator.model.ConditionStatus;
-import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.CurrentSettings;
 import dev.jvmtuning.operator.model.Reason;
@@ -37,9 +35,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.annotation.PreDestroy;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -56,8 +52,6 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
     public static final String NAME = "tuningprofile";
     public static final String FIELD_MANAGER = TuningConfigMap.MANAGER;
     private static final Logger LOG = Logger.getLogger(TuningProfileReconciler.class);
-    /** While a rollout the operator caused is under way, its pods are looked at this often, not only at each resync. */
-    private static final Duration ROLLOUT_CHECK = Duration.ofSeconds(5);
 
     private final OperatorSettings settings;
     private final OperatorMetrics metrics;
@@ -110,9 +104,8 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         metrics.record(profile, after);
         UpdateControl<TuningProfile> control = after.equals(before) ? UpdateControl.noUpdate()
                 : UpdateControl.patchStatus(StatusBuilder.patch(profile, after));
-        boolean rollingOut = Conditions.find(after.getConditions(), ConditionType.ROLLOUT_COMPLETE)
-                .filter(c -> ConditionStatus.FALSE.text().equals(c.getStatus())).isPresent();
-        return control.rescheduleAfter(rollingOut ? Collections.min(List.of(ROLLOUT_CHECK, settings.resyncPeriod())) : settings.resyncPeriod());
+        // No timer while a rollout is under way: its pods' and the Deployment's status changes each reconcile the profile.
+        return control.rescheduleAfter(settings.resyncPeriod());
     }
 
     private void tune(TuningProfile profile, Deployment deployment, Context<TuningProfile> context, StatusBuilder status) {

@@ -6,6 +6,7 @@ import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.metrics.MetricsFetcher;
 import dev.jvmtuning.operator.metrics.MetricsReport;
 import dev.jvmtuning.operator.model.CurrentSettings;
+import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.render.TuningConfigMap;
 import dev.jvmtuning.operator.target.TargetPods;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -64,40 +65,43 @@ final class Watches implements AutoCloseable {
 
     List<EventSource<?, TuningProfile>> eventSources(EventSourceContext<TuningProfile> context) {
         context.getPrimaryCache().addIndexer(TARGET_INDEX, p -> List.of(key(p.getMetadata().getNamespace(), targetName(p))));
-        var deployments = InformerEventSourceConfiguration.from(Deployment.class, TuningProfile.class)
+        InformerEventSource<Deployment, TuningProfile> deploymentSource = AddedSinceStart.source(added -> InformerEventSourceConfiguration
+                .from(Deployment.class, TuningProfile.class)
                 .withName("deployments")
                 .withItemStore(new WithoutManagedFields<>())
+                .withOnAddFilter(added)
                 // The Deployment controller writes status several times per rollout; a reconcile is due only when the
-                // template, the operator's annotations or the rollout's state (what status says of it) changed.
+                // template or the operator's annotations changed, or the state of a rollout of tuned settings did.
                 .withOnUpdateFilter((updated, old) -> !Objects.equals(updated.getMetadata().getGeneration(), old.getMetadata().getGeneration())
                         || !Objects.equals(updated.getMetadata().getAnnotations(), old.getMetadata().getAnnotations())
-                        || !Rollout.of(updated).equals(Rollout.of(old)))
+                        || DeploymentTuning.tuned(updated) && !Rollout.of(updated).equals(Rollout.of(old)))
                 .withSecondaryToPrimaryMapper(d -> context.getPrimaryCache()
                         .byIndex(TARGET_INDEX, key(d.getMetadata().getNamespace(), d.getMetadata().getName()))
                         .stream().map(ResourceID::fromResource).collect(Collectors.toSet()))
                 .withPrimaryToSecondaryMapper((TuningProfile p) -> Set.of(new ResourceID(targetName(p), p.getMetadata().getNamespace())))
                 .withNamespacesInheritedFromController()
-                .build();
-        var configMaps = InformerEventSourceConfiguration.from(ConfigMap.class, TuningProfile.class)
+                .build(), context);
+        InformerEventSource<ConfigMap, TuningProfile> configMapSource = AddedSinceStart.source(added -> InformerEventSourceConfiguration
+                .from(ConfigMap.class, TuningProfile.class)
                 .withName("configmaps")
                 .withItemStore(new WithoutManagedFields<>())
+                .withOnAddFilter(added)
                 .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(TuningProfile.class))
                 .withLabelSelector(TuningConfigMap.MANAGED_BY + "=" + TuningConfigMap.MANAGER)
                 .withNamespacesInheritedFromController()
-                .build();
+                .build(), context);
         // A pod's change reconciles the profiles of its Deployment (a rollout's pods are judged at once); reads go through podsOf.
-        var pods = InformerEventSourceConfiguration.from(Pod.class, TuningProfile.class)
+        podSource = AddedSinceStart.source(added -> InformerEventSourceConfiguration.from(Pod.class, TuningProfile.class)
                 .withName("pods")
                 .withItemStore(new WithoutManagedFields<>())
+                .withOnAddFilter(added)
                 .withSecondaryToPrimaryMapper(pod -> TargetPods.deploymentName(pod)
                         .map(d -> context.getPrimaryCache().byIndex(TARGET_INDEX, key(pod.getMetadata().getNamespace(), d)).stream()
                                 .map(ResourceID::fromResource).collect(Collectors.toSet()))
                         .orElse(Set.of()))
                 .withPrimaryToSecondaryMapper((TuningProfile p) -> Set.of())
                 .withNamespacesInheritedFromController()
-                .build();
-        InformerEventSource<Deployment, TuningProfile> deploymentSource = new InformerEventSource<>(deployments, context);
-        podSource = new InformerEventSource<>(pods, context);
+                .build(), context);
         fetcher = new MetricsFetcher(
                 p -> deploymentSource.get(new ResourceID(targetName(p), p.getMetadata().getNamespace())), this::podsOf,
                 p -> plans.getOrDefault(ResourceID.fromResource(p), CurrentSettings.UNKNOWN).processors(),
@@ -106,7 +110,7 @@ final class Watches implements AutoCloseable {
         metricsSource = new PerResourcePollingEventSource<>(MetricsReport.class, context,
                 new PerResourcePollingConfigurationBuilder<MetricsReport, TuningProfile, String>(fetcher, Duration.ofSeconds(30))
                         .withName("metrics").withResourceIDMapper(r -> "report").withExecutorService(pollers).build());
-        return List.of(deploymentSource, podSource, new InformerEventSource<>(configMaps, context), metricsSource);
+        return List.of(deploymentSource, podSource, configMapSource, metricsSource);
     }
 
     /** Records the figures of the plan now in force for a profile. */

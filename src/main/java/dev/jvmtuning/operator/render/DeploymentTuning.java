@@ -169,6 +169,11 @@ public final class DeploymentTuning {
         return oursNow == oursWanted && currentEnv.containsAll(desiredContainer.getEnv());
     }
 
+    /** True when this Deployment carries the operator's settings, for whichever profile. */
+    public static boolean tuned(Deployment deployment) {
+        return deployment.getMetadata().getAnnotations() != null && deployment.getMetadata().getAnnotations().containsKey(TUNED_BY);
+    }
+
     /** True when this Deployment carries the operator's settings for {@code profile}. */
     public static boolean tunedBy(Deployment deployment, String profile) {
         return deployment.getMetadata().getAnnotations() != null && profile.equals(deployment.getMetadata().getAnnotations().get(TUNED_BY));

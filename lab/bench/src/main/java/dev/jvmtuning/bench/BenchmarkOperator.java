@@ -7,7 +7,10 @@ import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.config.SharedStrings;
 import dev.jvmtuning.operator.reconciler.TuningProfileReconciler;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -16,8 +19,10 @@ import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.micrometer.prometheus.PrometheusConfig;
@@ -27,6 +32,7 @@ import io.smallrye.config.SmallRyeConfigBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -37,18 +43,19 @@ import java.util.logging.Level;
 import org.jboss.logmanager.LogContext;
 
 /**
- * One side of the reconcile benchmark (deploy/local/benchmark.sh): the operator's reconciler, or a
- * baseline that only records observedGeneration, in the same plain JOSDK runtime, restricted to one
+ * One side of the reconcile benchmark (deploy/local/benchmark.sh): the operator's reconciler, a
+ * baseline that only records observedGeneration, or the floor (the writes any operator with this
+ * one's contract must make, and nothing else), in the same plain JOSDK runtime, restricted to one
  * namespace. Every request its client sends is counted; the counts are printed when it is stopped.
- * Usage: BenchmarkOperator tuning|baseline KUBECONFIG NAMESPACE
+ * Usage: BenchmarkOperator tuning|baseline|floor KUBECONFIG NAMESPACE
  */
 public final class BenchmarkOperator {
 
-    private static final List<String> MODES = List.of("tuning", "baseline");
+    private static final List<String> MODES = List.of("tuning", "baseline", "floor");
 
     public static void main(String[] args) throws Exception {
         if (args.length != 3 || !MODES.contains(args[0])) {
-            System.err.println("usage: BenchmarkOperator tuning|baseline KUBECONFIG NAMESPACE");
+            System.err.println("usage: BenchmarkOperator tuning|baseline|floor KUBECONFIG NAMESPACE");
             System.exit(2);
         }
         // The Quarkus build logs at INFO; without this the framework's debug lines (each with a resource's
@@ -76,8 +83,8 @@ public final class BenchmarkOperator {
                 .build();
         Operator operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false));
         AtomicInteger reconciles = new AtomicInteger();
-        Reconciler<TuningProfile> reconciler = mode.equals("baseline")
-                ? new Baseline(reconciles)
+        Reconciler<TuningProfile> reconciler = mode.equals("baseline") ? new Baseline(reconciles)
+                : mode.equals("floor") ? new Floor(reconciles)
                 : new TuningProfileReconciler(settings(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), Leadership.alone("benchmark")) {
                     @Override
                     public UpdateControl<TuningProfile> reconcile(TuningProfile profile, Context<TuningProfile> context) {
@@ -144,6 +151,59 @@ public final class BenchmarkOperator {
             status.setObservedGeneration(generation);
             patch.setStatus(status);
             return UpdateControl.patchStatus(patch);
+        }
+    }
+
+    /**
+     * The least an operator with this one's contract writes for a new profile, with no reads, planning or
+     * diffing: the finalizer (a profile's delete restores the Deployment), the ConfigMap of values before
+     * the template that names it, the template's env and annotation, status with Applied. Its time
+     * against the baseline's is the lowest ratio any implementation could reach on the same machine.
+     */
+    @ControllerConfiguration(name = "floor")
+    static final class Floor implements Reconciler<TuningProfile>, Cleaner<TuningProfile> {
+        private static final String MANAGER = "benchmark-floor";
+        private final AtomicInteger reconciles;
+
+        Floor(AtomicInteger reconciles) {
+            this.reconciles = reconciles;
+        }
+
+        @Override
+        public UpdateControl<TuningProfile> reconcile(TuningProfile profile, Context<TuningProfile> context) {
+            reconciles.incrementAndGet();
+            if (profile.getStatus() != null && !profile.getStatus().getConditions().isEmpty()) {
+                return UpdateControl.noUpdate();
+            }
+            String name = profile.getMetadata().getName();
+            String namespace = profile.getMetadata().getNamespace();
+            String values = name + "-tuning";
+            context.getClient().resource(new ConfigMapBuilder().withNewMetadata().withName(values).withNamespace(namespace).endMetadata()
+                    .addToData("server.tomcat.threads.max", "200").build()).fieldManager(MANAGER).forceConflicts().serverSideApply();
+            context.getClient().resource(new DeploymentBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+                    .withNewSpec().withNewTemplate().withNewMetadata().addToAnnotations("jvmtuning.dev/config", values).endMetadata()
+                    .withNewSpec().addNewContainer().withName("app").addNewEnv().withName("JAVA_TOOL_OPTIONS").withValue("-Xss512k")
+                    .endEnv().endContainer().endSpec().endTemplate().endSpec().build())
+                    .fieldManager(MANAGER).forceConflicts().serverSideApply();
+            TuningProfileStatus status = new TuningProfileStatus();
+            status.setObservedGeneration(profile.getMetadata().getGeneration());
+            status.getConditions().add(new ConditionBuilder().withType("Applied").withStatus("True").withReason("Applied")
+                    .withLastTransitionTime(Instant.now().toString()).withObservedGeneration(profile.getMetadata().getGeneration()).build());
+            TuningProfile patch = new TuningProfile();
+            patch.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+            patch.setStatus(status);
+            return UpdateControl.patchStatus(patch);
+        }
+
+        /** Not timed: gives the Deployment's fields back and deletes the values, as the operator does. */
+        @Override
+        public DeleteControl cleanup(TuningProfile profile, Context<TuningProfile> context) {
+            String name = profile.getMetadata().getName();
+            String namespace = profile.getMetadata().getNamespace();
+            context.getClient().resource(new DeploymentBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata().build())
+                    .fieldManager(MANAGER).forceConflicts().serverSideApply();
+            context.getClient().configMaps().inNamespace(namespace).withName(name + "-tuning").delete();
+            return DeleteControl.defaultDelete();
         }
     }
 }

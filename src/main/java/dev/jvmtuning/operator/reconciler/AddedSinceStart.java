@@ -9,12 +9,11 @@ import java.util.function.Function;
 
 /**
  * Passes an informer's add events only for objects created after its first list. The first list
- * delivers every existing object as an add, often after the framework has begun reconciling; each
- * profile's first reconcile reads those objects from the synced cache anyway, so these adds would
- * only reconcile every profile a second time for nothing (1000 profiles after a start: some 800 such
- * reconciles per informer). An object created later, also one a re-list finds, has a newer
- * resourceVersion than any the first list held. Resource versions are compared as numbers, as the
- * framework's own event filtering does; one that is not a number passes.
+ * delivers every existing object as an add, on a loaded machine after the framework has begun
+ * reconciling; each profile's first reconcile reads those objects from the synced cache anyway, so
+ * such an add only reconciles its profile a second time for nothing. An object created later, also
+ * one a re-list finds, has a newer resourceVersion than any the first list held. Resource versions
+ * are compared as numbers, as the framework's own event filtering does; one that is not a number passes.
  */
 final class AddedSinceStart<R extends HasMetadata> implements OnAddFilter<R> {
     /** Until the first list is in, every add is one of it (the framework does not reconcile yet). */

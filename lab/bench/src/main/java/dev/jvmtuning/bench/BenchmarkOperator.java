@@ -6,10 +6,10 @@ import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.config.SharedStrings;
+import dev.jvmtuning.operator.reconciler.StatusBuilder;
 import dev.jvmtuning.operator.reconciler.TuningProfileReconciler;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -130,7 +130,7 @@ public final class BenchmarkOperator {
 
     /** The bare framework: records observedGeneration in status, nothing else. */
     @ControllerConfiguration(name = "baseline")
-    static final class Baseline implements Reconciler<TuningProfile> {
+    static class Baseline implements Reconciler<TuningProfile> {
         private final AtomicInteger reconciles;
 
         Baseline(AtomicInteger reconciles) {
@@ -144,13 +144,14 @@ public final class BenchmarkOperator {
             if (profile.getStatus() != null && Objects.equals(profile.getStatus().getObservedGeneration(), generation)) {
                 return UpdateControl.noUpdate();
             }
-            TuningProfile patch = new TuningProfile();
-            patch.setMetadata(new ObjectMetaBuilder().withName(profile.getMetadata().getName())
-                    .withNamespace(profile.getMetadata().getNamespace()).build());
             TuningProfileStatus status = new TuningProfileStatus();
             status.setObservedGeneration(generation);
-            patch.setStatus(status);
-            return UpdateControl.patchStatus(patch);
+            write(profile, context, status);
+            return UpdateControl.patchStatus(StatusBuilder.patch(profile, status));
+        }
+
+        /** What is written before status, and said in it: the bare framework writes nothing else. */
+        void write(TuningProfile profile, Context<TuningProfile> context, TuningProfileStatus status) {
         }
     }
 
@@ -161,20 +162,15 @@ public final class BenchmarkOperator {
      * against the baseline's is the lowest ratio any implementation could reach on the same machine.
      */
     @ControllerConfiguration(name = "floor")
-    static final class Floor implements Reconciler<TuningProfile>, Cleaner<TuningProfile> {
+    static final class Floor extends Baseline implements Cleaner<TuningProfile> {
         private static final String MANAGER = "benchmark-floor";
-        private final AtomicInteger reconciles;
 
         Floor(AtomicInteger reconciles) {
-            this.reconciles = reconciles;
+            super(reconciles);
         }
 
         @Override
-        public UpdateControl<TuningProfile> reconcile(TuningProfile profile, Context<TuningProfile> context) {
-            reconciles.incrementAndGet();
-            if (profile.getStatus() != null && !profile.getStatus().getConditions().isEmpty()) {
-                return UpdateControl.noUpdate();
-            }
+        void write(TuningProfile profile, Context<TuningProfile> context, TuningProfileStatus status) {
             String name = profile.getMetadata().getName();
             String namespace = profile.getMetadata().getNamespace();
             String values = name + "-tuning";
@@ -185,14 +181,8 @@ public final class BenchmarkOperator {
                     .withNewSpec().addNewContainer().withName("app").addNewEnv().withName("JAVA_TOOL_OPTIONS").withValue("-Xss512k")
                     .endEnv().endContainer().endSpec().endTemplate().endSpec().build())
                     .fieldManager(MANAGER).forceConflicts().serverSideApply();
-            TuningProfileStatus status = new TuningProfileStatus();
-            status.setObservedGeneration(profile.getMetadata().getGeneration());
             status.getConditions().add(new ConditionBuilder().withType("Applied").withStatus("True").withReason("Applied")
                     .withLastTransitionTime(Instant.now().toString()).withObservedGeneration(profile.getMetadata().getGeneration()).build());
-            TuningProfile patch = new TuningProfile();
-            patch.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
-            patch.setStatus(status);
-            return UpdateControl.patchStatus(patch);
         }
 
         /** Not timed: gives the Deployment's fields back and deletes the values, as the operator does. */

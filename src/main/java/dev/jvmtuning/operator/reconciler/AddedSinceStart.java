@@ -5,7 +5,6 @@ import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfig
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.event.source.filter.OnAddFilter;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
-import java.util.function.Function;
 
 /**
  * Passes an informer's add events only for objects created after its first list. The first list
@@ -19,11 +18,11 @@ final class AddedSinceStart<R extends HasMetadata> implements OnAddFilter<R> {
     /** Until the first list is in, every add is one of it (the framework does not reconcile yet). */
     private volatile long listedUpTo = Long.MAX_VALUE;
 
-    /** The informer event source of {@code configuration}, with this filter on its adds. */
+    /** The informer event source {@code configuration} describes, with this filter on its adds. */
     static <R extends HasMetadata, P extends HasMetadata> InformerEventSource<R, P> source(
-            Function<OnAddFilter<R>, InformerEventSourceConfiguration<R>> configuration, EventSourceContext<P> context) {
+            InformerEventSourceConfiguration.Builder<R> configuration, EventSourceContext<P> context) {
         AddedSinceStart<R> filter = new AddedSinceStart<>();
-        return new InformerEventSource<>(configuration.apply(filter), context) {
+        return new InformerEventSource<>(configuration.withOnAddFilter(filter).build(), context) {
             @Override
             public synchronized void start() {
                 super.start();

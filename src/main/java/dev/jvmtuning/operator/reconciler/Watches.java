@@ -65,11 +65,10 @@ final class Watches implements AutoCloseable {
 
     List<EventSource<?, TuningProfile>> eventSources(EventSourceContext<TuningProfile> context) {
         context.getPrimaryCache().addIndexer(TARGET_INDEX, p -> List.of(key(p.getMetadata().getNamespace(), targetName(p))));
-        InformerEventSource<Deployment, TuningProfile> deploymentSource = AddedSinceStart.source(added -> InformerEventSourceConfiguration
+        InformerEventSource<Deployment, TuningProfile> deploymentSource = AddedSinceStart.source(InformerEventSourceConfiguration
                 .from(Deployment.class, TuningProfile.class)
                 .withName("deployments")
                 .withItemStore(new WithoutManagedFields<>())
-                .withOnAddFilter(added)
                 // The Deployment controller writes status several times per rollout; a reconcile is due only when the
                 // template or the operator's annotations changed, or the state of a rollout of tuned settings did.
                 .withOnUpdateFilter((updated, old) -> !Objects.equals(updated.getMetadata().getGeneration(), old.getMetadata().getGeneration())
@@ -79,29 +78,24 @@ final class Watches implements AutoCloseable {
                         .byIndex(TARGET_INDEX, key(d.getMetadata().getNamespace(), d.getMetadata().getName()))
                         .stream().map(ResourceID::fromResource).collect(Collectors.toSet()))
                 .withPrimaryToSecondaryMapper((TuningProfile p) -> Set.of(new ResourceID(targetName(p), p.getMetadata().getNamespace())))
-                .withNamespacesInheritedFromController()
-                .build(), context);
-        InformerEventSource<ConfigMap, TuningProfile> configMapSource = AddedSinceStart.source(added -> InformerEventSourceConfiguration
+                .withNamespacesInheritedFromController(), context);
+        InformerEventSource<ConfigMap, TuningProfile> configMapSource = AddedSinceStart.source(InformerEventSourceConfiguration
                 .from(ConfigMap.class, TuningProfile.class)
                 .withName("configmaps")
                 .withItemStore(new WithoutManagedFields<>())
-                .withOnAddFilter(added)
                 .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(TuningProfile.class))
                 .withLabelSelector(TuningConfigMap.MANAGED_BY + "=" + TuningConfigMap.MANAGER)
-                .withNamespacesInheritedFromController()
-                .build(), context);
+                .withNamespacesInheritedFromController(), context);
         // A pod's change reconciles the profiles of its Deployment (a rollout's pods are judged at once); reads go through podsOf.
-        podSource = AddedSinceStart.source(added -> InformerEventSourceConfiguration.from(Pod.class, TuningProfile.class)
+        podSource = AddedSinceStart.source(InformerEventSourceConfiguration.from(Pod.class, TuningProfile.class)
                 .withName("pods")
                 .withItemStore(new WithoutManagedFields<>())
-                .withOnAddFilter(added)
                 .withSecondaryToPrimaryMapper(pod -> TargetPods.deploymentName(pod)
                         .map(d -> context.getPrimaryCache().byIndex(TARGET_INDEX, key(pod.getMetadata().getNamespace(), d)).stream()
                                 .map(ResourceID::fromResource).collect(Collectors.toSet()))
                         .orElse(Set.of()))
                 .withPrimaryToSecondaryMapper((TuningProfile p) -> Set.of())
-                .withNamespacesInheritedFromController()
-                .build(), context);
+                .withNamespacesInheritedFromController(), context);
         fetcher = new MetricsFetcher(
                 p -> deploymentSource.get(new ResourceID(targetName(p), p.getMetadata().getNamespace())), this::podsOf,
                 p -> plans.getOrDefault(ResourceID.fromResource(p), CurrentSettings.UNKNOWN).processors(),

@@ -16,6 +16,7 @@ step "toolchain (built once, then cached)"
 "$REPO_ROOT/deploy/local/install-tools.sh"
 
 step "local cluster: control plane and a real node"
+hold_node
 "$REPO_ROOT/deploy/local/up.sh"
 export KUBECONFIG="$KUBECONFIG_FILE"
 

@@ -3,7 +3,9 @@
 # $JTO_STATE/host: pods and their network namespaces, mounts, cgroups, the bridge, the iptables
 # rule and the chains the kubelet adds, kernel settings, and directories the node created.
 # Leaves no process behind. The image cache ($JTO_CACHE) stays.
-# Best effort by design: one step failing (a process already gone) must not skip the others, so no `set -e`.
+# Best effort by design: one step failing (a process already gone) must not skip the others, so no
+# `set -e`. Ends by checking what up.sh recorded and saying what, if anything, it could not restore
+# (then it exits 1).
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 [ -d "$JTO_STATE" ] || exit 0
@@ -78,5 +80,25 @@ while IFS='=' read -r key value; do
 done <"$host/sysctls" 2>/dev/null
 
 for dir in $(cat "$host/created-dirs" 2>/dev/null); do rm -rf --one-file-system "$dir"; done
+
+# What is left of the cluster, checked against what up.sh recorded before it changed anything.
+left=()
+while read -r name pid; do kill -0 "$pid" 2>/dev/null && left+=("process $name ($pid)"); done < <(cat "$JTO_STATE/pids" 2>/dev/null)
+for link in $(cat "$host/links" 2>/dev/null); do ip link show "$link" >/dev/null 2>&1 && left+=("interface $link"); done
+for cgroup in $(cat "$host/cgroups" 2>/dev/null); do [ -d "$cgroup" ] && left+=("cgroup $cgroup"); done
+for dir in $(cat "$host/created-dirs" 2>/dev/null); do [ -e "$dir" ] && left+=("directory $dir"); done
+while IFS='=' read -r key value; do
+  [ "$(sysctl -n "$key" 2>/dev/null)" = "$value" ] || left+=("$key is $(sysctl -n "$key"), was $value")
+done <"$host/sysctls" 2>/dev/null
+for point in $(mount_points); do left+=("mount $point"); done
+iptables -S 2>/dev/null | grep -q -- "$IPTABLES_COMMENT" && left+=("the iptables rule '$IPTABLES_COMMENT'")
+processes="$(wc -l <"$JTO_STATE/pids" 2>/dev/null || echo 0)"
+
+[ "$(cat "$NODE_OWNER" 2>/dev/null)" = "$JTO_STATE" ] && rm -f "$NODE_OWNER"
 rm -rf --one-file-system "$CONTAINERD_STATE" "$JTO_STATE"
-exit 0
+if [ ${#left[@]} -eq 0 ]; then
+  echo "down.sh: stopped the local cluster ($processes processes and their pods) and undid every host change up.sh recorded: the host is as up.sh found it" >&2
+  exit 0
+fi
+echo "down.sh: stopped the local cluster, but could not restore: ${left[*]}" >&2
+exit 1

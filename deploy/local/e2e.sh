@@ -5,7 +5,7 @@
 #   2. deleting the profile rolls the pods back to the user's own JVM options;
 #   3. a flag no JVM knows: refused by the flag policy before any pod sees it; then settings the
 #      application cannot start with: a real CrashLoopBackOff, rolled back to the user's template;
-#   4. a heap above the memory limit: a real OOMKill;
+#   4. settings the pods do not fit in: a real OOM kill, rolled back to the user's template;
 #   5. a CPU quota under load: real CFS throttling in the container's cgroup and the CPUThrottled condition;
 #   5b. the operator pod's own /q/metrics carries the demo profile's series;
 #   6. two operator replicas: the leader's pod deleted, the other takes the Lease and keeps reconciling.
@@ -20,13 +20,21 @@ ONLY=" $* "
 failures=0
 ran=0
 
-check() { # NAME COMMAND...: runs one check (unless others were asked for), reports it, counts failures
-  local name="$1" began=$SECONDS; shift
+# check NAME COMMAND...: runs one check (unless others were asked for), reports it, counts failures.
+# The check runs in a subshell of its own with `set -e` in force: run as an `if` condition, every
+# failing step inside it (a `kubectl wait` that timed out) would be ignored and only its last
+# command would count.
+check() {
+  local name="$1" began=$SECONDS status; shift
   [ "$ONLY" = "  " ] || [[ "$ONLY" == *" ${name%%.*} "* ]] || return 0
   ran=$((ran + 1))
   printf '\n=== %s\n' "$name"
-  if "$@"; then printf -- '--- PASS %s (%d s)\n' "$name" $((SECONDS - began))
-  else printf -- '--- FAIL %s (%d s)\n' "$name" $((SECONDS - began)); failures=$((failures + 1)); fi
+  set +e
+  (set -e; "$@")
+  status=$?
+  set -e
+  if [ "$status" -eq 0 ]; then printf -- '--- PASS %s (%d s)\n' "$name" $((SECONDS - began))
+  else printf -- '--- FAIL %s (%d s, exit %d)\n' "$name" $((SECONDS - began)) "$status"; failures=$((failures + 1)); fi
 }
 
 # Running pods that are not on their way out (a rollout leaves old pods Running while they stop).
@@ -36,6 +44,8 @@ pods_of() {
 }
 jvm_flags() { kubectl exec -n "$NS" "$1" -c app -- env -u JAVA_TOOL_OPTIONS java -m jdk.jcmd/sun.tools.jcmd.JCmd 1 VM.flags; }
 condition() { kubectl get tp "$2" -n "$NS" -o jsonpath="{.status.conditions[?(@.type==\"$1\")].status}"; }
+applied() { kubectl get tp "$1" -n "$NS" -o jsonpath="{.status.conditions[?(@.type==\"Applied\")].$2}"; } # PROFILE FIELD
+rolled_back() { [ "$(applied "$1" reason)" = RolledBack ]; }
 
 # A Deployment of the lab workload: NAME, replicas, the container's extra YAML (indented 8).
 workload() {
@@ -115,36 +125,36 @@ unknown_flag_refused_before_any_pod() {
 # Settings the policy admits but the application cannot start with (a metaspace far too small for
 # Spring Boot): a real CrashLoopBackOff, taken back by the operator to the user's own template.
 crash_loop_rolled_back() {
-  local began=$SECONDS
+  local began=$SECONDS env
   profile refuser refuser '  jvmOptions: ["-XX:MaxMetaspaceSize=16m"]'
-  local reason="" deadline=$((SECONDS + 180))
-  while [ $SECONDS -lt $deadline ] && [ "$reason" != RolledBack ]; do
-    sleep 1
-    reason="$(kubectl get tp refuser -n "$NS" -o jsonpath='{.status.conditions[?(@.type=="Applied")].reason}')"
-  done
-  [ "$reason" = RolledBack ] || { echo "not rolled back within 180 s (Applied reason: $reason)"; return 1; }
-  echo "rolled back $((SECONDS - began)) s after the apply: $(kubectl get tp refuser -n "$NS" -o jsonpath='{.status.conditions[?(@.type=="Applied")].message}')"
+  wait_for 180 "tp/refuser rolled back" rolled_back refuser
+  echo "rolled back $((SECONDS - began)) s after the apply: $(applied refuser message)"
+  applied refuser message | grep -q -E 'CrashLoopBackOff|restarted|exit code'
   kubectl rollout status deployment/refuser -n "$NS" --timeout=180s
-  local env
   env="$(kubectl get deployment refuser -n "$NS" -o jsonpath='{.spec.template.spec.containers[0].env}')"
   echo "template env after the rollback: ${env:-none}"
-  [ -z "$env" ] && kubectl get tp refuser -n "$NS" -o jsonpath='{.status.conditions[?(@.type=="Applied")].message}' |
-    grep -q -E 'CrashLoopBackOff|restarted|exit code'
+  [ -z "$env" ]
 }
 
-oom_killed() {
-  # The heap is touched up front, so a heap above the limit is a kernel OOM kill at start, not a Java OOM.
-  workload oom 1 "        env: [{name: JAVA_TOOL_OPTIONS, value: '-Xms320m -Xmx320m -XX:+AlwaysPreTouch'}]
-        resources: {requests: {cpu: 100m, memory: 256Mi}, limits: {cpu: '1', memory: 256Mi}}"
-  local reason="" deadline=$((SECONDS + 120))
-  while [ $SECONDS -lt $deadline ]; do
-    reason="$(kubectl get pods -n "$NS" -l app=oom -o json |
-      jq -r '.items[0].status.containerStatuses[0] // {} | .state.terminated.reason // .lastState.terminated.reason // ""')"
-    [ -n "$reason" ] && break
-    sleep 2
-  done
-  echo "oom: terminated with reason '$reason'"
-  [ "$reason" = OOMKilled ]
+# Settings the planner's memory budget admits but the process does not fit: the profile says the
+# service loads 500 classes (Spring Boot loads thousands, their metaspace is not budgeted) and touches
+# its whole heap at start. The kernel OOM-kills the new pod; the operator takes the Deployment back.
+oom_killed_rolled_back() {
+  workload oomer 1 "        resources: {requests: {cpu: 100m, memory: 384Mi}, limits: {cpu: '1', memory: 384Mi}}"
+  kubectl rollout status deployment/oomer -n "$NS" --timeout=180s
+  profile oomer oomer '  threads: {max: 4}
+  heap: {size: 280Mi}
+  jvmOptions: ["-XX:+AlwaysPreTouch", "-XX:ReservedCodeCacheSize=16m", "-XX:MaxDirectMemorySize=1m"]'
+  kubectl patch tp oomer -n "$NS" --type merge -p '{"spec": {"workload": {"loadedClasses": 500}}}' >/dev/null
+  wait_for 180 "tp/oomer rolled back" rolled_back oomer
+  local message env
+  message="$(applied oomer message)"
+  echo "Applied=RolledBack: $message"
+  grep -q OOMKilled <<<"$message"
+  kubectl rollout status deployment/oomer -n "$NS" --timeout=180s
+  env="$(kubectl get deployment oomer -n "$NS" -o jsonpath='{.spec.template.spec.containers[0].env}')"
+  echo "template env after the rollback: ${env:-none}"
+  [ -z "$env" ]
 }
 
 throttled() {
@@ -196,6 +206,7 @@ failover() {
   wait_for 90 "a live operator pod holding the Lease" live_leader
   local leader next="" deleted
   leader="$(live_leader)"
+  [ -n "$leader" ]
   echo "leader: $leader (of $(operator_pods | paste -sd' '))"
   deleted=$SECONDS
   kubectl delete pod -n jvm-tuning-system "$leader" --wait=false
@@ -216,11 +227,11 @@ check "1. the running JVMs report the tuned flags" flags_in_running_jvms
 check "2. deleting the profile restores the pods' own JVM options" restored_on_delete
 check "3. a flag no JVM knows: refused, no pod touched" unknown_flag_refused_before_any_pod
 check "3b. settings the service cannot start with: a real CrashLoopBackOff, rolled back" crash_loop_rolled_back
-check "4. a heap above the memory limit: OOMKilled" oom_killed
+check "4. settings the pods do not fit in: a real OOM kill, rolled back" oom_killed_rolled_back
 check "5. a CPU quota under load: throttled, CPUThrottled=True" throttled
 check "5b. the operator's /q/metrics shows the profile's series" profile_series_on_operator_metrics
 check "6. two operator replicas: the leader's pod deleted, the other takes over" failover
-kubectl delete tp -n "$NS" refuser throttled --ignore-not-found --wait=false >/dev/null
-kubectl delete deployment -n "$NS" refuser oom throttled --ignore-not-found --wait=false >/dev/null
+kubectl delete tp -n "$NS" refuser oomer throttled --ignore-not-found --wait=false >/dev/null
+kubectl delete deployment -n "$NS" refuser oomer throttled --ignore-not-found --wait=false >/dev/null
 printf '\n%d of %d end-to-end checks failed\n' "$failures" "$ran"
 [ "$failures" -eq 0 ]

@@ -54,6 +54,99 @@ die() { log "$*"; exit 1; }
 # A stage of a longer script.
 step() { printf '\n==> %s\n' "$*"; }
 
+# retry WHAT COMMAND...: runs COMMAND until it succeeds, at most $JTO_ATTEMPTS times (4), waiting 5, 15
+# and 45 s between attempts, so that one network hiccup does not end a run; when every attempt has
+# failed it says which download it gave up on. COMMAND runs as a condition, where `set -e` is off:
+# give it one command, or a function that checks each of its steps itself.
+retry() {
+  local what="$1" attempt=1 delay="${JTO_RETRY_DELAY:-5}"; shift
+  until "$@"; do
+    if [ "$attempt" -ge "${JTO_ATTEMPTS:-4}" ]; then
+      log "giving up on $what after $attempt attempts"
+      return 1
+    fi
+    log "$what failed (attempt $attempt of ${JTO_ATTEMPTS:-4}); trying again in ${delay}s"
+    sleep "$delay"
+    attempt=$((attempt + 1)) delay=$((delay * 3))
+  done
+}
+
+# ---- The cache ($JTO_CACHE) is shared by every run on this machine, from any checkout, at once ----
+# Each artefact is built under a lock of its own, written under a name no other run uses, checked,
+# and only then moved into place with its checksum beside it; whatever fails that check is rebuilt.
+
+# with_lock NAME COMMAND...: runs COMMAND holding the cache's lock NAME; while another run holds it,
+# says so and waits. COMMAND runs in a subshell with `set -e` on.
+with_lock() {
+  local name="$1"; shift
+  mkdir -p "$JTO_CACHE/locks"
+  (
+    exec 9>"$JTO_CACHE/locks/$name.lock"
+    if ! flock -n 9; then
+      log "another run is building $name: waiting for it"
+      flock 9
+    fi
+    "$@"
+  )
+}
+
+# cache_put TEMPORARY FILE: moves TEMPORARY into place as FILE, then records its checksum: the
+# checksum is written last, so a run stopped in between leaves an entry that cache_ok refuses.
+cache_put() {
+  local temporary="$1" file="$2" sum
+  sum="$(sha256sum "$temporary" | cut -c1-64)"
+  mv -f "$temporary" "$file"
+  echo "$sum" >"$file.sha256.$$" && mv -f "$file.sha256.$$" "$file.sha256"
+}
+
+# cache_ok FILE: true when FILE is in the cache whole (its checksum is the one recorded when it was
+# put). A damaged or unrecorded entry is removed, with a line saying so, for the caller to rebuild.
+cache_ok() {
+  local file="$1"
+  [ -e "$file" ] || return 1
+  if [ ! -f "$file.sha256" ]; then
+    log "cached ${file#"$JTO_CACHE"/} has no recorded checksum (its build was cut short, or an older script built it): rebuilding it"
+  elif [ "$(sha256sum "$file" | cut -c1-64)" != "$(cat "$file.sha256")" ]; then
+    log "cached ${file#"$JTO_CACHE"/} does not match the checksum recorded when it was built: rebuilding it"
+  else
+    return 0
+  fi
+  rm -f "$file" "$file.sha256"
+  return 1
+}
+
+# ---- The local node: its bridges, ports and containerd are the host's, so one cluster at a time ----
+# up.sh records the state directory of the cluster it starts here, whichever checkout it runs from.
+NODE_OWNER="$JTO_CACHE/node-state"
+
+# hold_node: holds the host's node lock for the rest of the calling script; while another run uses
+# the node, says so and waits. A script that one holding it starts (test-node.sh runs demo.sh) goes on.
+# The processes up.sh starts close the lock's descriptor (see its start), so the lock ends with the run.
+hold_node() {
+  [ -n "${JTO_NODE_HELD:-}" ] && return 0
+  mkdir -p "$JTO_CACHE/locks"
+  exec 8>"$JTO_CACHE/locks/node.lock"
+  if ! flock -n 8; then
+    log "another run is using the local node: waiting for it to finish"
+    flock 8
+  fi
+  export JTO_NODE_HELD=1
+}
+
+# running_cluster: the state directory of a local cluster that is up, from this checkout or another; empty when none is.
+running_cluster() {
+  local state
+  for state in "$(cat "$NODE_OWNER" 2>/dev/null)" "$JTO_STATE"; do
+    if [ -n "$state" ] && [ -f "$state/pids" ]; then echo "$state"; return; fi
+  done
+}
+
+# stop_cluster STATE WHY: brings the cluster of STATE down (down.sh) and says why.
+stop_cluster() {
+  log "stopping the local cluster of $1: $2"
+  JTO_STATE="$1" "$REPO_ROOT/deploy/local/down.sh"
+}
+
 # Maven, quietly, from the repository root: maven ARGS...
 maven() { (cd "$REPO_ROOT" && ./mvnw -q -B -ntp "$@"); }
 

@@ -6,43 +6,62 @@
 #   localhost/jvm-tuning-operator  target/quarkus-app on the JRE 17 base, UID 10001
 #   localhost/jvm-tuning-agent  the agent jar and a static `cp` (deploy/images/cp) for its init container
 #   localhost/jvm-tuning-workload  the lab's Spring Boot app on the JRE 17 base, UID 10001
-# An image is rebuilt only when a digest of its inputs changes, and imported only when containerd
-# holds a different manifest under its name.
+# An image is rebuilt only when a digest of its inputs changes or its archive fails its checksum, and
+# imported only when containerd holds a different manifest under its name. Runs that share the cache
+# build each artefact one at a time (env.sh's with_lock) and never see one half written; a step that
+# fails stops the script, naming the step, and leaves neither that image nor its digest behind.
 # Usage: images.sh [pause|jre|operator|agent|workload]...   (default: all of them)
-set -euo pipefail
+set -eEuo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+# The first step that fails is named; the functions and locks it ran in fail after it, unnamed.
+first_failure="$(mktemp)"
+trap 'rm -f "$first_failure"' EXIT
+trap 'step_failed $? "$BASH_COMMAND" "${FUNCNAME[0]:-images.sh}"' ERR
+step_failed() {
+  [ -s "$first_failure" ] && return
+  echo "$2" >"$first_failure"
+  log "step failed (exit $1): $2, in $3"
+}
 IMAGES="$JTO_CACHE/images"
 DEBIAN_MIRROR="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 SELF_DIGEST="$(sha256sum "${BASH_SOURCE[0]}" | cut -c1-64)"
 mkdir -p "$IMAGES/rootfs" "$IMAGES/bin"
+# What older versions of this script cached: gzipped root file systems and unpacked layouts.
+rm -rf "$IMAGES"/rootfs/*.tar.gz "$IMAGES"/*.oci
 
 
 java_home() { echo "/usr/lib/jvm/java-$1-openjdk-amd64"; }
 
-# A Debian root file system with the JRE, cached as a tarball: bookworm carries 17, trixie 21.
+# A Debian root file system with the JRE, cached as a tar archive (uncompressed: written and read back
+# in seconds, where gzip cost half a minute of CPU each way): bookworm carries 17, trixie 21.
 jre_rootfs() {
-  local java="$1" suite tar="$IMAGES/rootfs/jre$1.tar.gz" dir
+  local java="$1" suite tar="$IMAGES/rootfs/jre$1.tar" dir
   case "$java" in 17) suite=bookworm ;; 21) suite=trixie ;; *) echo "no Debian suite for Java $java" >&2; return 1 ;; esac
-  [ -f "$tar" ] && return 0
+  cache_ok "$tar" && return 0
+  rm -f "$tar."[0-9]*
   log "debootstrap $suite with openjdk-$java-jre-headless (about 3 minutes; log $IMAGES/rootfs/jre$java.log)"
   dir="$(mktemp -d)"
-  if ! debootstrap --variant=minbase --include="openjdk-$java-jre-headless,ca-certificates-java" \
-      "$suite" "$dir" "$DEBIAN_MIRROR" >"$IMAGES/rootfs/jre$java.log" 2>&1; then
-    # debootstrap mounts proc and sys inside the target; a failed run can leave them behind.
-    umount -R "$dir/proc" "$dir/sys" 2>/dev/null || true
-    rm -rf --one-file-system "$dir"
-    echo "debootstrap failed; see $IMAGES/rootfs/jre$java.log" >&2
-    return 1
-  fi
+  retry "debootstrap $suite (see $IMAGES/rootfs/jre$java.log)" debootstrap_into "$suite" "$dir" "$java"
   rm -rf "$dir"/var/cache/apt/archives/*.deb "$dir"/var/lib/apt/lists/* "$dir"/var/log/*
-  tar --numeric-owner -C "$dir" -czf "$tar.tmp" . && mv "$tar.tmp" "$tar"
+  tar --numeric-owner -C "$dir" -cf "$tar.$$" .
   rm -rf --one-file-system "$dir"
+  tar -tf "$tar.$$" >/dev/null
+  cache_put "$tar.$$" "$tar"
+}
+
+# debootstrap_into SUITE DIR JAVA: one attempt, into an emptied DIR.
+debootstrap_into() {
+  # debootstrap mounts proc and sys inside the target; a failed attempt can leave them behind.
+  umount -R "$2/proc" "$2/sys" 2>/dev/null || true
+  rm -rf --one-file-system "${2:?}"/* && debootstrap --variant=minbase --include="openjdk-$3-jre-headless,ca-certificates-java" \
+    "$1" "$2" "$DEBIAN_MIRROR" >"$IMAGES/rootfs/jre$3.log" 2>&1
 }
 
 # The static Go programs of deploy/images: the pause sandbox and the agent image's cp.
 go_binary() {
   local name="$1"
-  (cd "$REPO_ROOT/deploy/images" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$IMAGES/bin/$name" "./$name")
+  (cd "$REPO_ROOT/deploy/images" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$IMAGES/bin/$name.$$" "./$name")
+  mv -f "$IMAGES/bin/$name.$$" "$IMAGES/bin/$name"
 }
 
 # inputs_digest FILE...: one digest of this script and the contents of the given files and trees.
@@ -50,17 +69,24 @@ inputs_digest() {
   { echo "$SELF_DIGEST"; find "$@" -type f -print0 | sort -z | xargs -0 sha256sum | cut -c1-64; } | sha256sum | cut -c1-64
 }
 
-# build NAME TAG DIGEST FUNCTION: runs FUNCTION LAYOUT TAG into a fresh OCI layout unless the archive
-# $IMAGES/NAME.tar was built from the same inputs, then writes the archive.
+# build NAME TAG DIGEST FUNCTION: unless the archive $IMAGES/NAME.tar is whole and was built from
+# the same inputs, runs FUNCTION LAYOUT TAG into a fresh OCI layout and archives it; the digest of
+# the inputs is recorded last, once the archive is in place.
 build() {
-  local name="$1" tag="$2" digest="$3" fill="$4" layout="$IMAGES/$1.oci"
-  if [ -f "$IMAGES/$name.tar" ] && [ "$(cat "$IMAGES/$name.inputs" 2>/dev/null)" = "$digest" ]; then return 0; fi
+  local name="$1" tag="$2" digest="$3" fill="$4" archive="$IMAGES/$1.tar" work layout
+  if [ "$(cat "$IMAGES/$name.inputs" 2>/dev/null)" = "$digest" ] && cache_ok "$archive"; then return 0; fi
   log "building $name ($tag)"
-  rm -rf "$layout"
+  # Under the image's lock, any temporary layout or archive of this image is a dead run's.
+  rm -rf "$IMAGES/$name.inputs" "$archive" "$archive.sha256" "$IMAGES/$name.build."* "$archive."[0-9]*
+  work="$(mktemp -d "$IMAGES/$name.build.XXXXXX")"
+  layout="$work/oci"
   "$fill" "$layout" "$tag"
   umoci gc --layout "$layout"
-  tar -C "$layout" -cf "$IMAGES/$name.tar.tmp" . && mv "$IMAGES/$name.tar.tmp" "$IMAGES/$name.tar"
-  echo "$digest" >"$IMAGES/$name.inputs"
+  tar -C "$layout" -cf "$archive.$$" .
+  rm -rf "$work"
+  tar -tf "$archive.$$" >/dev/null
+  cache_put "$archive.$$" "$archive"
+  echo "$digest" >"$IMAGES/$name.inputs.$$" && mv -f "$IMAGES/$name.inputs.$$" "$IMAGES/$name.inputs"
 }
 
 empty_image() { # LAYOUT TAG
@@ -68,9 +94,10 @@ empty_image() { # LAYOUT TAG
   umoci new --image "$1:$2"
 }
 
-# An image on a JRE base: the base's layout copied, retagged, so its layers are shared on the node.
+# An image on a JRE base: the base's layout unpacked from its archive, retagged, so its layers are
+# shared on the node.
 on_jre() { # LAYOUT TAG JAVA
-  cp -a "$IMAGES/jre$3.oci" "$1"
+  tar -C "$1" -xf "$IMAGES/jre$3.tar"
   umoci tag --image "$1:$3" "$2"
   umoci rm --image "$1:$3"
 }
@@ -82,11 +109,10 @@ fill_pause() {
 }
 
 fill_jre() { # the tag is the Java feature release
-  local bundle="$IMAGES/jre$2.bundle"
+  local bundle="$1.bundle"
   empty_image "$1" "$2"
-  rm -rf "$bundle"
   umoci unpack --image "$1:$2" "$bundle"
-  tar --numeric-owner -C "$bundle/rootfs" -xzf "$IMAGES/rootfs/jre$2.tar.gz"
+  tar --numeric-owner -C "$bundle/rootfs" -xf "$IMAGES/rootfs/jre$2.tar"
   umoci repack --image "$1:$2" "$bundle"
   rm -rf "$bundle"
   umoci config --image "$1:$2" --config.env "PATH=$(java_home "$2")/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
@@ -119,48 +145,54 @@ fill_workload() {
 
 WORKLOAD_JAR="$REPO_ROOT/lab/workload-app/target/lab-workload.jar"
 
-# Builds a Maven module when its sources are newer than its artifact.
+# Builds a Maven module when its sources are newer than its artifact; a failed download is tried again.
 maven_package() { # POM ARTIFACT SOURCES...
   local pom="$1" artifact="$2"; shift 2
-  if [ ! -e "$artifact" ] || [ -n "$(find "$@" -newer "$artifact" -print -quit)" ]; then
+  if stale "$artifact" "$@"; then
     log "mvn package -f ${pom#"$REPO_ROOT"/}"
-    (cd "$REPO_ROOT" && ./mvnw -q -B -ntp -f "$pom" package -DskipTests)
+    retry "mvn package -f ${pom#"$REPO_ROOT"/}" maven -f "$pom" package -DskipTests
   fi
 }
 
+# Each image_* builds under its image's lock. Inputs from the cache are read under their own lock,
+# and the sums the digests take are the recorded checksums of verified entries.
 image_pause() {
-  go_binary pause
+  with_lock image-pause build_pause
+}
+build_pause() {
+  with_lock go-pause go_binary pause
   build pause "$IMAGE_VERSION" "$(inputs_digest "$IMAGES/bin/pause")" fill_pause
 }
 
 image_jre() { # JAVA
-  jre_rootfs "$1"
-  build "jre$1" "$1" "$(inputs_digest "$IMAGES/rootfs/jre$1.tar.gz")" fill_jre
+  with_lock "rootfs-jre$1" jre_rootfs "$1"
+  with_lock "image-jre$1" build "jre$1" "$1" "$(cat "$IMAGES/rootfs/jre$1.tar.sha256")" fill_jre
 }
 
 image_operator() {
   image_jre 17
   maven_package "$REPO_ROOT/pom.xml" "$REPO_ROOT/target/quarkus-app/quarkus-run.jar" "$REPO_ROOT/src/main" "$REPO_ROOT/pom.xml"
-  build jvm-tuning-operator "$IMAGE_VERSION" "$(inputs_digest "$IMAGES/jre17.tar" "$REPO_ROOT/target/quarkus-app")" fill_operator
+  with_lock image-operator build jvm-tuning-operator "$IMAGE_VERSION" "$(inputs_digest "$IMAGES/jre17.tar.sha256" "$REPO_ROOT/target/quarkus-app")" fill_operator
 }
 
 image_agent() {
-  go_binary cp
+  with_lock go-cp go_binary cp
   maven_package "$REPO_ROOT/agent/pom.xml" "$REPO_ROOT/agent/target/jvm-tuning-agent.jar" "$REPO_ROOT/agent/src/main" "$REPO_ROOT/agent/pom.xml"
-  build jvm-tuning-agent "$IMAGE_VERSION" "$(inputs_digest "$IMAGES/bin/cp" "$REPO_ROOT/agent/target/jvm-tuning-agent.jar")" fill_agent
+  with_lock image-agent build jvm-tuning-agent "$IMAGE_VERSION" "$(inputs_digest "$IMAGES/bin/cp" "$REPO_ROOT/agent/target/jvm-tuning-agent.jar")" fill_agent
 }
 
 image_workload() {
   image_jre 17
   maven_package "$REPO_ROOT/lab/workload-app/pom.xml" "$WORKLOAD_JAR" "$REPO_ROOT/lab/workload-app/src/main" "$REPO_ROOT/lab/workload-app/pom.xml"
-  build jvm-tuning-workload "$IMAGE_VERSION" "$(inputs_digest "$IMAGES/jre17.tar" "$WORKLOAD_JAR")" fill_workload
+  with_lock image-workload build jvm-tuning-workload "$IMAGE_VERSION" "$(inputs_digest "$IMAGES/jre17.tar.sha256" "$WORKLOAD_JAR")" fill_workload
 }
 
 # Imports an archive unless containerd already holds its manifest under the same name.
 import() { # NAME (archive $IMAGES/NAME.tar) REF-BASE
-  local name="$1" base="$2" manifest tag current
-  manifest="$(jq -r '.manifests[0].digest' "$IMAGES/$name.oci/index.json")"
-  tag="$(jq -r '.manifests[0].annotations["org.opencontainers.image.ref.name"]' "$IMAGES/$name.oci/index.json")"
+  local name="$1" base="$2" index manifest tag current
+  index="$(tar -xOf "$IMAGES/$name.tar" ./index.json)"
+  manifest="$(jq -r '.manifests[0].digest' <<<"$index")"
+  tag="$(jq -r '.manifests[0].annotations["org.opencontainers.image.ref.name"]' <<<"$index")"
   current="$(ctr -a "$CONTAINERD_SOCK" -n k8s.io images ls "name==$base:$tag" | awk 'NR == 2 {print $3}')"
   [ "$current" = "$manifest" ] && return 0
   log "importing $base:$tag"
@@ -185,16 +217,16 @@ for name in "${names[@]}"; do
     pause | operator | agent | workload) "image_$name" ;;
     jre)
       # The two debootstraps wait on the network and dpkg more than on the CPU: run them side by side.
-      jre_rootfs 17 & jre17=$!
-      jre_rootfs 21 & jre21=$!
-      wait "$jre17" && wait "$jre21"
-      image_jre 17 && image_jre 21 ;;
+      image_jre 17 & jre17=$!
+      image_jre 21 & jre21=$!
+      wait "$jre17" || die "the JRE 17 image failed (above)"
+      wait "$jre21" || die "the JRE 21 image failed (above)" ;;
     *) echo "usage: $0 [pause|jre|operator|agent|workload]..." >&2; exit 2 ;;
   esac
 done
 if [ -S "$CONTAINERD_SOCK" ]; then
   for name in "${names[@]}"; do
-    refs "$name" | while read -r archive base; do import "$archive" "$base"; done
+    while read -r archive base; do import "$archive" "$base"; done < <(refs "$name")
   done
 else
   log "built; containerd is not running ($CONTAINERD_SOCK), so nothing was imported: run this again once deploy/local/up.sh is up"

@@ -17,15 +17,17 @@ apt_install() {
   [ ${#missing[@]} -eq 0 ] && return 0
   log "apt-get install ${missing[*]}"
   local sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # Another run's apt holds dpkg's lock for a while: wait for it rather than fail.
+  local apt=($sudo env DEBIAN_FRONTEND=noninteractive apt-get -qq -o DPkg::Lock::Timeout=600 -o Acquire::Retries=3)
+  retry "apt-get update" "${apt[@]}" update
+  retry "apt-get install ${missing[*]}" "${apt[@]}" install -y --no-install-recommends "${missing[@]}" >/dev/null
 }
 
 K8S_COMMANDS=(kube-apiserver kube-controller-manager kube-scheduler kubelet kubectl)
 
 build_kubernetes() {
   local missing=() cmd
-  for cmd in "${K8S_COMMANDS[@]}"; do [ -x "$K8S_BIN/$cmd" ] || missing+=("$cmd"); done
+  for cmd in "${K8S_COMMANDS[@]}"; do cache_ok "$K8S_BIN/$cmd" || missing+=("$cmd"); done
   [ ${#missing[@]} -eq 0 ] && return 0
   log "building ${missing[*]} v$K8S_VERSION from the Go module proxy (on 2 cores: the kubelet about 10 minutes, the rest about 7)"
   local work minor
@@ -36,6 +38,7 @@ build_kubernetes() {
     # k8s.io/kubernetes points its staging modules at ./staging; replace each with the published
     # k8s.io/<name> v0.<minor>.<patch> of the same release.
     local gomod
+    retry "Go module k8s.io/kubernetes@v$K8S_VERSION" go mod download "k8s.io/kubernetes@v$K8S_VERSION"
     gomod="$(go mod download -json "k8s.io/kubernetes@v$K8S_VERSION" | sed -n 's/.*"GoMod": "\(.*\)",*/\1/p')"
     {
       echo "module local/k8sbins"
@@ -51,25 +54,31 @@ build_kubernetes() {
       for cmd in "${K8S_COMMANDS[@]}"; do printf '\t_ "k8s.io/kubernetes/cmd/%s"\n' "$cmd"; done
       printf ')\n'
     } >tools.go
-    go mod tidy >/dev/null 2>&1 || go mod tidy
+    # tidy downloads every module the commands import, so the builds below need no network.
+    retry "Go modules of Kubernetes v$K8S_VERSION" go mod tidy
     local ldflags=""
     for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
       ldflags+=" -X $pkg.gitVersion=v$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
     done
     mkdir -p "$K8S_BIN"
     for cmd in "${missing[@]}"; do
-      go build -ldflags "$ldflags" -o "$K8S_BIN/$cmd.tmp" "k8s.io/kubernetes/cmd/$cmd"
-      mv "$K8S_BIN/$cmd.tmp" "$K8S_BIN/$cmd"
+      go build -ldflags "$ldflags" -o "$K8S_BIN/$cmd.tmp.$$" "k8s.io/kubernetes/cmd/$cmd"
+      cache_put "$K8S_BIN/$cmd.tmp.$$" "$K8S_BIN/$cmd"
     done
   )
   rm -rf "$work"
 }
 
 build_helm() {
-  [ -x "$HELM_BIN/helm" ] && return 0
+  cache_ok "$HELM_BIN/helm" && return 0
   log "building helm v$HELM_VERSION from the Go module proxy (about 3 minutes)"
+  local gobin
+  gobin="$(mktemp -d)"
+  # A retried install compiles nothing twice: Go's build cache keeps what the failed attempt built.
+  retry "helm v$HELM_VERSION from the Go module proxy" env GOBIN="$gobin" go install "helm.sh/helm/v3/cmd/helm@v$HELM_VERSION"
   mkdir -p "$HELM_BIN"
-  GOBIN="$HELM_BIN" go install "helm.sh/helm/v3/cmd/helm@v$HELM_VERSION"
+  cache_put "$gobin/helm" "$HELM_BIN/helm"
+  rm -rf "$gobin"
 }
 
 layout_for_kube_api_test() {
@@ -83,12 +92,22 @@ layout_for_kube_api_test() {
 
 # The flag-policy tests check the JDK 21 flag list against a real JDK 21: none is packaged for this
 # Debian release, so they run the one in the JRE 21 image's root file system (in a chroot, as root).
+# The tree records the checksum of the archive it was unpacked from: a tree from another archive, or
+# one whose unpacking was cut short, has none that matches and is unpacked again.
 unpack_jre21() {
-  local tar="$JTO_CACHE/images/rootfs/jre21.tar.gz" dir="$JTO_CACHE/jre21-rootfs"
-  if [ -x "$dir/usr/lib/jvm/java-21-openjdk-amd64/bin/java" ] || [ ! -f "$tar" ]; then return 0; fi
-  rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
-  tar --numeric-owner -C "$dir.tmp" -xzf "$tar" && rm -rf "$dir" && mv "$dir.tmp" "$dir"
+  local tar="$JTO_CACHE/images/rootfs/jre21.tar" dir="$JTO_CACHE/jre21-rootfs" work
+  cache_ok "$tar" || die "no JRE 21 root file system at $tar (deploy/local/images.sh jre builds it)"
+  [ "$(cat "$dir/.unpacked-from" 2>/dev/null)" = "$(cat "$tar.sha256")" ] && return 0
+  log "unpacking the JRE 21 root file system for the flag-policy tests"
+  work="$(mktemp -d "$dir.tmp.XXXXXX")"
+  tar --numeric-owner -C "$work" -xf "$tar"
+  cp "$tar.sha256" "$work/.unpacked-from"
+  rm -rf --one-file-system "$dir"
+  mv "$work" "$dir"
 }
+
+# The Maven distribution the wrapper runs, fetched here so that a failed download is tried again.
+fetch_maven() { (cd "$REPO_ROOT" && retry "the Maven distribution (./mvnw)" ./mvnw -q -v >/dev/null); }
 
 mkdir -p "$JTO_CACHE"
 # One apt call: etcd for the control plane; containerd, runc, the CNI plugins and iptables for the
@@ -99,15 +118,16 @@ command -v go >/dev/null || apt_install golang-go
 for service in etcd prometheus containerd; do
   if command -v systemctl >/dev/null && systemctl is-active --quiet "$service" 2>/dev/null; then systemctl stop "$service" || true; fi
 done
-build_kubernetes &
+with_lock "kubernetes-v$K8S_VERSION" build_kubernetes &
 k8s_pid=$!
 # The JRE base images' debootstraps wait on the network and dpkg, not the CPU: beside the Go builds
 # they cost a cold run almost nothing.
 "$REPO_ROOT/deploy/local/images.sh" jre &
 jre_pid=$!
-build_helm
-wait "$k8s_pid"
-wait "$jre_pid"
+with_lock "helm-v$HELM_VERSION" build_helm
+fetch_maven
+wait "$k8s_pid" || die "building Kubernetes v$K8S_VERSION failed (above)"
+wait "$jre_pid" || die "building the JRE base images failed (above)"
 layout_for_kube_api_test
-unpack_jre21
+with_lock jre21-rootfs unpack_jre21
 log "ready: $K8S_BIN, $HELM_BIN/helm, $KUBE_API_TEST_DIR"

@@ -2,11 +2,17 @@
 # The tests on the real node: snapshots the host (host-state.sh), runs the demo (cluster up, images,
 # helm install, the operator and a Spring Boot service as real pods, profile Ready with metrics)
 # and the end-to-end checks (e2e.sh), brings the cluster down, and fails when the host differs
-# from the first snapshot. Every wait is bounded; down.sh runs whatever happens.
+# from the first snapshot. Every wait is bounded; down.sh runs whatever happens. Holds the host's node
+# lock throughout, so a demo or another test run started meanwhile waits for it.
 # Needs root (see up.sh).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 [ "$(id -u)" -eq 0 ] || { echo "the real-node tests need root (up.sh creates a bridge, cgroups and network namespaces)" >&2; exit 1; }
+hold_node
+# The demo leaves its cluster up, and a failed run may too: the host is compared before and after a
+# cluster of the tests' own, so one already up is stopped first (demo.sh starts it again).
+running="$(running_cluster)"
+[ -z "$running" ] || stop_cluster "$running" "the tests compare the host before and after a cluster of their own (deploy/local/demo.sh starts it again)"
 snapshots="$(mktemp -d)"
 "$REPO_ROOT/deploy/local/host-state.sh" >"$snapshots/before"
 
@@ -18,7 +24,7 @@ finish() {
     for log in "$JTO_STATE"/logs/*.log; do echo "--- $log" >&2; tail -n 15 "$log" >&2; done
     KUBECONFIG="$KUBECONFIG_FILE" kubectl get pods -A -o wide >&2 2>/dev/null || true
   fi
-  "$REPO_ROOT/deploy/local/down.sh"
+  "$REPO_ROOT/deploy/local/down.sh" || true
   "$REPO_ROOT/deploy/local/host-state.sh" >"$snapshots/after"
   if ! diff -u "$snapshots/before" "$snapshots/after" >&2; then
     echo "FAILED: down.sh left the host changed (diff above: - before up.sh, + after down.sh)" >&2

@@ -15,10 +15,12 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 [ "$(id -u)" -eq 0 ] || { echo "up.sh runs a kubelet and creates network interfaces and cgroups: run it as root" >&2; exit 1; }
 
-if [ -f "$JTO_STATE/pids" ] && kubectl --kubeconfig "$KUBECONFIG_FILE" get --raw /readyz >/dev/null 2>&1; then
+running="$(running_cluster)"
+if [ "$running" = "$JTO_STATE" ] && kubectl --kubeconfig "$KUBECONFIG_FILE" get --raw /readyz >/dev/null 2>&1; then
   echo "local cluster already running: export KUBECONFIG=$KUBECONFIG_FILE" >&2
   exit 0
 fi
+[ -z "$running" ] || [ "$running" = "$JTO_STATE" ] || stop_cluster "$running" "a cluster of another checkout holds the node's addresses and ports"
 "$REPO_ROOT/deploy/local/down.sh" >/dev/null 2>&1 || true
 for link in "$NODE_LINK" "$POD_BRIDGE"; do
   if ip link show "$link" >/dev/null 2>&1; then
@@ -36,6 +38,7 @@ for key in $NODE_SYSCTLS; do echo "$key=$(sysctl -n "$key")"; done >host/sysctls
 for dir in $NODE_HOST_DIRS; do [ -e "$dir" ] || echo "$dir"; done >host/created-dirs
 ls /var/run/netns 2>/dev/null >host/netns || true
 : >pids
+mkdir -p "$JTO_CACHE" && echo "$JTO_STATE" >"$NODE_OWNER"
 
 # --- certificates -------------------------------------------------------------------------------
 # One CA signs the API server's serving certificate (pods verify it through kube-root-ca.crt) and
@@ -73,9 +76,9 @@ contexts:
 current-context: local
 KCFG
 
-start() { # name, then the command
+start() { # name, then the command; it does not inherit the node lock (descriptor 8, env.sh's hold_node)
   local name="$1"; shift
-  nohup "$@" >"logs/$name.log" 2>&1 &
+  nohup "$@" >"logs/$name.log" 2>&1 8>&- &
   echo "$name $!" >>pids
 }
 

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Tests of the scripts' own machinery, each in a cache of its own: retried downloads, the cache's
+# checksums and locks, and images.sh's handling of a damaged archive, a failing build step and two
+# runs into one empty cache. Needs Go and umoci (install-tools.sh). Prints "N passed, N failed".
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+passed=0
+failed=0
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# check NAME COMMAND...: one test; its output is shown only when it fails.
+check() {
+  local name="$1"; shift
+  if ("$@") >"$work/out" 2>&1; then
+    passed=$((passed + 1)); echo "ok   $name"
+  else
+    failed=$((failed + 1)); echo "FAIL $name"; sed 's/^/     /' "$work/out"
+  fi
+}
+# fresh_cache: a new, empty cache for one test, with no containerd to import into.
+fresh_cache() {
+  export JTO_CACHE CONTAINERD_STATE="$work/no-containerd"
+  JTO_CACHE="$(mktemp -d "$work/cache.XXXXXX")"
+}
+# fails_then_succeeds N FILE: fails the first N times it is run (counted in FILE), then succeeds.
+fails_then_succeeds() {
+  local count
+  count=$(($(cat "$2" 2>/dev/null || echo 0) + 1))
+  echo "$count" >"$2"
+  [ "$count" -gt "$1" ]
+}
+
+retry_passes_after_two_failures() {
+  JTO_RETRY_DELAY=0 retry "a flaky download" fails_then_succeeds 2 "$work/flaky" 2>"$work/log"
+  [ "$(cat "$work/flaky")" = 3 ] && grep -q 'a flaky download failed (attempt 2 of 4)' "$work/log"
+}
+
+retry_names_what_it_gave_up_on() {
+  ! JTO_RETRY_DELAY=0 retry "the Maven distribution" false 2>"$work/log" &&
+    grep -q 'giving up on the Maven distribution after 4 attempts' "$work/log"
+}
+
+cache_refuses_damaged_entries() {
+  fresh_cache
+  local file="$JTO_CACHE/artefact" damage
+  for damage in 'printf garbage >>"$file"' 'truncate -s 10 "$file"' 'rm "$file.sha256"'; do
+    head -c 100000 /dev/urandom >"$work/new" && cache_put "$work/new" "$file"
+    cache_ok "$file" || return 1
+    eval "$damage"
+    ! cache_ok "$file" 2>"$work/log" || { echo "not refused after: $damage"; return 1; }
+    [ ! -e "$file" ] && grep -q rebuilding "$work/log" || return 1
+  done
+}
+
+# A builder that fails when another is inside it at the same time.
+exclusive_builder() {
+  mkdir "$work/inside" || return 1
+  sleep 1
+  rmdir "$work/inside"
+  echo built >>"$work/builds"
+}
+lock_serialises_builders() {
+  fresh_cache
+  with_lock thing exclusive_builder 2>"$work/log-a" &
+  local first=$!
+  sleep 0.3
+  with_lock thing exclusive_builder 2>"$work/log-b"
+  wait "$first" && [ "$(wc -l <"$work/builds")" = 2 ] && grep -q 'another run is building thing: waiting for it' "$work/log-b"
+}
+
+images() { "$REPO_ROOT/deploy/local/images.sh" "$@"; }
+
+damaged_archive_is_rebuilt() {
+  fresh_cache
+  images pause 2>/dev/null || return 1
+  printf 'trailing bytes' >>"$JTO_CACHE/images/pause.tar"
+  images pause 2>"$work/log" || return 1
+  grep -q 'images/pause.tar does not match the checksum recorded when it was built: rebuilding it' "$work/log" &&
+    grep -q 'building pause' "$work/log" && cache_ok "$JTO_CACHE/images/pause.tar"
+}
+
+failed_step_leaves_no_image() {
+  fresh_cache
+  # umoci that fails at the step that puts the program into the image.
+  mkdir -p "$work/bin"
+  printf '#!/bin/sh\n[ "$1" = insert ] && { echo "umoci: injected failure" >&2; exit 1; }\nexec %s "$@"\n' "$(command -v umoci)" >"$work/bin/umoci"
+  chmod +x "$work/bin/umoci"
+  ! PATH="$work/bin:$PATH" images pause 2>"$work/log" &&
+    grep -q 'step failed (exit 1): umoci insert' "$work/log" &&
+    [ ! -e "$JTO_CACHE/images/pause.tar" ] && [ ! -e "$JTO_CACHE/images/pause.inputs" ]
+}
+
+two_runs_share_an_empty_cache() {
+  fresh_cache
+  images pause 2>"$work/log-a" &
+  local first=$!
+  images pause 2>"$work/log-b"
+  wait "$first" || return 1
+  cache_ok "$JTO_CACHE/images/pause.tar" && tar -tf "$JTO_CACHE/images/pause.tar" >/dev/null &&
+    [ "$(cat "$work/log-a" "$work/log-b" | grep -c 'building pause')" = 1 ]
+}
+
+check "retry: a download that fails twice is tried again and passes" retry_passes_after_two_failures
+check "retry: gives up after the last attempt, naming the download" retry_names_what_it_gave_up_on
+check "cache: trailing bytes, a truncation, a missing checksum are refused" cache_refuses_damaged_entries
+check "cache: two builders of one artefact run one after the other" lock_serialises_builders
+check "images.sh: a damaged archive is rebuilt, saying so" damaged_archive_is_rebuilt
+check "images.sh: a failing step stops the build, named, with no image or digest left" failed_step_leaves_no_image
+check "images.sh: two runs into one empty cache build once and both pass" two_runs_share_an_empty_cache
+echo "scripts: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

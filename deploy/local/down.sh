@@ -92,12 +92,14 @@ while IFS='=' read -r key value; do
 done <"$host/sysctls" 2>/dev/null
 for point in $(mount_points); do left+=("mount $point"); done
 iptables -S 2>/dev/null | grep -q -- "$IPTABLES_COMMENT" && left+=("the iptables rule '$IPTABLES_COMMENT'")
-processes="$(wc -l <"$JTO_STATE/pids" 2>/dev/null || echo 0)"
+undone="stopped $(cat "$JTO_STATE/pids" 2>/dev/null | wc -l) processes and their pods; removed interfaces $(paste -sd' ' "$host/links" 2>/dev/null), \
+$(cat "$host/cgroups" 2>/dev/null | wc -l) cgroups, $(cat "$host/created-dirs" 2>/dev/null | wc -l) directories and the iptables rule; \
+restored $(cat "$host/sysctls" 2>/dev/null | wc -l) kernel settings"
 
 [ "$(cat "$NODE_OWNER" 2>/dev/null)" = "$JTO_STATE" ] && rm -f "$NODE_OWNER"
 rm -rf --one-file-system "$CONTAINERD_STATE" "$JTO_STATE"
 if [ ${#left[@]} -eq 0 ]; then
-  echo "down.sh: stopped the local cluster ($processes processes and their pods) and undid every host change up.sh recorded: the host is as up.sh found it" >&2
+  echo "down.sh: took down the local cluster of $JTO_STATE ($undone): the host is as up.sh found it" >&2
   exit 0
 fi
 echo "down.sh: stopped the local cluster, but could not restore: ${left[*]}" >&2

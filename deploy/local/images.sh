@@ -97,7 +97,7 @@ empty_image() { # LAYOUT TAG
 # An image on a JRE base: the base's layout unpacked from its archive, retagged, so its layers are
 # shared on the node.
 on_jre() { # LAYOUT TAG JAVA
-  tar -C "$1" -xf "$IMAGES/jre$3.tar"
+  mkdir "$1" && tar -C "$1" -xf "$IMAGES/jre$3.tar"
   umoci tag --image "$1:$3" "$2"
   umoci rm --image "$1:$3"
 }

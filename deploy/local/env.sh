@@ -71,6 +71,15 @@ retry() {
   done
 }
 
+# quietly LOG COMMAND...: runs COMMAND with its output kept in LOG, and shown (its last lines) only when it fails.
+quietly() {
+  local log="$1" status=0; shift
+  mkdir -p "$(dirname "$log")"
+  "$@" >"$log" 2>&1 || status=$?
+  [ "$status" -eq 0 ] || { tail -n 30 "$log" >&2; log "failed: $* (whole output in $log)"; }
+  return "$status"
+}
+
 # ---- The cache ($JTO_CACHE) is shared by every run on this machine, from any checkout, at once ----
 # Each artefact is built under a lock of its own, written under a name no other run uses, checked,
 # and only then moved into place with its checksum beside it; whatever fails that check is rebuilt.

@@ -38,7 +38,7 @@ build_kubernetes() {
     # k8s.io/kubernetes points its staging modules at ./staging; replace each with the published
     # k8s.io/<name> v0.<minor>.<patch> of the same release.
     local gomod
-    retry "Go module k8s.io/kubernetes@v$K8S_VERSION" go mod download "k8s.io/kubernetes@v$K8S_VERSION"
+    retry "Go module k8s.io/kubernetes@v$K8S_VERSION" quietly "$JTO_CACHE/logs/kubernetes.log" go mod download "k8s.io/kubernetes@v$K8S_VERSION"
     gomod="$(go mod download -json "k8s.io/kubernetes@v$K8S_VERSION" | sed -n 's/.*"GoMod": "\(.*\)",*/\1/p')"
     {
       echo "module local/k8sbins"
@@ -55,7 +55,7 @@ build_kubernetes() {
       printf ')\n'
     } >tools.go
     # tidy downloads every module the commands import, so the builds below need no network.
-    retry "Go modules of Kubernetes v$K8S_VERSION" go mod tidy
+    retry "Go modules of Kubernetes v$K8S_VERSION" quietly "$JTO_CACHE/logs/kubernetes.log" go mod tidy
     local ldflags=""
     for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
       ldflags+=" -X $pkg.gitVersion=v$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
@@ -75,7 +75,7 @@ build_helm() {
   local gobin
   gobin="$(mktemp -d)"
   # A retried install compiles nothing twice: Go's build cache keeps what the failed attempt built.
-  retry "helm v$HELM_VERSION from the Go module proxy" env GOBIN="$gobin" go install "helm.sh/helm/v3/cmd/helm@v$HELM_VERSION"
+  retry "helm v$HELM_VERSION from the Go module proxy" quietly "$JTO_CACHE/logs/helm.log" env GOBIN="$gobin" go install "helm.sh/helm/v3/cmd/helm@v$HELM_VERSION"
   mkdir -p "$HELM_BIN"
   cache_put "$gobin/helm" "$HELM_BIN/helm"
   rm -rf "$gobin"

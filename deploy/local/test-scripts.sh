@@ -41,6 +41,12 @@ retry_names_what_it_gave_up_on() {
     grep -q 'giving up on the Maven distribution after 4 attempts' "$work/log"
 }
 
+quiet_unless_it_fails() {
+  [ -z "$(quietly "$work/q.log" echo chatter 2>&1)" ] && grep -q chatter "$work/q.log" || return 1
+  quietly "$work/q.log" sh -c 'echo why it failed; exit 3' 2>"$work/shown"
+  [ $? = 3 ] && grep -q 'why it failed' "$work/shown"
+}
+
 cache_refuses_damaged_entries() {
   fresh_cache
   local file="$JTO_CACHE/artefact" damage
@@ -103,6 +109,7 @@ two_runs_share_an_empty_cache() {
 
 check "retry: a download that fails twice is tried again and passes" retry_passes_after_two_failures
 check "retry: gives up after the last attempt, naming the download" retry_names_what_it_gave_up_on
+check "quietly: output kept in a log, shown only on failure, with the exit status" quiet_unless_it_fails
 check "cache: trailing bytes, a truncation, a missing checksum are refused" cache_refuses_damaged_entries
 check "cache: two builders of one artefact run one after the other" lock_serialises_builders
 check "images.sh: a damaged archive is rebuilt, saying so" damaged_archive_is_rebuilt

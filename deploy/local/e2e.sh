@@ -150,7 +150,8 @@ oom_killed_rolled_back() {
   local message env
   message="$(applied oomer message)"
   echo "Applied=RolledBack: $message"
-  grep -q OOMKilled <<<"$message"
+  # Seen as the OOM kill itself, not only later as a crash loop.
+  grep -q 'container app: OOMKilled' <<<"$message"
   kubectl rollout status deployment/oomer -n "$NS" --timeout=180s
   env="$(kubectl get deployment oomer -n "$NS" -o jsonpath='{.spec.template.spec.containers[0].env}')"
   echo "template env after the rollback: ${env:-none}"

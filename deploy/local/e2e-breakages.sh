@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Runs each end-to-end check (e2e.sh) against an operator with the behaviour that check names broken
+# on purpose: a check that still passes could not fail, and this script fails with it. Each breakage
+# is one edit to the operator's source, rebuilt into its image and rolled out; the source is put
+# back and the operator rebuilt from it at the end, whatever happens. Needs the demo's cluster up
+# (demo.sh) and a clean src/. Prints a table: check, breakage, result.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+export KUBECONFIG="$KUBECONFIG_FILE"
+cd "$REPO_ROOT"
+git diff --quiet -- src || die "src/ has uncommitted changes: this script edits and restores it"
+main=src/main/java/dev/jvmtuning/operator
+
+# CHECKS TO RUN | THE CHECK THAT MUST FAIL | FILE | sed EXPRESSION | WHAT IS BROKEN
+BREAKAGES=(
+  "1|1|$main/render/DeploymentTuning.java|s/new EnvVar(rendering.jvmOptionsVariable(), /new EnvVar(rendering.jvmOptionsVariable() + \"_UNREAD\", /|the flags are rendered into a variable no JVM reads"
+  "1 2|2|$main/reconciler/TargetWrites.java|s/context.resourceOperations().update(DeploymentTuning.restored(deployment, profile));/LOG.info(\"not restoring\");/|a deleted profile does not restore the Deployment"
+  "3|3|$main/flags/FlagPolicy.java|s/problems.add(\"jvmOptions\[\" + i + \"\] \" + shown(entry) + \" \" + problem.get());/problem.get();/|the flag policy passes every flag"
+  "3 3b|3b|$main/reconciler/RolloutHealth.java|s/if (waiting != null \&\& FAILING_WAITING_REASONS.contains(waiting.getReason()))/if (false)/; s/if (restarts >= MAX_RESTARTS)/if (false)/|crash loops and restarts are not seen as a failed rollout"
+  "4|4|$main/reconciler/RolloutHealth.java|s/OOM_KILLED.equals(terminated.getReason())/false/; s/OOM_KILLED.equals(last.getReason())/false/|an OOM kill is not seen as a failed rollout"
+  "5|5|$main/pressure/PressureDetector.java|s/new Finding(CPU_THROTTLED, TRUE, Reason.THROTTLED/new Finding(CPU_THROTTLED, FALSE, Reason.THROTTLED/|throttling above the threshold is reported False"
+  "5b|5b|$main/reconciler/ProfileSeries.java|s/\"jvm.tuning.profile.condition\"/\"jvm.tuning.profile.state\"/|the per-profile condition series is not published under its name"
+  "6|6|$main/config/LeaderElection.java|s/.build()).orElse(null);/.build()).filter(configuration -> false).orElse(null);/|the operator runs without leader election"
+)
+
+# Rebuilds the operator's image from the source as it is and rolls the operator's pods onto it.
+operator_from_source() {
+  "$REPO_ROOT/deploy/local/images.sh" operator >/dev/null
+  kubectl rollout restart deployment/jvm-tuning-operator -n jvm-tuning-system >/dev/null
+  kubectl rollout status deployment/jvm-tuning-operator -n jvm-tuning-system --timeout=300s >/dev/null
+}
+restore() {
+  git checkout -q -- src
+  log "source restored; rebuilding the operator from it"
+  operator_from_source
+}
+trap restore EXIT
+
+results="$(mktemp)"
+could_not_fail=0
+for entry in "${BREAKAGES[@]}"; do
+  IFS='|' read -r checks check file expression what <<<"$entry"
+  sed -i "$expression" "$file"
+  git diff --quiet -- "$file" && die "the breakage of check $check ($what) no longer applies to $file: update it"
+  log "check $check with $what"
+  operator_from_source
+  output="$(bash "$REPO_ROOT/deploy/local/e2e.sh" $checks 2>&1 || true)"
+  git checkout -q -- "$file"
+  if grep -q -- "^--- FAIL $check\. " <<<"$output"; then
+    result="failed, as it must"
+  else
+    result="PASSED: this check cannot fail"
+    could_not_fail=$((could_not_fail + 1))
+    echo "$output" | tail -n 20 >&2
+  fi
+  printf '%s\t%s\t%s\n' "$check" "$what" "$result" | tee -a "$results"
+done
+printf '\n'
+column -t -s $'\t' "$results"
+rm -f "$results"
+[ "$could_not_fail" -eq 0 ] || die "$could_not_fail checks passed with the behaviour they name broken"

@@ -29,6 +29,11 @@ operator_from_source() {
   kubectl rollout restart deployment/jvm-tuning-operator -n jvm-tuning-system >/dev/null
   kubectl rollout status deployment/jvm-tuning-operator -n jvm-tuning-system --timeout=300s >/dev/null
 }
+# Each breakage starts where the checks expect to: no profile, no Deployment a broken build tuned.
+fresh_namespace() {
+  kubectl delete tp --all -n "${NAMESPACE:-shop}" --timeout=120s >/dev/null
+  kubectl delete deployment --all -n "${NAMESPACE:-shop}" --timeout=120s >/dev/null
+}
 restore() {
   git checkout -q -- src
   log "source restored; rebuilding the operator from it"
@@ -44,6 +49,7 @@ for entry in "${BREAKAGES[@]}"; do
   git diff --quiet -- "$file" && die "the breakage of check $check ($what) no longer applies to $file: update it"
   log "check $check with $what"
   operator_from_source
+  fresh_namespace
   output="$(bash "$REPO_ROOT/deploy/local/e2e.sh" $checks 2>&1 || true)"
   git checkout -q -- "$file"
   if grep -q -- "^--- FAIL $check\. " <<<"$output"; then

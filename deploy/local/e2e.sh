@@ -101,7 +101,13 @@ flags_in_running_jvms() {
 restored_on_delete() {
   kubectl delete tp orders-api -n "$NS" --timeout=60s
   kubectl rollout status deployment/orders-api -n "$NS" --timeout=120s
-  local pod env
+  # The template holds nothing of the operator's: no settings hash, no agent, the user's own variable.
+  local template pod env
+  template="$(kubectl get deployment orders-api -n "$NS" -o json | jq -c '.spec.template')"
+  echo "template after the delete: annotations $(jq -c '.metadata.annotations // {}' <<<"$template"), init containers $(jq -c '[.spec.initContainers[]?.name]' <<<"$template"), env $(jq -c '.spec.containers[0].env' <<<"$template")"
+  [ "$(jq -c '.metadata.annotations // {} | keys' <<<"$template")" = '[]' ]
+  [ "$(jq -c '[.spec.initContainers[]?.name]' <<<"$template")" = '[]' ]
+  [ "$(jq -c '.spec.containers[0].env' <<<"$template")" = '[{"name":"JAVA_TOOL_OPTIONS","value":"-Dfile.encoding=UTF-8"}]' ]
   for pod in $(pods_of orders-api); do
     env="$(kubectl exec -n "$NS" "$pod" -c app -- printenv JAVA_TOOL_OPTIONS)"
     echo "$pod: JAVA_TOOL_OPTIONS=$env; init containers: $(kubectl get pod -n "$NS" "$pod" -o jsonpath='{.spec.initContainers[*].name}')"

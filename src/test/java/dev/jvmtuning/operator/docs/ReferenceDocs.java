@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -33,21 +35,79 @@ public final class ReferenceDocs {
     private ReferenceDocs() {
     }
 
+    public static final Path CHART_VALUES = Path.of("charts", "jvm-tuning-operator", "values.yaml");
+    /** A key of values.yaml, its indentation, and what follows the colon. */
+    private static final Pattern VALUES_KEY = Pattern.compile("^( *)([A-Za-z][A-Za-z0-9_.-]*):(.*)$");
+
     /** Every generated page, by its file name under {@link #DIRECTORY}. */
     public static Map<String, String> pages(Path crdFile) {
         Map<String, String> pages = new LinkedHashMap<>();
         pages.put("tuningprofile.md", tuningProfile(crd(crdFile)));
         pages.put("conditions.md", conditions());
         pages.put("events.md", events());
+        pages.put("helm-values.md", helmValues(read(CHART_VALUES)));
         return pages;
     }
 
-    private static CustomResourceDefinition crd(Path file) {
+    private static String read(Path file) {
         try {
-            return Serialization.unmarshal(Files.readString(file), CustomResourceDefinition.class);
+            return Files.readString(file);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private static CustomResourceDefinition crd(Path file) {
+        return Serialization.unmarshal(read(file), CustomResourceDefinition.class);
+    }
+
+    /**
+     * The chart's values as values.yaml documents them: each key with its default and the {@code # --}
+     * comment above it (the convention helm-docs reads), nested keys as dotted paths.
+     */
+    static String helmValues(String valuesYaml) {
+        StringBuilder page = new StringBuilder(header("Helm values", "charts/jvm-tuning-operator/values.yaml"));
+        page.append("Set with `--set key=value` or `-f my-values.yaml`."
+                + "\n\n| value | default | description |\n|---|---|---|\n");
+        List<String> path = new ArrayList<>();
+        List<Integer> indents = new ArrayList<>();
+        StringBuilder comment = new StringBuilder();
+        boolean inComment = false;
+        for (String line : valuesYaml.split("\n")) {
+            String trimmed = line.strip();
+            if (trimmed.startsWith("# --")) {
+                comment.setLength(0);
+                comment.append(trimmed.substring(4).strip());
+                inComment = true;
+                continue;
+            }
+            if (trimmed.startsWith("#") && inComment) {
+                comment.append(' ').append(trimmed.substring(1).strip());
+                continue;
+            }
+            Matcher key = VALUES_KEY.matcher(line);
+            if (!key.matches()) {
+                inComment = false;
+                continue;
+            }
+            int indent = key.group(1).length();
+            while (!indents.isEmpty() && indents.get(indents.size() - 1) >= indent) {
+                indents.remove(indents.size() - 1);
+                path.remove(path.size() - 1);
+            }
+            path.add(key.group(2));
+            indents.add(indent);
+            String value = key.group(3).replaceFirst("\\s+#.*$", "").strip();
+            String inline = key.group(3).contains(" # ") ? key.group(3).substring(key.group(3).indexOf(" # ") + 3).strip() : "";
+            String description = (comment + (inline.isEmpty() ? "" : " " + inline)).strip();
+            if (!value.isEmpty() || !description.isEmpty()) {
+                page.append("| `").append(String.join(".", path)).append("` | ").append(value.isEmpty() ? "" : "`" + cell(value) + "`")
+                        .append(" | ").append(cell(description)).append(" |\n");
+            }
+            comment.setLength(0);
+            inComment = false;
+        }
+        return page.toString();
     }
 
     private static String header(String title, String source) {

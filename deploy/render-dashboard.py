@@ -3,7 +3,7 @@
 (target/dashboard/panels.json): the same queries, evaluated by a real Prometheus, laid out as the
 dashboard lays them out, but drawn with matplotlib, not by Grafana.
 
-    python3 deploy/render-dashboard.py [target/dashboard/panels.json] [docs/dashboard.png]
+    python3 deploy/render-dashboard.py [target/dashboard/panels.json] [docs/how-to/dashboard.png]
 """
 import json
 import re
@@ -16,7 +16,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 panels_file = sys.argv[1] if len(sys.argv) > 1 else "target/dashboard/panels.json"
-out_file = sys.argv[2] if len(sys.argv) > 2 else "docs/dashboard.png"
+out_file = sys.argv[2] if len(sys.argv) > 2 else "docs/how-to/dashboard.png"
 layout = {p["title"]: p.get("gridPos") for p in json.load(open("charts/jvm-tuning-operator/files/dashboard.json"))["panels"]}
 panels = json.load(open(panels_file))
 

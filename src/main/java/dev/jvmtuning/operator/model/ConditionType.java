@@ -5,15 +5,15 @@ import java.util.Optional;
 
 /** The condition types of a TuningProfile's status. */
 public enum ConditionType {
-    READY("Ready", Polarity.NORMAL_TRUE),
-    APPLIED("Applied", Polarity.NORMAL_TRUE),
-    ROLLOUT_COMPLETE("RolloutComplete", Polarity.NORMAL_TRUE),
-    METRICS_AVAILABLE("MetricsAvailable", Polarity.NORMAL_TRUE),
-    GC_PRESSURE("GCPressure", Polarity.ABNORMAL_TRUE),
-    CONTEXT_SWITCH_PRESSURE("ContextSwitchPressure", Polarity.ABNORMAL_TRUE),
-    CPU_THROTTLED("CPUThrottled", Polarity.ABNORMAL_TRUE),
-    THREAD_POOL_SATURATED("ThreadPoolSaturated", Polarity.ABNORMAL_TRUE),
-    CONNECTION_POOL_STARVED("ConnectionPoolStarved", Polarity.ABNORMAL_TRUE);
+    READY("Ready", Polarity.NORMAL_TRUE, "the summary: the settings are in effect on every replica (or, in mode Recommend, planned)"),
+    APPLIED("Applied", Polarity.NORMAL_TRUE, "the planned settings are written into the Deployment"),
+    ROLLOUT_COMPLETE("RolloutComplete", Polarity.NORMAL_TRUE, "every replica runs the tuned settings"),
+    METRICS_AVAILABLE("MetricsAvailable", Polarity.NORMAL_TRUE, "the operator reads the pods' metrics"),
+    GC_PRESSURE("GCPressure", Polarity.ABNORMAL_TRUE, "garbage collection takes too much of the time, or the heap stays full"),
+    CONTEXT_SWITCH_PRESSURE("ContextSwitchPressure", Polarity.ABNORMAL_TRUE, "the CPUs switch between too many runnable threads"),
+    CPU_THROTTLED("CPUThrottled", Polarity.ABNORMAL_TRUE, "the container's CPU limit throttles the JVM"),
+    THREAD_POOL_SATURATED("ThreadPoolSaturated", Polarity.ABNORMAL_TRUE, "the server's request threads are all busy"),
+    CONNECTION_POOL_STARVED("ConnectionPoolStarved", Polarity.ABNORMAL_TRUE, "request threads wait for database connections");
 
     /** Whether True is the good state (Ready) or the trouble (a pressure, like a Node's MemoryPressure). */
     public enum Polarity {
@@ -22,10 +22,17 @@ public enum ConditionType {
 
     private final String text;
     private final Polarity polarity;
+    private final String description;
 
-    ConditionType(String text, Polarity polarity) {
+    ConditionType(String text, Polarity polarity, String description) {
         this.text = text;
         this.polarity = polarity;
+        this.description = description;
+    }
+
+    /** What True means, as the reference documentation says it. */
+    public String description() {
+        return description;
     }
 
     /** The type as written in status. */

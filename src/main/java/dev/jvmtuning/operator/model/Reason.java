@@ -1,7 +1,11 @@
 package dev.jvmtuning.operator.model;
 
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Every reason the operator writes on a condition or an Event. A {@link Kind#STATE} reason says
@@ -9,46 +13,62 @@ import java.util.Optional;
  */
 public enum Reason {
     // Applied and Ready
-    APPLIED("Applied"),
-    RECOMMEND_ONLY("RecommendOnly"),
-    INVALID("Invalid"),
-    INFEASIBLE("Infeasible"),
-    TARGET_NOT_FOUND("TargetNotFound"),
-    CONFLICT("Conflict"),
-    APPLY_FAILED("ApplyFailed"),
-    ROLLED_BACK("RolledBack"),
-    READY("Ready"),
+    APPLIED("Applied", "the planned settings are written into the Deployment", ConditionType.APPLIED),
+    RECOMMEND_ONLY("RecommendOnly", "mode Recommend: the settings are planned and shown in status, the Deployment is not touched",
+            ConditionType.APPLIED, ConditionType.READY),
+    INVALID("Invalid", "the profile asks for something the operator refuses (a flag outside the policy, a value that does not parse); "
+            + "the message names the field", ConditionType.APPLIED, ConditionType.READY),
+    INFEASIBLE("Infeasible", "the settings cannot fit the container (heap and non-heap memory above the limit, ...); the message says "
+            + "what would", ConditionType.APPLIED, ConditionType.READY),
+    TARGET_NOT_FOUND("TargetNotFound", "the Deployment spec.targetRef names does not exist in the profile's namespace",
+            ConditionType.APPLIED, ConditionType.READY, ConditionType.METRICS_AVAILABLE),
+    CONFLICT("Conflict", "another TuningProfile already tunes the same Deployment", ConditionType.APPLIED, ConditionType.READY),
+    APPLY_FAILED("ApplyFailed", "the write to the Deployment was refused; the message quotes the API server", ConditionType.APPLIED,
+            ConditionType.READY),
+    ROLLED_BACK("RolledBack", "pods with the new settings failed (crash loop, OOM kill, repeated restarts, stalled rollout), so the "
+            + "Deployment went back to its own template; not applied again until the profile or the Deployment changes",
+            ConditionType.APPLIED, ConditionType.READY),
+    READY("Ready", "every replica runs the tuned settings", ConditionType.READY),
     // RolloutComplete
-    ROLLOUT_COMPLETE("RolloutComplete"),
-    ROLLING_OUT("RollingOut", Kind.STATE),
-    DEGRADED("Degraded"),
+    ROLLOUT_COMPLETE("RolloutComplete", "every replica runs the tuned settings", ConditionType.ROLLOUT_COMPLETE),
+    ROLLING_OUT("RollingOut", Kind.STATE, "the Deployment is rolling the pods onto the tuned settings", ConditionType.ROLLOUT_COMPLETE,
+            ConditionType.READY),
+    DEGRADED("Degraded", "the rollout passed its progress deadline", ConditionType.ROLLOUT_COMPLETE, ConditionType.READY),
     // MetricsAvailable
-    METRICS_READ("MetricsRead"),
-    FIRST_SAMPLE("FirstSample", Kind.STATE),
-    NO_READY_PODS("NoReadyPods", Kind.STATE),
-    SCRAPE_FAILED("ScrapeFailed"),
-    QUERY_FAILED("QueryFailed"),
+    METRICS_READ("MetricsRead", "the pods' metrics were read; the message says from how many pods", ConditionType.METRICS_AVAILABLE),
+    FIRST_SAMPLE("FirstSample", Kind.STATE, "one sample read: rates need the next one", ConditionType.METRICS_AVAILABLE),
+    NO_READY_PODS("NoReadyPods", Kind.STATE, "the Deployment has no Ready pod to read", ConditionType.METRICS_AVAILABLE),
+    SCRAPE_FAILED("ScrapeFailed", "no pod's metrics endpoint answered within the bounds; the message names the pods and why",
+            ConditionType.METRICS_AVAILABLE),
+    QUERY_FAILED("QueryFailed", "the install-time Prometheus did not answer the operator's queries", ConditionType.METRICS_AVAILABLE),
     // Pressure conditions
-    NO_DATA("NoData"),
-    GC_TIME_HIGH("GCTimeHigh"),
-    HEAP_NEARLY_FULL("HeapNearlyFull"),
-    GC_TIME_NORMAL("GCTimeNormal"),
-    INVOLUNTARY_SWITCHES_HIGH("InvoluntarySwitchesHigh"),
-    INVOLUNTARY_SWITCHES_NORMAL("InvoluntarySwitchesNormal"),
-    THROTTLED("Throttled"),
-    NOT_THROTTLED("NotThrottled"),
-    POOL_SATURATED("PoolSaturated"),
-    POOL_HAS_HEADROOM("PoolHasHeadroom"),
-    THREADS_WAIT_FOR_CONNECTIONS("ThreadsWaitForConnections"),
-    NO_WAITERS("NoWaiters"),
+    NO_DATA("NoData", "the pods publish no series this condition is judged from", ConditionType.GC_PRESSURE,
+            ConditionType.CONTEXT_SWITCH_PRESSURE, ConditionType.CPU_THROTTLED, ConditionType.THREAD_POOL_SATURATED,
+            ConditionType.CONNECTION_POOL_STARVED),
+    GC_TIME_HIGH("GCTimeHigh", "garbage collection took more of the wall time than spec.pressure.gcTimePercent", ConditionType.GC_PRESSURE),
+    HEAP_NEARLY_FULL("HeapNearlyFull", "the heap stays nearly full after collections: live data outgrows it", ConditionType.GC_PRESSURE),
+    GC_TIME_NORMAL("GCTimeNormal", "garbage collection time is under its threshold", ConditionType.GC_PRESSURE),
+    INVOLUNTARY_SWITCHES_HIGH("InvoluntarySwitchesHigh", "more involuntary context switches per CPU per second than "
+            + "spec.pressure.involuntarySwitchesPerCorePerSecond: too many runnable threads for the CPUs", ConditionType.CONTEXT_SWITCH_PRESSURE),
+    INVOLUNTARY_SWITCHES_NORMAL("InvoluntarySwitchesNormal", "involuntary context switches are under their threshold",
+            ConditionType.CONTEXT_SWITCH_PRESSURE),
+    THROTTLED("Throttled", "more CFS periods throttled than spec.pressure.cpuThrottlePercent: the CPU limit holds the JVM back",
+            ConditionType.CPU_THROTTLED),
+    NOT_THROTTLED("NotThrottled", "CFS throttling is under its threshold", ConditionType.CPU_THROTTLED),
+    POOL_SATURATED("PoolSaturated", "nearly every request thread is busy: requests queue for a thread", ConditionType.THREAD_POOL_SATURATED),
+    POOL_HAS_HEADROOM("PoolHasHeadroom", "the request threads have room", ConditionType.THREAD_POOL_SATURATED),
+    THREADS_WAIT_FOR_CONNECTIONS("ThreadsWaitForConnections", "request threads wait for a database connection: the pool is too small "
+            + "for the threads that use it", ConditionType.CONNECTION_POOL_STARVED),
+    NO_WAITERS("NoWaiters", "no request waits for a database connection", ConditionType.CONNECTION_POOL_STARVED),
     // Events only
-    SETTING_OVERRIDDEN("SettingOverridden"),
+    SETTING_OVERRIDDEN("SettingOverridden", "a rendered setting is overridden by the pod's own command, arguments or environment, so "
+            + "the JVM will not run it"),
     // Mode Auto's loop (Events)
-    AUTO_STEP("AutoStep"),
-    AUTO_KEPT("AutoKept"),
-    AUTO_REVERTED("AutoReverted"),
-    AUTO_CONVERGED("AutoConverged"),
-    AUTO_RESUMED("AutoResumed");
+    AUTO_STEP("AutoStep", "mode Auto moved one setting a step towards its plan"),
+    AUTO_KEPT("AutoKept", "mode Auto kept its last step: no measure got worse"),
+    AUTO_REVERTED("AutoReverted", "mode Auto took its last step back: a measure got worse beyond its tolerance"),
+    AUTO_CONVERGED("AutoConverged", "mode Auto stopped moving: no setting would move by a step that counts"),
+    AUTO_RESUMED("AutoResumed", "mode Auto started again: the workload moved away from what it converged on");
 
     /** A fault or an outcome, or merely a state on the way to one. */
     public enum Kind {
@@ -57,14 +77,28 @@ public enum Reason {
 
     private final String text;
     private final Kind kind;
+    private final String description;
+    private final Set<ConditionType> conditions;
 
-    Reason(String text) {
-        this(text, Kind.OUTCOME);
+    Reason(String text, String description, ConditionType... conditions) {
+        this(text, Kind.OUTCOME, description, conditions);
     }
 
-    Reason(String text, Kind kind) {
+    Reason(String text, Kind kind, String description, ConditionType... conditions) {
         this.text = text;
         this.kind = kind;
+        this.description = description;
+        this.conditions = conditions.length == 0 ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(List.of(conditions)));
+    }
+
+    /** What the reason means, as the reference documentation says it. */
+    public String description() {
+        return description;
+    }
+
+    /** The conditions this reason is written on; none for a reason of Events only. */
+    public Set<ConditionType> conditions() {
+        return conditions;
     }
 
     /** The reason as written in status and Events (UpperCamelCase, as the API conventions ask). */

@@ -4,7 +4,7 @@ package dev.jvmtuning.operator.model;
  * The tuning rules the planner and the pressure detector cite, as shown in
  * {@code status.settings[].rule}. Each constant carries a short summary with its key figure; the full
  * rules, the measurements behind them and where the operator applies them are in
- * {@code docs/tuning-rules.md}.
+ * {@code docs/explanation/tuning-rules.md}.
  */
 public enum Rule {
     R1("R1", "Little's law",

@@ -5,7 +5,7 @@ import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
 
-/** The property names of each runtime (see docs/tuning-rules.md, "Server vocabulary") and how each maps to an environment variable. */
+/** The property names of each runtime (see docs/explanation/tuning-rules.md, "Server vocabulary") and how each maps to an environment variable. */
 public record ServerVocabulary(Map<Setting, String> properties, Map<String, String> alwaysSet, boolean quarkusNaming) {
 
     public static ServerVocabulary of(Runtime runtime) {

@@ -23,7 +23,7 @@ import java.util.stream.Stream;
 
 /**
  * Turns a TuningProfile spec and the facts of its target container into JVM and server settings,
- * each with the rule behind it (docs/tuning-rules.md). Each step returns a small record that later
+ * each with the rule behind it (docs/explanation/tuning-rules.md). Each step returns a small record that later
  * steps read: CPUs, threads, memory (which may cut derived threads), GC, queues, connection pool.
  * Pure: no I/O, no Kubernetes client, same input, same output. Rendering is not its business.
  */

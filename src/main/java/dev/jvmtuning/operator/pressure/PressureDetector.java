@@ -24,7 +24,7 @@ import java.util.Objects;
 
 /**
  * Judges one window of observed figures against the profile's thresholds (rules R4, R8,
- * R15-R17 of docs/tuning-rules.md) and says what to change from the plan in force. Pure: figures in, conditions and recommendations out.
+ * R15-R17 of docs/explanation/tuning-rules.md) and says what to change from the plan in force. Pure: figures in, conditions and recommendations out.
  */
 public final class PressureDetector {
     /** R15: after-GC occupancy this high means the heap is too small for the live data. */

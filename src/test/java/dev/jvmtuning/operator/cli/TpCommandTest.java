@@ -46,7 +46,7 @@ class TpCommandTest {
         return new Outcome(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
-    /** The outputs, for the README's examples. */
+    /** The outputs, for the examples in docs/how-to/kubectl-tp.md. */
     private static void keep(String file, String output) throws java.io.IOException {
         Path dir = Files.createDirectories(Path.of("target/kubectl-tp"));
         Files.writeString(dir.resolve(file), output);

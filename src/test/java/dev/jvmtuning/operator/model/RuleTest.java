@@ -8,16 +8,16 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
-/** The rules in the code and in docs/tuning-rules.md are the same rules. */
+/** The rules in the code and in docs/explanation/tuning-rules.md are the same rules. */
 class RuleTest {
 
     @Test
     void everyRuleHasASectionInTheRulesDocumentAndEverySectionARule() throws IOException {
-        String doc = Files.readString(Path.of("docs/tuning-rules.md"));
+        String doc = Files.readString(Path.of("docs/explanation/tuning-rules.md"));
         long sections = doc.lines().filter(l -> l.matches("^### R[0-9]+a?: .*")).count();
 
         Arrays.stream(Rule.values()).filter(r -> r != Rule.SPEC).forEach(rule -> {
-            assertThat(doc).as("docs/tuning-rules.md on %s", rule.id()).contains("### " + rule.id() + ": ");
+            assertThat(doc).as("docs/explanation/tuning-rules.md on %s", rule.id()).contains("### " + rule.id() + ": ");
             assertThat(rule.title()).isNotBlank();
             assertThat(rule.text()).as(rule.id()).hasSizeGreaterThan(40);
         });

@@ -45,7 +45,7 @@ import org.junit.jupiter.api.Test;
  * Apply mode, a JVM churning garbage with the agent in Recommend mode, a profile whose Deployment is
  * missing and one whose pods' metrics cannot be read. A query that errors or returns nothing fails
  * the test; a per-profile query must return data for one of the profiles. One exception, said here
- * and in the README: these JVMs run in no cgroup with a CPU quota, so the kernel keeps no CFS
+ * and in docs/how-to/metrics-alerts-dashboard.md: these JVMs run in no cgroup with a CPU quota, so the kernel keeps no CFS
  * throttling figures for them and the CPU-throttling panel's query must evaluate but has nothing to
  * show (in a cgroup with a quota, the lab's, the agent scraped too slowly on a loaded 2-core machine).
  */
@@ -195,7 +195,7 @@ class DashboardQueriesTest {
 
     /**
      * Each panel's series over the run so far, for deploy/render-dashboard.py, which draws them as the
-     * README's picture of the dashboard (the same queries, drawn without Grafana).
+     * the picture of the dashboard in docs/how-to/metrics-alerts-dashboard.md (the same queries, drawn without Grafana).
      */
     private static void keepPanelSeries() throws IOException, InterruptedException {
         long end = System.currentTimeMillis() / 1000;

@@ -17,7 +17,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
-/** One test per rule of docs/tuning-rules.md, with the measured scenario behind the rule where there is one. */
+/** One test per rule of docs/explanation/tuning-rules.md, with the measured scenario behind the rule where there is one. */
 class PlannerRulesTest {
 
     static Planned plan(String yaml, ContainerFacts facts) {

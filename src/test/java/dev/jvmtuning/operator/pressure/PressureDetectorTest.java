@@ -11,7 +11,7 @@ import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.model.Units;
 import org.junit.jupiter.api.Test;
 
-/** One test per rule the detector encodes (R4, R8, R15-R17 of docs/tuning-rules.md). */
+/** One test per rule the detector encodes (R4, R8, R15-R17 of docs/explanation/tuning-rules.md). */
 class PressureDetectorTest {
     /** threads.max 200, heap 1024Mi, connectionPool.maxSize 10, on 2 CPUs. */
     private static final CurrentSettings CURRENT = new CurrentSettings(200, 1024 * Units.MI, 10, 2.0);

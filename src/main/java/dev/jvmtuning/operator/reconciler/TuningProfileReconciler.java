@@ -24,7 +24,6 @@ import dev.jvmtuning.operator.target.TargetContainer;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -46,8 +45,9 @@ import org.jboss.logging.Logger;
  * metrics against the plan, report. Every step but the writes is a pure function of its inputs; the
  * writes go through {@link TargetWrites}, the event sources and the metrics fetcher through {@link Watches}.
  */
-@ControllerConfiguration(name = TuningProfileReconciler.NAME, fieldManager = TuningProfileReconciler.FIELD_MANAGER,
-        informer = @Informer(itemStore = WithoutManagedFields.class))
+// The profiles' informer keeps the default item store, managed fields and all: an annotation cannot tell one informer
+// from one per namespace, and a store shared by several loses objects (see Watches).
+@ControllerConfiguration(name = TuningProfileReconciler.NAME, fieldManager = TuningProfileReconciler.FIELD_MANAGER)
 public class TuningProfileReconciler implements Reconciler<TuningProfile>, Cleaner<TuningProfile> {
     public static final String NAME = "tuningprofile";
     public static final String FIELD_MANAGER = TuningConfigMap.MANAGER;

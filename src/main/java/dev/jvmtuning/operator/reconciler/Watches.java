@@ -65,10 +65,14 @@ final class Watches implements AutoCloseable {
 
     List<EventSource<?, TuningProfile>> eventSources(EventSourceContext<TuningProfile> context) {
         context.getPrimaryCache().addIndexer(TARGET_INDEX, p -> List.of(key(p.getMetadata().getNamespace(), targetName(p))));
+        // The framework runs an informer per watched namespace and hands them all the configuration's one item store:
+        // each namespace's first list then drops the other namespaces' objects from it, and the operator is blind
+        // there. Managed fields are left out only where one informer owns the store (all namespaces, or one).
+        boolean oneInformer = context.getControllerConfiguration().getEffectiveNamespaces().size() == 1;
         InformerEventSource<Deployment, TuningProfile> deploymentSource = AddedSinceStart.source(InformerEventSourceConfiguration
                 .from(Deployment.class, TuningProfile.class)
                 .withName("deployments")
-                .withItemStore(new WithoutManagedFields<>())
+                .withItemStore(oneInformer ? new WithoutManagedFields<>() : null)
                 // The Deployment controller writes status several times per rollout; a reconcile is due only when the
                 // template or the operator's annotations changed, or the state of a rollout of tuned settings did.
                 .withOnUpdateFilter((updated, old) -> !Objects.equals(updated.getMetadata().getGeneration(), old.getMetadata().getGeneration())
@@ -82,14 +86,14 @@ final class Watches implements AutoCloseable {
         InformerEventSource<ConfigMap, TuningProfile> configMapSource = AddedSinceStart.source(InformerEventSourceConfiguration
                 .from(ConfigMap.class, TuningProfile.class)
                 .withName("configmaps")
-                .withItemStore(new WithoutManagedFields<>())
+                .withItemStore(oneInformer ? new WithoutManagedFields<>() : null)
                 .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(TuningProfile.class))
                 .withLabelSelector(TuningConfigMap.MANAGED_BY + "=" + TuningConfigMap.MANAGER)
                 .withNamespacesInheritedFromController(), context);
         // A pod's change reconciles the profiles of its Deployment (a rollout's pods are judged at once); reads go through podsOf.
         podSource = AddedSinceStart.source(InformerEventSourceConfiguration.from(Pod.class, TuningProfile.class)
                 .withName("pods")
-                .withItemStore(new WithoutManagedFields<>())
+                .withItemStore(oneInformer ? new WithoutManagedFields<>() : null)
                 .withSecondaryToPrimaryMapper(pod -> TargetPods.deploymentName(pod)
                         .map(d -> context.getPrimaryCache().byIndex(TARGET_INDEX, key(pod.getMetadata().getNamespace(), d)).stream()
                                 .map(ResourceID::fromResource).collect(Collectors.toSet()))

@@ -10,6 +10,7 @@ import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.AutoVerdict;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.model.Reason;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,7 +55,8 @@ class AutoLoopTest {
             AutoLoop.Decision d = AutoLoop.decide(new AutoLoop.Input(spec, status, new AutoSettings(threads(), null, null), settledAt,
                     podFailure, window, planner::apply, now));
             boolean changed = status == null || !d.status().getChangedAt().equals(status.getChangedAt());
-            status = d.status();
+            // As the API server keeps it: written as JSON, read back.
+            status = Serialization.unmarshal(Serialization.asJson(d.status()), AutoStatus.class);
             events.addAll(d.events());
             if (changed) {
                 settledAt = null;

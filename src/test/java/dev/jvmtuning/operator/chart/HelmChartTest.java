@@ -48,14 +48,22 @@ class HelmChartTest {
     }
 
     static String helm(String... args) throws IOException, InterruptedException {
+        HelmRun run = run(args);
+        assertThat(run.exitValue()).as("helm %s:%n%s", String.join(" ", args), run.output()).isZero();
+        return run.output();
+    }
+
+    record HelmRun(int exitValue, String output) {
+    }
+
+    static HelmRun run(String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(HELM));
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as("helm %s:%n%s", String.join(" ", args), output).isZero();
-        return output;
+        return new HelmRun(process.exitValue(), output);
     }
 
     static List<HasMetadata> template(String... values) throws Exception {
@@ -73,6 +81,19 @@ class HelmChartTest {
         assertThat(helm("lint", CHART.toString(), "--strict", "--set", "replicas=3", "--set", "watchNamespaces={a,b}",
                 "--set", "serviceMonitor.enabled=true", "--set", "metrics.prometheusUrl=http://prometheus.monitoring:9090"))
                 .contains("0 chart(s) failed");
+    }
+
+    /** Values.schema.json: a value the operator could not start with fails the install, naming the value. */
+    @Test
+    void valuesTheOperatorCannotStartWithAreRefusedAtInstall() throws Exception {
+        for (List<String> bad : List.of(List.of("watchNamespaces={}", "/watchNamespaces/0"), List.of("watchNamespaces={shop,Shop_B}", "/watchNamespaces/1"),
+                List.of("resyncPeriod=soon", "/resyncPeriod"), List.of("metrics.concurrency=0", "/metrics/concurrency"),
+                List.of("metrics.prometheusUrl=prometheus:9090", "/metrics/prometheusUrl"), List.of("flagPolicy.allow={-Dx=a b}", "/flagPolicy/allow/0"),
+                List.of("replicas=0", "/replicas"))) {
+            HelmRun run = run("template", "jvm-tuning-operator", CHART.toString(), "--kube-version", K8S_VERSION, "--set", bad.get(0));
+            assertThat(run.exitValue()).as("--set %s", bad.get(0)).isNotZero();
+            assertThat(run.output()).as("--set %s", bad.get(0)).contains("values don't meet the specifications of the schema", "'" + bad.get(1) + "'");
+        }
     }
 
     @Test

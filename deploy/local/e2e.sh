@@ -8,7 +8,8 @@
 #   4. settings the pods do not fit in: a real OOM kill, rolled back to the user's template;
 #   5. a CPU quota under load: real CFS throttling in the container's cgroup and the CPUThrottled condition;
 #   5b. the operator pod's own /q/metrics carries the demo profile's series;
-#   6. two operator replicas: the leader's pod deleted, the other takes the Lease and keeps reconciling.
+#   6. two operator replicas: the leader's pod deleted, the other takes the Lease and keeps reconciling;
+#   7. three watched namespaces and three restarts: every profile back Ready with fresh metrics within 30 s.
 # Every wait is bounded; load is bounded in requests and time, to pod addresses only.
 # Usage: e2e.sh [CHECK-NUMBER...]   (default: all, in order)
 set -euo pipefail
@@ -230,6 +231,48 @@ failover() {
   kubectl wait --for=condition=Applied tp/orders-api -n "$NS" --timeout=120s
 }
 
+# A list of three watched namespaces, as a user installs it: every profile in every namespace is
+# reconciled, and after each of three restarts of the operator every one is back to Ready with fresh
+# metrics within 30 s; a profile created after the last restart is reconciled too.
+NS_LIST=(jto-e2e-b jto-e2e-c)
+observed_end() { kubectl get tp "$2" -n "$1" -o jsonpath='{.status.observed.end}'; }
+reconciled() { [ -n "$(kubectl get tp "$2" -n "$1" -o jsonpath='{.status.observedGeneration}')" ]; }
+ready() { [ "$(kubectl get tp "$2" -n "$1" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}')" = True ]; }
+# fresh NAMESPACE PROFILE SINCE: Ready, and metrics read after SINCE (an RFC 3339 time).
+fresh() { ready "$1" "$2" && [[ "$(observed_end "$1" "$2")" > "$3" ]]; }
+demo_copy() { # NAMESPACE: the demo's service and profile, one replica
+  kubectl create namespace "$1" --dry-run=client -o yaml | kubectl apply -f - >/dev/null
+  sed 's/replicas: 2/replicas: 1/' "$REPO_ROOT/deploy/local/demo/orders-api.yaml" | kubectl apply -n "$1" -f - >/dev/null
+}
+namespace_list_restarts() {
+  local ns all=("$NS" "${NS_LIST[@]}") restart since began
+  # Room on the node's two CPUs for three more services: the earlier checks' are done.
+  kubectl delete deployment -n "$NS" refuser oomer throttled --ignore-not-found --wait=false >/dev/null
+  helm upgrade jvm-tuning-operator "$REPO_ROOT/charts/jvm-tuning-operator" -n jvm-tuning-system --reuse-values \
+    --set "watchNamespaces={$(IFS=,; echo "${all[*]}")}" --wait --timeout 180s >/dev/null
+  kubectl apply -n "$NS" -f "$REPO_ROOT/deploy/local/demo/orders-api.yaml" >/dev/null
+  for ns in "${NS_LIST[@]}"; do demo_copy "$ns"; done
+  for ns in "${all[@]}"; do kubectl wait --for=condition=Ready tp/orders-api -n "$ns" --timeout=300s >/dev/null; done
+  echo "Ready in ${all[*]}"
+  for restart in 1 2 3; do
+    since="$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ)" began=$SECONDS
+    kubectl delete pod -n jvm-tuning-system -l app.kubernetes.io/name=jvm-tuning-operator --wait=false >/dev/null
+    wait_for 120 "a new operator pod holding the Lease" live_leader
+    for ns in "${all[@]}"; do wait_for 30 "tp/orders-api in $ns Ready with metrics read after restart $restart" fresh "$ns" orders-api "$since"; done
+    echo "restart $restart: every profile Ready with fresh metrics $((SECONDS - began)) s after the operator's pod was deleted"
+  done
+  kubectl apply -n "${NS_LIST[1]}" -f - >/dev/null <<YAML
+apiVersion: jvmtuning.dev/v1alpha1
+kind: TuningProfile
+metadata: {name: late}
+spec:
+  targetRef: {kind: Deployment, name: orders-api}
+  runtime: SpringBootTomcat
+  mode: Recommend
+YAML
+  wait_for 30 "tp/late in ${NS_LIST[1]} reconciled" reconciled "${NS_LIST[1]}" late
+}
+
 check "1. the running JVMs report the tuned flags" flags_in_running_jvms
 check "2. deleting the profile restores the pods' own JVM options" restored_on_delete
 check "3. a flag no JVM knows: refused, no pod touched" unknown_flag_refused_before_any_pod
@@ -238,6 +281,9 @@ check "4. settings the pods do not fit in: a real OOM kill, rolled back" oom_kil
 check "5. a CPU quota under load: throttled, CPUThrottled=True" throttled
 check "5b. the operator's /q/metrics shows the profile's series" profile_series_on_operator_metrics
 check "6. two operator replicas: the leader's pod deleted, the other takes over" failover
+check "7. three watched namespaces: every profile back Ready with fresh metrics within 30 s of each of three restarts" namespace_list_restarts
+for ns in "${NS_LIST[@]}"; do kubectl delete tp --all -n "$ns" --ignore-not-found --timeout=60s >/dev/null 2>&1 || true; done
+kubectl delete namespace "${NS_LIST[@]}" --ignore-not-found --wait=false >/dev/null
 kubectl delete tp -n "$NS" refuser oomer throttled --ignore-not-found --wait=false >/dev/null
 kubectl delete deployment -n "$NS" refuser oomer throttled --ignore-not-found --wait=false >/dev/null
 printf '\n%d of %d end-to-end checks failed\n' "$failures" "$ran"

@@ -67,7 +67,8 @@ public final class ReferenceDocs {
      */
     static String helmValues(String valuesYaml) {
         StringBuilder page = new StringBuilder(header("Helm values", "charts/jvm-tuning-operator/values.yaml"));
-        page.append("Set with `--set key=value` or `-f my-values.yaml`."
+        page.append("Set with `--set key=value` or `-f my-values.yaml`. `helm install` and `helm upgrade` refuse a value the chart's "
+                + "`values.schema.json` does not accept (a malformed namespace, duration, URL or count), naming it."
                 + "\n\n| value | default | description |\n|---|---|---|\n");
         List<String> path = new ArrayList<>();
         List<Integer> indents = new ArrayList<>();

@@ -20,6 +20,7 @@ import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,6 +59,7 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
     private final Map<String, Window.History> history = new ConcurrentHashMap<>();
     private final Map<String, MetricsReport> latest = new ConcurrentHashMap<>();
     private final Semaphore slots;
+    private final PollHeartbeat heartbeat;
 
     /**
      * @param targetOf     the profile's target Deployment, from the informer's cache
@@ -76,6 +78,7 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         // Names the replica in the pods' access logs, so an owner can tell who scrapes them.
         this.userAgent = "jvm-tuning-operator (" + leadership.identity() + ")";
         this.clock = clock;
+        this.heartbeat = new PollHeartbeat(clock);
         this.slots = new Semaphore(settings.concurrency());
         this.executor = Executors.newFixedThreadPool(settings.concurrency(), r -> {
             Thread t = new Thread(r, "metrics-scrape");
@@ -129,15 +132,27 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         return withoutScrape(target, target.map(this::readyPods).orElse(List.of()));
     }
 
+    /** Asked each time a profile's next poll is scheduled (the first, and after each poll): the heartbeat of its polling. */
     @Override
     public Optional<Duration> fetchDelay(Set<MetricsReport> lastFetched, TuningProfile profile) {
-        return Optional.of(Duration.ofMillis((long) (Units.seconds(metrics(profile).getInterval()) * 1000)));
+        Duration interval = Duration.ofMillis((long) (Units.seconds(metrics(profile).getInterval()) * 1000));
+        heartbeat.beat(key(profile), interval);
+        return Optional.of(interval);
+    }
+
+    /**
+     * Why polling has died, if it has: profiles among {@code live} (namespace/name) whose polls stopped
+     * scheduling their successors long ago.
+     */
+    public Optional<String> stalled(Collection<String> live) {
+        return heartbeat.stalled(live);
     }
 
     /** Forgets a deleted profile's samples. */
     public void forget(TuningProfile profile) {
         history.remove(key(profile));
         latest.remove(key(profile));
+        heartbeat.forget(key(profile));
     }
 
     /** Stops the scrape threads; requests in flight fail and their profiles report so. */

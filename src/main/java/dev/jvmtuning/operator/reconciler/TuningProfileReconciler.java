@@ -72,6 +72,11 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         return watches.eventSources(context);
     }
 
+    /** Why this operator's metrics polling is dead, if it is: its liveness check reports it, so the pod is restarted. */
+    public Optional<String> metricsPollingStopped() {
+        return watches.pollingStopped();
+    }
+
     @PreDestroy
     void stop() {
         watches.close();

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.IndexedResourceCache;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
@@ -48,6 +49,7 @@ final class Watches implements AutoCloseable {
     private final Map<ResourceID, CurrentSettings> plans = new ConcurrentHashMap<>();
     private final ScheduledExecutorService pollers;
     private MetricsFetcher fetcher;
+    private IndexedResourceCache<TuningProfile> profiles;
     private InformerEventSource<Pod, TuningProfile> podSource;
     private PerResourcePollingEventSource<MetricsReport, TuningProfile, String> metricsSource;
 
@@ -64,6 +66,7 @@ final class Watches implements AutoCloseable {
     }
 
     List<EventSource<?, TuningProfile>> eventSources(EventSourceContext<TuningProfile> context) {
+        profiles = context.getPrimaryCache();
         context.getPrimaryCache().addIndexer(TARGET_INDEX, p -> List.of(key(p.getMetadata().getNamespace(), targetName(p))));
         // The framework runs an informer per watched namespace and hands them all the configuration's one item store:
         // each namespace's first list then drops the other namespaces' objects from it, and the operator is blind
@@ -140,6 +143,20 @@ final class Watches implements AutoCloseable {
         Optional<MetricsReport> report = fetcher.latest(profile);
         report.ifPresent(r -> metricsSource.handleRecentResourceCreate(ResourceID.fromResource(profile), r));
         return report;
+    }
+
+    /**
+     * Why the metrics poller is dead, if it is: its threads have stopped, or some profile's polls have not
+     * run for several intervals. Nothing but a restart brings a profile's polls back.
+     */
+    Optional<String> pollingStopped() {
+        if (fetcher == null) {
+            return Optional.empty();
+        }
+        if (pollers.isShutdown()) {
+            return Optional.of("the metrics poller's threads have stopped");
+        }
+        return fetcher.stalled(profiles.list().map(Watches::key).toList());
     }
 
     @Override

@@ -149,6 +149,18 @@ class HelmChartTest {
         assertThat(pod.getSecurityContext().getRunAsUser()).as("a high UID, shared with no user of the node").isGreaterThanOrEqualTo(10000L);
         assertThat(pod.getSecurityContext().getRunAsGroup()).isGreaterThanOrEqualTo(10000L);
         assertThat(container.getImage()).isEqualTo("ghcr.io/jvm-tuning-operator/jvm-tuning-operator:0.1.0");
+        assertThat(javaOptions(container)).contains("-XX:+ExitOnOutOfMemoryError");
+    }
+
+    @Test
+    void anOutOfMemoryErrorEndsTheOperatorWhateverItsJavaOptions() throws Exception {
+        var container = ((io.fabric8.kubernetes.api.model.apps.Deployment) template("javaOptions=-Xmx200m").stream()
+                .filter(o -> o.getKind().equals("Deployment")).findFirst().orElseThrow()).getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertThat(javaOptions(container)).isEqualTo("-Xmx200m -XX:+ExitOnOutOfMemoryError");
+    }
+
+    private static String javaOptions(io.fabric8.kubernetes.api.model.Container container) {
+        return container.getEnv().stream().filter(e -> e.getName().equals("JAVA_OPTS_APPEND")).findFirst().orElseThrow().getValue();
     }
 
     @Test

@@ -17,6 +17,13 @@ public interface OperatorSettings {
     @WithDefault("5m")
     Duration resyncPeriod();
 
+    /**
+     * The operator's own namespace (the chart sets the pod's), where it records which namespaces it watches: a later
+     * start on fewer namespaces releases the profiles it leaves behind (Deployment restored when it still may,
+     * finalizer removed). Empty: no record, nothing released.
+     */
+    Optional<String> ownNamespace();
+
     /** Metrics reading; the only URL besides the pods' own is this install-time Prometheus. */
     Metrics metrics();
 

@@ -63,6 +63,8 @@ public enum Reason {
     // Events only
     SETTING_OVERRIDDEN("SettingOverridden", "a rendered setting is overridden by the pod's own command, arguments or environment, so "
             + "the JVM will not run it"),
+    RELEASED("Released", "the operator no longer watches the profile's namespace: it restored the Deployment's own template "
+            + "(when it still may) and removed its finalizer, so that deleting the profile or the namespace does not wait for it"),
     // Mode Auto's loop (Events)
     AUTO_STEP("AutoStep", "mode Auto moved one setting a step towards its plan"),
     AUTO_KEPT("AutoKept", "mode Auto kept its last step: no measure got worse"),

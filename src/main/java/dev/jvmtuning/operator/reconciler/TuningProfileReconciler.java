@@ -58,9 +58,11 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
     private final Watches watches;
     private final FlagPolicy flagPolicy;
     private final AutoMode autoMode;
+    private final Leadership leadership;
 
     public TuningProfileReconciler(OperatorSettings settings, MeterRegistry registry, Leadership leadership) {
         this.settings = settings;
+        this.leadership = leadership;
         this.flagPolicy = FlagPolicy.bundled(settings.flagPolicy().allow().orElse(List.of()));
         this.metrics = new OperatorMetrics(registry, NAME);
         this.watches = new Watches(settings.metrics(), leadership);
@@ -69,6 +71,9 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
 
     @Override
     public List<EventSource<?, TuningProfile>> prepareEventSources(EventSourceContext<TuningProfile> context) {
+        // Only a leader releases: during a rolling upgrade the old leader still watches the namespaces the new list drops.
+        settings.ownNamespace().ifPresent(namespace -> leadership.whenLeading(
+                new NamespaceRelease(context.getClient(), namespace, context.getControllerConfiguration())));
         return watches.eventSources(context);
     }
 

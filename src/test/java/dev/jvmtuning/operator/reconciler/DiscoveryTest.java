@@ -34,7 +34,7 @@ class DiscoveryTest {
         controlPlane.installCrd();
         client = controlPlane.client();
         TestSettings defaults = TestSettings.of(Duration.ofMinutes(5), Optional.empty());
-        TestSettings settings = new TestSettings(defaults.resyncPeriod(), defaults.metrics(), defaults.agent(), defaults.flagPolicy(),
+        TestSettings settings = new TestSettings(defaults.resyncPeriod(), defaults.ownNamespace(), defaults.metrics(), defaults.agent(), defaults.flagPolicy(),
                 new TestSettings.TestDiscovery(50, Duration.ofSeconds(2), Optional.empty()));
         operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false));
         operator.register(new DiscoveryReconciler(settings));

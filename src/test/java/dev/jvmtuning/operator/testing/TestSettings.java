@@ -9,13 +9,18 @@ import java.util.List;
 import java.util.Optional;
 
 /** Operator settings for tests that run the reconciler outside Quarkus: the defaults of OperatorSettings but for what a test sets. */
-public record TestSettings(Duration resyncPeriod, Metrics metrics, Agent agent, FlagPolicySettings flagPolicy, Discovery discovery)
+public record TestSettings(Duration resyncPeriod, Optional<String> ownNamespace, Metrics metrics, Agent agent, FlagPolicySettings flagPolicy, Discovery discovery)
         implements OperatorSettings {
 
     public static TestSettings of(Duration resyncPeriod, Optional<String> prometheusUrl) {
-        return new TestSettings(resyncPeriod, new TestMetrics(prometheusUrl, Duration.ofSeconds(10), 16 * 1024 * 1024, 20_000, 8),
+        return new TestSettings(resyncPeriod, Optional.empty(), new TestMetrics(prometheusUrl, Duration.ofSeconds(10), 16 * 1024 * 1024, 20_000, 8),
                 new TestAgent("example/jvm-tuning-agent:test", "/jvm-tuning-agent.jar"), new TestFlagPolicy(Optional.empty()),
                 new TestDiscovery(50, Duration.ofMinutes(2), Optional.empty()));
+    }
+
+    /** These settings, recording the watched namespaces in {@code namespace}. */
+    public TestSettings withOwnNamespace(String namespace) {
+        return new TestSettings(resyncPeriod, Optional.of(namespace), metrics, agent, flagPolicy, discovery);
     }
 
     /** The reconciler as tests run it, outside Quarkus: these settings and a private meter registry. */

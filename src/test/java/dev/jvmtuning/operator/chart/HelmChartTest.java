@@ -120,14 +120,22 @@ class HelmChartTest {
         }
         assertThat(renderings.get(1)).filteredOn(o -> o.getKind().equals("Role")).extracting(o -> o.getMetadata().getNamespace())
                 .contains(watched);
-        assertThat(renderings.get(1)).as("confined to some namespaces: cluster-wide only discovery's read of Namespace objects")
-                .filteredOn(o -> o.getKind().startsWith("Cluster")).allMatch(o -> o.getMetadata().getName().endsWith("-discovery"))
-                .filteredOn(o -> o.getKind().equals("ClusterRole"))
-                .singleElement().satisfies(role -> assertThat(((io.fabric8.kubernetes.api.model.rbac.ClusterRole) role).getRules())
-                        .singleElement().satisfies(rule -> {
-                            assertThat(rule.getResources()).containsExactly("namespaces");
-                            assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "list", "watch");
-                        }));
+        // cluster-wide only discovery's read of Namespace objects, and the release of profiles in namespaces dropped from the list
+        var clusterRules = renderings.get(1).stream().filter(o -> o.getKind().equals("ClusterRole"))
+                .collect(java.util.stream.Collectors.toMap(o -> o.getMetadata().getName().replaceAll(".*-", ""),
+                        o -> ((io.fabric8.kubernetes.api.model.rbac.ClusterRole) o).getRules()));
+        assertThat(clusterRules).as("confined to some namespaces").containsOnlyKeys("discovery", "release");
+        assertThat(clusterRules.get("discovery")).singleElement().satisfies(rule -> {
+            assertThat(rule.getResources()).containsExactly("namespaces");
+            assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "list", "watch");
+        });
+        assertThat(clusterRules.get("release")).satisfiesExactlyInAnyOrder(rule -> {
+            assertThat(rule.getResources()).containsExactly("tuningprofiles");
+            assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "list", "patch");
+        }, rule -> {
+            assertThat(rule.getResources()).containsExactly("events");
+            assertThat(rule.getVerbs()).containsExactly("create");
+        });
         assertThat(renderings.get(0)).anyMatch(o -> o.getKind().equals("ClusterRole"));
     }
 
@@ -227,14 +235,7 @@ class HelmChartTest {
         helm("install", release, CHART.toString(), "--kubeconfig", kubeconfig.toString(), "--namespace", operatorNamespace,
                 "--set", "watchNamespaces={" + watched + "}", "--wait=false");
 
-        String serviceAccount = release + "-jvm-tuning-operator";
-        String token = client.serviceAccounts().inNamespace(operatorNamespace).withName(serviceAccount)
-                .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build())
-                .getStatus().getToken();
-        Config admin = client.getConfiguration();
-        Config asOperator = new ConfigBuilder(Config.empty()).withMasterUrl(admin.getMasterUrl()).withCaCertData(admin.getCaCertData()).withCaCertFile(admin.getCaCertFile())
-                .withOauthToken(token).build();
-        try (KubernetesClient operatorClient = new KubernetesClientBuilder().withConfig(asOperator).build()) {
+        try (KubernetesClient operatorClient = serviceAccountClient(operatorNamespace, release + "-jvm-tuning-operator")) {
             Operator operator = new Operator(o -> o.withKubernetesClient(operatorClient).withCloseClientOnStop(false));
             operator.register(TestSettings.reconciler(Duration.ofSeconds(5), Optional.empty()),
                     o -> o.settingNamespaces(watched).withLabelSelector(RunningOperator.OWN_OPERATOR_LABEL));
@@ -281,5 +282,70 @@ class HelmChartTest {
         assertThat(client.rbac().roleBindings().inNamespace(watched).withLabelSelector(instance).list().getItems()).isEmpty();
         assertThat(client.apiextensions().v1().customResourceDefinitions().withName("tuningprofiles.jvmtuning.dev").get())
                 .as("the CRD stays, with every profile, by Helm's crds/ policy").isNotNull();
+    }
+
+    /**
+     * The chart's identity is enough to release what a narrower list leaves: installed on two namespaces, upgraded
+     * to one, the operator removes its finalizer from the dropped namespace's profile and says in an Event that the
+     * Deployment, which it may no longer write, keeps the tuned settings.
+     */
+    @Test
+    void aNarrowerListReleasesTheDroppedNamespacesProfilesWithTheChartsIdentity() throws Exception {
+        controlPlane.ensureControllerManager();
+        String release = "jto-" + Long.toHexString(System.nanoTime()).substring(0, 6);
+        String operatorNamespace = controlPlane.newNamespace("jto-system");
+        String kept = controlPlane.newNamespace("jto-kept");
+        String dropped = controlPlane.newNamespace("jto-dropped");
+        String kubeconfig = controlPlane.kubeconfig().toString();
+        helm("install", release, CHART.toString(), "--kubeconfig", kubeconfig, "--namespace", operatorNamespace,
+                "--set", "watchNamespaces={" + kept + "," + dropped + "}", "--wait=false");
+        try (KubernetesClient operatorClient = serviceAccountClient(operatorNamespace, release + "-jvm-tuning-operator")) {
+            client.load(Files.newInputStream(Path.of("examples/orders-api.yaml"))).items().forEach(o -> {
+                if (o.getKind().equals("TuningProfile")) {
+                    o.getMetadata().setLabels(java.util.Map.of(RunningOperator.OWN_OPERATOR_LABEL, "true"));
+                }
+                client.resource(o).inNamespace(dropped).create();
+            });
+            Operator before = operatorAs(operatorClient, operatorNamespace, kept, dropped);
+            try {
+                await().atMost(Duration.ofSeconds(90)).until(() -> !client.resources(TuningProfile.class).inNamespace(dropped).withName("orders-api")
+                        .get().getMetadata().getFinalizers().isEmpty());
+            } finally {
+                before.stop();
+            }
+
+            helm("upgrade", release, CHART.toString(), "--kubeconfig", kubeconfig, "--namespace", operatorNamespace, "--reuse-values",
+                    "--set", "watchNamespaces={" + kept + "}", "--wait=false");
+            Operator after = operatorAs(operatorClient, operatorNamespace, kept);
+            try {
+                await().atMost(Duration.ofSeconds(30)).until(() -> client.resources(TuningProfile.class).inNamespace(dropped).withName("orders-api")
+                        .get().getMetadata().getFinalizers().isEmpty());
+                assertThat(client.v1().events().inNamespace(dropped).list().getItems()).anySatisfy(e -> {
+                    assertThat(e.getReason()).isEqualTo("Released");
+                    assertThat(e.getMessage()).contains("Deployment orders-api keeps the tuned settings");
+                });
+            } finally {
+                after.stop();
+            }
+        }
+        helm("uninstall", release, "--kubeconfig", kubeconfig, "--namespace", operatorNamespace);
+    }
+
+    private static Operator operatorAs(KubernetesClient operatorClient, String ownNamespace, String... namespaces) {
+        Operator operator = new Operator(o -> o.withKubernetesClient(operatorClient).withCloseClientOnStop(false));
+        operator.register(new TuningProfileReconciler(TestSettings.of(Duration.ofSeconds(5), Optional.empty()).withOwnNamespace(ownNamespace),
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry(), dev.jvmtuning.operator.config.Leadership.alone("chart-test")),
+                o -> o.settingNamespaces(namespaces).withLabelSelector(RunningOperator.OWN_OPERATOR_LABEL));
+        operator.start();
+        return operator;
+    }
+
+    private static KubernetesClient serviceAccountClient(String namespace, String serviceAccount) {
+        String token = client.serviceAccounts().inNamespace(namespace).withName(serviceAccount)
+                .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build())
+                .getStatus().getToken();
+        Config admin = client.getConfiguration();
+        return new KubernetesClientBuilder().withConfig(new ConfigBuilder(Config.empty()).withMasterUrl(admin.getMasterUrl())
+                .withCaCertData(admin.getCaCertData()).withCaCertFile(admin.getCaCertFile()).withOauthToken(token).build()).build();
     }
 }

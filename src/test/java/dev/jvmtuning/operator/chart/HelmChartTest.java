@@ -174,7 +174,9 @@ class HelmChartTest {
         Map<String, String> env = new java.util.HashMap<>();
         deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream().filter(v -> v.getValue() != null)
                 .forEach(v -> env.put(v.getName(), v.getValue()));
+        // "10s" and "5m" are durations as Quarkus reads them
         OperatorSettings settings = new SmallRyeConfigBuilder().withMapping(OperatorSettings.class)
+                .withConverter(Duration.class, 200, new io.quarkus.runtime.configuration.DurationConverter())
                 .withSources(new EnvConfigSource(env, 300)).build().getConfigMapping(OperatorSettings.class);
         assertThat(settings.metrics().guardrailQueries()).isEqualTo(queries);
 

@@ -4,6 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -86,8 +87,17 @@ public interface OperatorSettings {
         @WithDefault("20000")
         int maxSamples();
 
-        /** Scrapes in flight at once, over all profiles; polls wait for a free one rather than pile up. */
+        /** Scrapes and queries in flight at once, over all profiles; polls wait for a free slot rather than pile up. */
         @WithDefault("8")
         int concurrency();
+
+        /**
+         * The queries a profile's spec.auto.guardrail may name: name to a PromQL template in which
+         * {@code {{namespace}}}, {@code {{deployment}}} and {@code {{pods}}} stand for the profile's own target
+         * (GuardrailQueries). Each is the property, or environment variable of that very name,
+         * {@code jvm-tuning.metrics.guardrail-queries.NAME}: the upper-case form of a variable's name would
+         * turn the dashes of NAME into dots.
+         */
+        Map<String, String> guardrailQueries();
     }
 }

@@ -17,6 +17,7 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -60,6 +61,7 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
     private final Map<String, MetricsReport> latest = new ConcurrentHashMap<>();
     private final Semaphore slots;
     private final PollHeartbeat heartbeat;
+    private final GuardrailQueries guardrails;
 
     /**
      * @param targetOf     the profile's target Deployment, from the informer's cache
@@ -80,6 +82,7 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         this.clock = clock;
         this.heartbeat = new PollHeartbeat(clock);
         this.slots = new Semaphore(settings.concurrency());
+        this.guardrails = GuardrailQueries.of(settings.guardrailQueries());
         this.executor = Executors.newFixedThreadPool(settings.concurrency(), r -> {
             Thread t = new Thread(r, "metrics-scrape");
             t.setDaemon(true);
@@ -196,7 +199,7 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         }
         Guardrail guardrail = profile.getSpec().getAuto() == null ? null : profile.getSpec().getAuto().getGuardrail();
         if (guardrail != null) {
-            read += guardrail(guardrail, observed);
+            read += guardrail(profile, guardrail, target.get(), pods, observed);
         }
         return new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, read, observed, past.observed());
     }
@@ -235,27 +238,12 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         return outcomes;
     }
 
-    /**
-     * One scrape, bounded as a whole: a slot among the scrapes in flight over all profiles, one deadline
-     * from connect to the body's last byte (past it the body is dropped and the connection closed), a
-     * byte cap, and only the samples of the series the window reads, at most maxSamples of them.
-     */
+    /** One scrape: only the samples of the series the window reads, at most maxSamples of them, within the bounds of {@link #bounded}. */
     private CompletableFuture<Outcome> scrape(URI uri) {
-        try {
-            if (!slots.tryAcquire(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)) {
-                return CompletableFuture.completedFuture(new Outcome(null, "no free scrape slot within " + settings.timeout().toSeconds()
-                        + "s: " + settings.concurrency() + " scrapes are in flight (" + uri + ")"));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return CompletableFuture.completedFuture(new Outcome(null, "interrupted (" + uri + ")"));
-        }
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(settings.timeout()).header("Accept", "text/plain;version=0.0.4")
                 .header("User-Agent", userAgent).GET().build();
         // one line past the cap, so that the parser sees there was more and says so
-        LimitedBody.Handler body = LimitedBody.lines(settings.maxBodyBytes(), READ::contains, settings.maxSamples() + 1);
-        return http.sendAsync(request, body)
-                .orTimeout(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)
+        return bounded(request, LimitedBody.lines(settings.maxBodyBytes(), READ::contains, settings.maxSamples() + 1))
                 .thenApply(response -> {
                     if (response.statusCode() != 200) {
                         return new Outcome(null, "HTTP " + response.statusCode() + " from " + uri);
@@ -267,11 +255,32 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
                     }
                     return new Outcome(PodSnapshot.of(scrape, clock.millis()), null);
                 })
-                .exceptionally(e -> {
-                    body.abort();
-                    return new Outcome(null, describe(e) + " (" + uri + ")");
-                })
-                .whenComplete((outcome, e) -> slots.release());
+                .exceptionally(e -> new Outcome(null, describe(e) + " (" + uri + ")"));
+    }
+
+    /**
+     * One request to a pod or to Prometheus, bounded as a whole: a slot among the requests in flight over
+     * all profiles, one deadline from connect to the body's last byte (past it the body is dropped and the
+     * connection closed), and the body's byte cap.
+     */
+    private CompletableFuture<HttpResponse<String>> bounded(HttpRequest request, LimitedBody.Handler body) {
+        try {
+            if (!slots.tryAcquire(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)) {
+                return CompletableFuture.failedFuture(new IllegalStateException("no free slot within " + settings.timeout().toSeconds()
+                        + "s: " + settings.concurrency() + " scrapes and queries are in flight"));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return CompletableFuture.failedFuture(e);
+        }
+        return http.sendAsync(request, body)
+                .orTimeout(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)
+                .whenComplete((response, e) -> {
+                    if (e != null) {
+                        body.abort();
+                    }
+                    slots.release();
+                });
     }
 
     /** Instant queries of the raw series for the target's pods; rates are computed from consecutive answers, as for scrapes. */
@@ -283,8 +292,10 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
             return outcomes;
         }
         try {
+            // the samples of as many pods as a scrape of each would keep
+            int maxSamples = (int) Math.min(Integer.MAX_VALUE, (long) settings.maxSamples() * pods.size());
             Map<String, PodSnapshot> byPod = PrometheusQuery.snapshotsByPod(query(PrometheusQuery.seriesOfPods(profile.getMetadata().getNamespace(),
-                    pods.stream().map(p -> p.getMetadata().getName()).toList())));
+                    podNames(pods))), maxSamples);
             for (Pod pod : pods) {
                 String name = pod.getMetadata().getName();
                 PodSnapshot snapshot = byPod.get(name);
@@ -296,30 +307,43 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         return outcomes;
     }
 
-    /** An instant query of the install-time Prometheus, bounded in time and size: the answer's body. */
+    /** An instant query of the install-time Prometheus, within the bounds of {@link #bounded}: the answer's body. */
     private String query(String promql) throws Exception {
         URI uri = URI.create(settings.prometheusUrl().orElseThrow().replaceAll("/+$", "") + "/api/v1/query?query="
                 + URLEncoder.encode(promql, StandardCharsets.UTF_8));
-        var response = http.sendAsync(HttpRequest.newBuilder(uri).timeout(settings.timeout()).header("User-Agent", userAgent).GET().build(),
-                LimitedBody.handler(settings.maxBodyBytes())).get(settings.timeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+        HttpResponse<String> response = bounded(HttpRequest.newBuilder(uri).timeout(settings.timeout()).header("User-Agent", userAgent).GET().build(),
+                LimitedBody.handler(settings.maxBodyBytes())).join();
         if (response.statusCode() != 200) {
             throw new IllegalStateException("HTTP " + response.statusCode() + " from Prometheus");
         }
         return response.body();
     }
 
-    /** Mode Auto's guardrail, asked of the install-time Prometheus only; the value goes into the window, a failure into the message. */
-    private String guardrail(Guardrail guardrail, Observed observed) {
+    /**
+     * Mode Auto's guardrail: the installation's query of that name for the profile's own namespace,
+     * Deployment and Ready pods, asked of the install-time Prometheus only. The value goes into the
+     * window; a refusal or failure goes into the message, and then no query is sent.
+     */
+    private String guardrail(TuningProfile profile, Guardrail guardrail, Deployment target, List<Pod> pods, Observed observed) {
+        Optional<String> refusal = guardrails.refusal(guardrail);
+        if (refusal.isPresent()) {
+            return "; auto.guardrail not evaluated: " + refusal.get();
+        }
         if (settings.prometheusUrl().isEmpty()) {
             return "; auto.guardrail not evaluated: the operator was installed without a Prometheus URL";
         }
         try {
-            Double value = PrometheusQuery.number(query(guardrail.getQuery()));
+            Double value = PrometheusQuery.number(query(guardrails.promql(guardrail.getName(), profile.getMetadata().getNamespace(),
+                    target.getMetadata().getName(), podNames(pods))));
             observed.setGuardrail(value);
             return value != null ? "" : "; auto.guardrail's query answered no number";
         } catch (Exception e) {
             return "; auto.guardrail query failed: " + describe(e);
         }
+    }
+
+    private static List<String> podNames(List<Pod> pods) {
+        return pods.stream().map(p -> p.getMetadata().getName()).toList();
     }
 
     private static String describe(Throwable e) {

@@ -9,6 +9,7 @@ import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.auto.Overlay;
 import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.flags.FlagPolicy;
+import dev.jvmtuning.operator.metrics.GuardrailQueries;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.CurrentSettings;
 import dev.jvmtuning.operator.model.Reason;
@@ -57,6 +58,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
     private final OperatorMetrics metrics;
     private final Watches watches;
     private final FlagPolicy flagPolicy;
+    private final GuardrailQueries guardrails;
     private final AutoMode autoMode;
     private final Leadership leadership;
 
@@ -64,6 +66,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         this.settings = settings;
         this.leadership = leadership;
         this.flagPolicy = FlagPolicy.bundled(settings.flagPolicy().allow().orElse(List.of()));
+        this.guardrails = GuardrailQueries.of(settings.metrics().guardrailQueries());
         this.metrics = new OperatorMetrics(registry, NAME);
         this.watches = new Watches(settings.metrics(), leadership);
         this.autoMode = new AutoMode(flagPolicy);
@@ -141,7 +144,10 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         }
         // In mode Auto the loop's settings (kept in status) are laid over the profile's own values.
         TuningProfileSpec spec = Overlay.spec(profile.getSpec(), status.auto());
-        PlanResult result = Planner.plan(spec, facts, flagPolicy);
+        // An Auto loop without the guardrail its author asked for would run unguarded: such a profile is refused as a whole.
+        PlanResult result = guardrails.refusal(profile.getSpec().getAuto() == null ? null : profile.getSpec().getAuto().getGuardrail())
+                .<PlanResult>map(refusal -> new PlanResult.Rejected(Reason.INVALID, List.of(refusal)))
+                .orElseGet(() -> Planner.plan(spec, facts, flagPolicy));
         if (result instanceof PlanResult.Rejected rejected) {
             // Flags planned for another spec or container must not stay: the user's own template comes back.
             restoreIfTuned(deployment, name, writes);

@@ -34,7 +34,7 @@ class MeasuresTest {
     void judgesAPeriodAgainstThePeriodBeforeIt(String name, Double rate, Double perCpu, Double latency, Double errors, Double gc, Double wait,
             Double guardrail, Double rate2, Double perCpu2, Double latency2, Double errors2, Double gc2, Double wait2, Double guardrail2,
             String worse) {
-        Auto spec = new Auto().setGuardrail(new Guardrail("slo", 0.5));
+        Auto spec = new Auto().setGuardrail(new Guardrail("p99-latency", 0.5));
         AutoFigures before = new AutoFigures().setRequestsPerSecond(rate).setRequestsPerCpuSecond(perCpu).setMeanLatencyMillis(latency)
                 .setErrorPercent(errors).setGcTimePercent(gc).setConnectionWaitMillisPerRequest(wait).setGuardrail(guardrail);
         AutoFigures after = new AutoFigures().setRequestsPerSecond(rate2).setRequestsPerCpuSecond(perCpu2).setMeanLatencyMillis(latency2)

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.reconciler.TuningProfileReconciler;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
@@ -19,6 +20,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.Operator;
+import io.smallrye.config.EnvConfigSource;
+import io.smallrye.config.SmallRyeConfigBuilder;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -27,6 +30,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
@@ -169,6 +173,37 @@ class HelmChartTest {
 
     private static String javaOptions(io.fabric8.kubernetes.api.model.Container container) {
         return container.getEnv().stream().filter(e -> e.getName().equals("JAVA_OPTS_APPEND")).findFirst().orElseThrow().getValue();
+    }
+
+    /**
+     * The chart's guardrail queries reach the operator's typed settings unchanged (quotes, braces,
+     * backslashes and the dashes of a name included), through the environment as Quarkus reads it,
+     * and the API server takes the variables' names; a name no profile could give is refused at install.
+     */
+    @Test
+    void guardrailQueriesReachTheOperatorsSettingsAsWritten() throws Exception {
+        Map<String, String> queries = Map.of("p99-latency", "histogram_quantile(0.99, sum by (le) (rate(http_server_requests_seconds_bucket"
+                + "{namespace=\"{{namespace}}\",pod=~\"{{pods}}\"}[1m])))", "errors", "sum(rate(x_total{namespace=\"{{namespace}}\",a=~\"b\\\\.c\"}[1m]))");
+        Path values = Files.createTempFile("guardrails", ".yaml");
+        Files.writeString(values, new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(Map.of("metrics", Map.of("guardrailQueries", queries))));
+        var deployment = (io.fabric8.kubernetes.api.model.apps.Deployment) client.load(new ByteArrayInputStream(helm("template", "jvm-tuning-operator",
+                        CHART.toString(), "--namespace", "jvm-tuning-system", "--kube-version", K8S_VERSION, "-f", values.toString())
+                        .getBytes(StandardCharsets.UTF_8))).items().stream().filter(o -> o.getKind().equals("Deployment")).findFirst().orElseThrow();
+        client.resource(deployment).inNamespace(controlPlane.newNamespace("jto-system")).dryRun().create();
+
+        Map<String, String> env = new java.util.HashMap<>();
+        deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream().filter(v -> v.getValue() != null)
+                .forEach(v -> env.put(v.getName(), v.getValue()));
+        // "10s" and "5m" are durations as Quarkus reads them
+        OperatorSettings settings = new SmallRyeConfigBuilder().withMapping(OperatorSettings.class)
+                .withConverter(Duration.class, 200, new io.quarkus.runtime.configuration.DurationConverter())
+                .withSources(new EnvConfigSource(env, 300)).build().getConfigMapping(OperatorSettings.class);
+        assertThat(settings.metrics().guardrailQueries()).isEqualTo(queries);
+
+        HelmRun bad = run("template", "jvm-tuning-operator", CHART.toString(), "--kube-version", K8S_VERSION,
+                "--set", "metrics.guardrailQueries.P99_latency=up");
+        assertThat(bad.exitValue()).isNotZero();
+        assertThat(bad.output()).contains("values don't meet the specifications of the schema", "'P99_latency' does not match pattern");
     }
 
     @Test

@@ -3,7 +3,10 @@ package dev.jvmtuning.operator.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.jvmtuning.operator.api.v1alpha1.Auto;
+import dev.jvmtuning.operator.api.v1alpha1.Guardrail;
 import dev.jvmtuning.operator.api.v1alpha1.Metrics;
+import dev.jvmtuning.operator.api.v1alpha1.Mode;
 import dev.jvmtuning.operator.api.v1alpha1.TargetRef;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
@@ -195,7 +198,7 @@ class MetricsFetcherTest {
 
     @Test
     void aBodyThatDripsIsCutAtTheDeadlineOfTheWholeExchange() throws InterruptedException {
-        var quick = new TestSettings.TestMetrics(Optional.empty(), Duration.ofSeconds(2), 16 * 1024 * 1024, 20_000, 8);
+        var quick = new TestSettings.TestMetrics(Optional.empty(), Duration.ofSeconds(2), 16 * 1024 * 1024, 20_000, 8, Map.of());
         try (MetricsFetcher strict = new MetricsFetcher(p -> Optional.of(deployment), new FakeKubelet(client)::podsOf, p -> null, quick, Leadership.alone("test"), clock)) {
             behaviour.set(Behaviour.DRIP);
             long start = System.nanoTime();
@@ -221,5 +224,138 @@ class MetricsFetcherTest {
 
         assertThat(report.availableStatus().text()).isEqualTo("False");
         assertThat(report.availableReason().text()).isEqualTo("NoReadyPods");
+    }
+
+    /** A Prometheus on loopback that records each query, counts those in flight at once, and answers as the test says. */
+    private static final class RecordingPrometheus implements AutoCloseable {
+        final java.util.List<String> queries = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+        final java.util.concurrent.atomic.AtomicInteger mostInFlight = new java.util.concurrent.atomic.AtomicInteger();
+        volatile String answer = "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[{\"metric\":{},\"value\":[1700000000,\"0.25\"]}]}}";
+        volatile long delayMillis;
+        private final HttpServer server;
+
+        RecordingPrometheus() throws IOException {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            server.setExecutor(Executors.newCachedThreadPool());
+            server.createContext("/api/v1/query", exchange -> {
+                try (exchange) {
+                    mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+                    queries.add(java.net.URLDecoder.decode(exchange.getRequestURI().getRawQuery().replaceFirst("^query=", ""), StandardCharsets.UTF_8));
+                    Thread.sleep(delayMillis);
+                    respond(exchange, answer);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    inFlight.decrementAndGet();
+                }
+            });
+            server.start();
+        }
+
+        String url() {
+            return "http://127.0.0.1:" + server.getAddress().getPort();
+        }
+
+        @Override
+        public void close() {
+            server.stop(0);
+        }
+    }
+
+    private static final String P99 = "histogram_quantile(0.99, sum by (le) (rate(http_server_requests_seconds_bucket"
+            + "{namespace=\"{{namespace}}\",pod=~\"{{pods}}\"}[1m])))";
+
+    private MetricsFetcher guarded(RecordingPrometheus prometheus, Duration timeout, int maxBodyBytes, int concurrency) {
+        return new MetricsFetcher(p -> Optional.of(deployment), new FakeKubelet(client)::podsOf, p -> null,
+                new TestSettings.TestMetrics(Optional.of(prometheus.url()), timeout, maxBodyBytes, 20_000, concurrency, Map.of("p99-latency", P99)),
+                Leadership.alone("test"), clock);
+    }
+
+    private TuningProfile autoProfile(String name, String guardrail) {
+        TuningProfile auto = new TuningProfile();
+        auto.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+        auto.setSpec(new TuningProfileSpec().setTargetRef(new TargetRef().setName("web")).setMode(Mode.Auto)
+                .setAuto(new Auto().setGuardrail(new Guardrail(guardrail, 0.5)))
+                .setMetrics(new Metrics().setPort(endpoint.getAddress().getPort()).setPath("/metrics")));
+        return auto;
+    }
+
+    /** Two polls: the second has a window, and so the guardrail's number. */
+    private MetricsReport window(MetricsFetcher fetcher, TuningProfile profile) {
+        fetcher.fetchResources(profile);
+        clock.advance(Duration.ofSeconds(1));
+        return fetcher.fetchResources(profile).iterator().next();
+    }
+
+    @Test
+    void theGuardrailIsTheInstallationsQueryForTheProfilesOwnNamespaceAndPods() throws IOException {
+        try (RecordingPrometheus prometheus = new RecordingPrometheus();
+             MetricsFetcher fetcher = guarded(prometheus, Duration.ofSeconds(10), 16 * 1024 * 1024, 8)) {
+            MetricsReport report = window(fetcher, autoProfile("web", "p99-latency"));
+
+            String pod = client.pods().inNamespace(namespace).list().getItems().get(0).getMetadata().getName();
+            assertThat(prometheus.queries).as("the template with the profile's namespace and Ready pod, nothing the profile wrote")
+                    .containsExactly("histogram_quantile(0.99, sum by (le) (rate(http_server_requests_seconds_bucket"
+                            + "{namespace=\"" + namespace + "\",pod=~\"" + pod + "\"}[1m])))");
+            assertThat(report.observed().getGuardrail()).isEqualTo(0.25);
+        }
+    }
+
+    @Test
+    void aGuardrailTheInstallationDoesNotDefineSendsNoQueryAndReadsNoNumber() throws IOException {
+        try (RecordingPrometheus prometheus = new RecordingPrometheus();
+             MetricsFetcher fetcher = guarded(prometheus, Duration.ofSeconds(10), 16 * 1024 * 1024, 8)) {
+            MetricsReport unknown = window(fetcher, autoProfile("unknown", "p95-latency"));
+            MetricsReport stored = window(fetcher, autoProfile("stored", null));
+
+            assertThat(prometheus.queries).isEmpty();
+            assertThat(unknown.observed().getGuardrail()).isNull();
+            assertThat(unknown.availableMessage()).contains("auto.guardrail not evaluated: spec.auto.guardrail.name 'p95-latency' is not a guardrail "
+                    + "query of this installation; this installation defines: p99-latency");
+            assertThat(stored.observed().getGuardrail()).isNull();
+            assertThat(stored.availableMessage()).contains("spec.auto.guardrail.name is missing");
+        }
+    }
+
+    /** The guardrail's query takes a slot like any scrape, and its answer is cut at the deadline, the byte cap and one series. */
+    @Test
+    void theGuardrailQueryIsBoundedLikeEveryOtherRead() throws Exception {
+        try (RecordingPrometheus prometheus = new RecordingPrometheus();
+             MetricsFetcher fetcher = guarded(prometheus, Duration.ofSeconds(2), 4096, 2)) {
+            java.util.List<TuningProfile> profiles = java.util.stream.IntStream.range(0, 6).mapToObj(i -> autoProfile("web-" + i, "p99-latency")).toList();
+            profiles.forEach(fetcher::fetchResources);
+            clock.advance(Duration.ofSeconds(1));
+            prometheus.delayMillis = 300;
+            var polls = Executors.newFixedThreadPool(profiles.size());
+            try {
+                for (var poll : polls.invokeAll(profiles.stream().map(p -> (java.util.concurrent.Callable<MetricsReport>) () ->
+                        fetcher.fetchResources(p).iterator().next()).toList())) {
+                    assertThat(poll.get().observed().getGuardrail()).isEqualTo(0.25);
+                }
+            } finally {
+                polls.shutdownNow();
+            }
+            assertThat(prometheus.mostInFlight.get()).as("queries in flight at once, with metrics.concurrency 2").isLessThanOrEqualTo(2);
+
+            prometheus.delayMillis = 0;
+            prometheus.answer = "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[" + "{\"metric\":{},\"value\":[1,\"1\"]},".repeat(300) + "]}}";
+            clock.advance(Duration.ofSeconds(1));
+            assertThat(fetcher.fetchResources(profiles.get(0)).iterator().next().availableMessage())
+                    .contains("auto.guardrail query failed: body larger than 4096 bytes");
+
+            prometheus.answer = "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":["
+                    + "{\"metric\":{\"pod\":\"a\"},\"value\":[1,\"1\"]},{\"metric\":{\"pod\":\"b\"},\"value\":[1,\"2\"]}]}}";
+            clock.advance(Duration.ofSeconds(1));
+            MetricsReport twoSeries = fetcher.fetchResources(profiles.get(0)).iterator().next();
+            assertThat(twoSeries.availableMessage()).contains("must answer one number");
+            assertThat(twoSeries.observed().getGuardrail()).isNull();
+
+            prometheus.delayMillis = 30_000;
+            clock.advance(Duration.ofSeconds(1));
+            long start = System.nanoTime();
+            assertThat(fetcher.fetchResources(profiles.get(0)).iterator().next().availableMessage()).contains("auto.guardrail query failed: timed out");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(4));
+        }
     }
 }

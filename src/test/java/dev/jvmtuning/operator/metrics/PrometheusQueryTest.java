@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import java.io.IOException;
 import dev.jvmtuning.operator.api.v1alpha1.Metrics;
 import dev.jvmtuning.operator.api.v1alpha1.Runtime;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
@@ -23,19 +24,36 @@ class PrometheusQueryTest {
     }
 
     @Test
-    void aGuardrailIsTheOneNumberAQueryAnswers() throws JsonProcessingException {
+    void aGuardrailIsTheOneNumberAQueryAnswers() throws IOException {
         assertThat(PrometheusQuery.number("""
                 {"status":"success","data":{"resultType":"scalar","result":[1700000000,"0.25"]}}""")).isEqualTo(0.25);
         assertThat(PrometheusQuery.number("""
-                {"status":"success","data":{"resultType":"vector","result":[
-                  {"metric":{},"value":[1700000000,"0.5"]},{"metric":{"a":"b"},"value":[1700000000,"9"]}]}}"""))
-                .as("the first sample of a vector").isEqualTo(0.5);
+                {"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1700000000,"0.5"]}]}}""")).isEqualTo(0.5);
         assertThat(PrometheusQuery.number("""
                 {"status":"success","data":{"resultType":"vector","result":[]}}""")).as("no series, no number").isNull();
     }
 
     @Test
-    void anAnswerBecomesOneSnapshotPerPodAtItsNewestSampleTime() throws JsonProcessingException {
+    void aGuardrailAnsweringSeveralSeriesIsRefusedNotGuessedAt() {
+        assertThatThrownBy(() -> PrometheusQuery.number("""
+                {"status":"success","data":{"resultType":"vector","result":[
+                  {"metric":{"pod":"a"},"value":[1700000000,"0.5"]},{"metric":{"pod":"b"},"value":[1700000000,"9"]}]}}"""))
+                .isInstanceOf(IOException.class).hasMessageContaining("must answer one number");
+    }
+
+    @Test
+    void anAnswerWithMoreSamplesThanTheCapIsRefused() {
+        String body = """
+                {"status":"success","data":{"resultType":"vector","result":[%s]}}""".formatted(java.util.stream.IntStream.range(0, 101)
+                .mapToObj(i -> "{\"metric\":{\"__name__\":\"process_cpu_seconds_total\",\"pod\":\"web-" + i + "\"},\"value\":[1700000000,\"1\"]}")
+                .collect(java.util.stream.Collectors.joining(",")));
+
+        assertThatThrownBy(() -> PrometheusQuery.snapshotsByPod(body, 100)).isInstanceOf(IOException.class)
+                .hasMessageContaining("more than 100 samples");
+    }
+
+    @Test
+    void anAnswerBecomesOneSnapshotPerPodAtItsNewestSampleTime() throws IOException {
         String body = """
                 {"status":"success","data":{"resultType":"vector","result":[
                   {"metric":{"__name__":"jvm_gc_collection_seconds_sum","gc":"G1 Young Generation","namespace":"shop","pod":"web-1"},
@@ -45,7 +63,7 @@ class PrometheusQueryTest {
                   {"metric":{"__name__":"hikaricp_connections_pending","namespace":"shop","pod":"web-2"},"value":[1700000000,"NaN"]}
                 ]}}""";
 
-        Map<String, PodSnapshot> snapshots = PrometheusQuery.snapshotsByPod(body);
+        Map<String, PodSnapshot> snapshots = PrometheusQuery.snapshotsByPod(body, 4);
 
         assertThat(snapshots).containsOnlyKeys("web-1", "web-2");
         assertThat(snapshots.get("web-1").atMillis()).isEqualTo(1_700_000_001_000L);
@@ -55,9 +73,9 @@ class PrometheusQueryTest {
     }
 
     @Test
-    void anAnswerWithoutResultsHasNoSnapshotsAndGarbageIsAnError() throws JsonProcessingException {
-        assertThat(PrometheusQuery.snapshotsByPod("{\"status\":\"success\",\"data\":{\"result\":[]}}")).isEmpty();
-        assertThatThrownBy(() -> PrometheusQuery.snapshotsByPod("<html>")).isInstanceOf(JsonProcessingException.class);
+    void anAnswerWithoutResultsHasNoSnapshotsAndGarbageIsAnError() throws IOException {
+        assertThat(PrometheusQuery.snapshotsByPod("{\"status\":\"success\",\"data\":{\"result\":[]}}", 10)).isEmpty();
+        assertThatThrownBy(() -> PrometheusQuery.snapshotsByPod("<html>", 10)).isInstanceOf(JsonProcessingException.class);
     }
 
     @Test

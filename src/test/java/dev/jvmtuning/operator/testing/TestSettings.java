@@ -6,6 +6,7 @@ import dev.jvmtuning.operator.reconciler.TuningProfileReconciler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Operator settings for tests that run the reconciler outside Quarkus: the defaults of OperatorSettings but for what a test sets. */
@@ -13,7 +14,12 @@ public record TestSettings(Duration resyncPeriod, Optional<String> ownNamespace,
         implements OperatorSettings {
 
     public static TestSettings of(Duration resyncPeriod, Optional<String> prometheusUrl) {
-        return new TestSettings(resyncPeriod, Optional.empty(), new TestMetrics(prometheusUrl, Duration.ofSeconds(10), 16 * 1024 * 1024, 20_000, 8),
+        return of(resyncPeriod, prometheusUrl, Map.of());
+    }
+
+    /** @param guardrailQueries the installation's guardrail queries, name to PromQL template */
+    public static TestSettings of(Duration resyncPeriod, Optional<String> prometheusUrl, Map<String, String> guardrailQueries) {
+        return new TestSettings(resyncPeriod, Optional.empty(), new TestMetrics(prometheusUrl, Duration.ofSeconds(10), 16 * 1024 * 1024, 20_000, 8, guardrailQueries),
                 new TestAgent("example/jvm-tuning-agent:test", "/jvm-tuning-agent.jar"), new TestFlagPolicy(Optional.empty()),
                 new TestDiscovery(50, Duration.ofMinutes(2), Optional.empty()));
     }
@@ -37,7 +43,7 @@ public record TestSettings(Duration resyncPeriod, Optional<String> ownNamespace,
     public record TestDiscovery(int maxProfilesPerNamespace, Duration interval, Optional<List<String>> namespaces) implements Discovery {
     }
 
-    public record TestMetrics(Optional<String> prometheusUrl, Duration timeout, int maxBodyBytes, int maxSamples, int concurrency)
-            implements Metrics {
+    public record TestMetrics(Optional<String> prometheusUrl, Duration timeout, int maxBodyBytes, int maxSamples, int concurrency,
+            Map<String, String> guardrailQueries) implements Metrics {
     }
 }

@@ -60,7 +60,13 @@ class CrdAdmissionTest {
                 Arguments.of("targetRef: {name: web}\nmode: Auto\nauto: {regressionTolerancePercent: 101}",
                         "spec.auto.regressionTolerancePercent in body should be less than or equal to 100"),
                 Arguments.of("targetRef: {name: web}\nmode: Auto\nauto: {minInterval: soon}", "spec.auto.minInterval: Invalid value: \"soon\""),
-                Arguments.of("targetRef: {name: web}\nmode: Auto\nauto: {guardrail: {max: 0.5}}", "spec.auto.guardrail.query: Required value"),
+                Arguments.of("targetRef: {name: web}\nmode: Auto\nauto: {guardrail: {max: 0.5}}", "spec.auto.guardrail.name: Required value"),
+                Arguments.of("targetRef: {name: web}\nmode: Auto\nauto: {guardrail: {query: 'sum(up)', max: 0.5}}",
+                        "spec.auto.guardrail.name: Required value"),
+                Arguments.of("targetRef: {name: web}\nmode: Auto\nauto: {guardrail: {name: 'p99\"}) or vector(1', max: 0.5}}",
+                        "spec.auto.guardrail.name: Invalid value"),
+                Arguments.of("targetRef: {name: web}\nmode: Auto\nauto: {guardrail: {name: %s, max: 0.5}}".formatted("a".repeat(64)),
+                        "spec.auto.guardrail.name: Too long"),
                 Arguments.of("targetRef: {name: web}\nthreads: {max: 10, minSpare: 50}", "threads.minSpare must not exceed threads.max"),
                 Arguments.of("targetRef: {name: web}\nthreads: {max: 0}", "spec.threads.max: Invalid value: 0: spec.threads.max in body should be greater than or equal to 1"),
                 Arguments.of("targetRef: {name: web}\nthreads: {minSpare: 5}",
@@ -144,6 +150,18 @@ class CrdAdmissionTest {
         assertThat(auto.getObservationWindows()).isEqualTo(3);
         assertThat(auto.getChangeThresholdPercent()).isEqualTo(10);
         assertThat(auto.getRegressionTolerancePercent()).isEqualTo(10);
+    }
+
+    /** A guardrail names an installation's query; PromQL written beside the name is not kept (the API server prunes it). */
+    @Test
+    void aGuardrailIsANameAndARawQueryIsNotStored() {
+        String namespace = controlPlane.newNamespace("crd");
+        create(namespace, "targetRef: {name: orders-api}\nmode: Auto\nauto: {guardrail: {name: p99-latency, query: 'sum(up)', max: 0.5}}");
+
+        Guardrail stored = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders-api").get().getSpec().getAuto().getGuardrail();
+        assertThat(stored).isEqualTo(new Guardrail("p99-latency", 0.5));
+        assertThat(client.genericKubernetesResources(TuningProfile.GROUP + "/" + TuningProfile.VERSION, "TuningProfile").inNamespace(namespace)
+                .withName("orders-api").get().<Object>get("spec", "auto", "guardrail")).isEqualTo(java.util.Map.of("name", "p99-latency", "max", 0.5));
     }
 
     static Stream<Path> examples() throws IOException {

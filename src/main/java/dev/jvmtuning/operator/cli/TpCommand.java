@@ -6,11 +6,13 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.github.difflib.DiffUtils;
 import com.github.difflib.UnifiedDiffUtils;
+import dev.jvmtuning.operator.api.v1alpha1.LastRecommendations;
 import dev.jvmtuning.operator.api.v1alpha1.Mode;
 import dev.jvmtuning.operator.api.v1alpha1.Patterns;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.Setting;
@@ -143,6 +145,7 @@ public final class TpCommand {
                     .map(e -> TpCommand.<String>ordered("name", e.getKey(), "value", e.getValue())).toList();
             StringBuilder source = new StringBuilder("# " + (target.recommended ? "recommended" : "planned") + " by TuningProfile "
                     + planned.profile().getMetadata().getName() + " for Deployment " + planned.live().getMetadata().getName() + "\n");
+            target.notes.forEach(n -> source.append("# ").append(n).append('\n'));
             target.skipped.forEach(s -> source.append("# not a setting of the profile, left out: ").append(s).append('\n'));
             Object document = target.format.equals("helm")
                     ? Map.of("env", entries)
@@ -204,6 +207,8 @@ public final class TpCommand {
         boolean recommended;
         /** Recommendations export left out, with why. */
         final List<String> skipped = new ArrayList<>();
+        /** Where the exported recommendations came from, when not from status.recommendations. */
+        final List<String> notes = new ArrayList<>();
 
         static Target parse(String[] args) {
             Target t = new Target();
@@ -267,7 +272,7 @@ public final class TpCommand {
                 throw new IllegalArgumentException("no TuningProfile " + name + " in namespace " + namespace);
             }
             if (withRecommendations) {
-                profile = withRecommendations(profile, skipped);
+                profile = withRecommendations(profile);
             }
             String targetName = profile.getSpec().getTargetRef().getName();
             Deployment live = client.apps().deployments().inNamespace(namespace).withName(targetName).get();
@@ -303,11 +308,8 @@ public final class TpCommand {
          * measured, and the thread, pool and heap sizes its pressure conditions ask for. Advice that is no
          * setting of the profile (a CPU limit, "investigate a leak") stays out, and is listed in {@code skipped}.
          */
-        private static TuningProfile withRecommendations(TuningProfile profile, List<String> skipped) {
-            List<Recommendation> recommendations = profile.getStatus() == null ? List.of() : profile.getStatus().getRecommendations();
-            if (recommendations == null || recommendations.isEmpty()) {
-                throw new IllegalArgumentException("TuningProfile " + profile.getMetadata().getName() + " has no recommendations in its status yet");
-            }
+        private TuningProfile withRecommendations(TuningProfile profile) {
+            List<Recommendation> recommendations = shownLast(profile);
             ObjectNode spec = YAML.valueToTree(profile.getSpec());
             for (Recommendation r : recommendations) {
                 String value = r.getRecommended();
@@ -331,6 +333,30 @@ public final class TpCommand {
             copy.setMetadata(profile.getMetadata());
             copy.setSpec(YAML.convertValue(spec, TuningProfileSpec.class));
             return copy;
+        }
+
+        /**
+         * status.recommendations, or once a window without advice (the load stopped) emptied them, the advice shown
+         * last, as long as the spec it was given for is still the profile's.
+         */
+        private List<Recommendation> shownLast(TuningProfile profile) {
+            TuningProfileStatus status = profile.getStatus();
+            String name = profile.getMetadata().getName();
+            if (status != null && status.getRecommendations() != null && !status.getRecommendations().isEmpty()) {
+                return status.getRecommendations();
+            }
+            LastRecommendations last = status == null ? null : status.getLastRecommendations();
+            if (last == null || last.getRecommendations() == null || last.getRecommendations().isEmpty()) {
+                throw new IllegalArgumentException("TuningProfile " + name + " has no recommendations in its status yet");
+            }
+            if (last.getGeneration() != null && !last.getGeneration().equals(profile.getMetadata().getGeneration())) {
+                throw new IllegalArgumentException("TuningProfile " + name + " was changed (generation " + profile.getMetadata().getGeneration()
+                        + ") since its last recommendations (generation " + last.getGeneration() + ", window ending " + last.getWindowEnd()
+                        + "); a metrics window under load gives new ones");
+            }
+            notes.add("status.recommendations is empty (the latest window gave no advice, as when the load stopped): "
+                    + "these are the last recommendations shown, from the window ending " + last.getWindowEnd());
+            return last.getRecommendations();
         }
 
         private static String value(String[] args, int i, String flag) {

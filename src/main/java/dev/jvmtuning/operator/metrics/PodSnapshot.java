@@ -36,16 +36,29 @@ public record PodSnapshot(
      * @param serverErrors           of those requests, the ones answered with a 5xx status
      * @param allocatedBytes         heap the JVM allocated (R12a)
      * @param latency                those requests by duration, when the server exposes a histogram
+     * @param queue                  requests waiting for a worker thread, when the runtime exposes its queue
      */
     public record Service(Double requests, Double requestSeconds, Double runQueueDelaySeconds, Double connectionWaitSeconds,
-            Double connectionHoldSeconds, Double serverErrors, Double allocatedBytes, LatencyHistogram latency) {
+            Double connectionHoldSeconds, Double serverErrors, Double allocatedBytes, LatencyHistogram latency, Queue queue) {
         public static final Service NONE = new Service(null, null, null, null, null, null, null);
 
-        /** A server without a request-duration histogram. */
+        /** A server without a request-duration histogram or a queue. */
         public Service(Double requests, Double requestSeconds, Double runQueueDelaySeconds, Double connectionWaitSeconds,
                 Double connectionHoldSeconds, Double serverErrors, Double allocatedBytes) {
-            this(requests, requestSeconds, runQueueDelaySeconds, connectionWaitSeconds, connectionHoldSeconds, serverErrors, allocatedBytes, null);
+            this(requests, requestSeconds, runQueueDelaySeconds, connectionWaitSeconds, connectionHoldSeconds, serverErrors, allocatedBytes, null,
+                    Queue.NONE);
         }
+    }
+
+    /**
+     * The request queue in front of the worker threads: the time is part of what a client waits, yet no
+     * request timer counts it, as they start when a worker takes the request.
+     *
+     * @param queued      requests waiting now (a gauge)
+     * @param waitSeconds time the requests taken so far waited in the queue (a counter), where the runtime times it
+     */
+    public record Queue(Double queued, Double waitSeconds) {
+        public static final Queue NONE = new Queue(null, null);
     }
 
     /** Every series name this reads, for a Prometheus query. */
@@ -60,7 +73,8 @@ public record PodSnapshot(
             "jvm_memory_pool_max_bytes", "process_cpu_time_ns_total", "http_server_requests_seconds_count",
             "http_server_requests_seconds_sum", LatencyHistogram.SERIES, "jvmtuning_run_queue_delay_seconds_total", "hikaricp_connections_acquire_seconds_sum",
             "hikaricp_connections_usage_seconds_sum", "jvm_gc_memory_allocated_bytes_total", "jvm_memory_pool_allocated_bytes_total",
-            "jvm_classes_loaded_classes", "jvm_classes_currently_loaded");
+            "jvm_classes_loaded_classes", "jvm_classes_currently_loaded", "jetty_threads_jobs", "worker_pool_queue_size", "executor_queued_tasks",
+            "worker_pool_queue_delay_seconds_sum");
 
     /** Reads a scrape; the first dialect that exposes a figure wins. */
     public static PodSnapshot of(Scrape scrape, long atMillis) {
@@ -94,7 +108,11 @@ public record PodSnapshot(
                         // Allocation happens in eden; the other pools' figures count the same bytes again as they are copied.
                         firstSum(samples, series("jvm_gc_memory_allocated_bytes_total"),
                                 series("jvm_memory_pool_allocated_bytes_total").and(s -> s.label("pool") != null && s.label("pool").contains("Eden"))),
-                        LatencyHistogram.of(samples, PodSnapshot::servesRequests)));
+                        LatencyHistogram.of(samples, PodSnapshot::servesRequests),
+                        new Queue(
+                                firstSum(samples, series("jetty_threads_jobs"), series("worker_pool_queue_size").and(PodSnapshot::quarkusWorkers),
+                                        series("executor_queued_tasks").and(s -> "worker".equals(s.label("name")))),
+                                firstSum(samples, series("worker_pool_queue_delay_seconds_sum").and(PodSnapshot::quarkusWorkers)))));
     }
 
     /** Quarkus's worker pool (quarkus.thread-pool.*), where @Blocking endpoints run, in Vert.x's pool metrics. */

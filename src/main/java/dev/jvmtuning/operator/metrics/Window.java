@@ -26,23 +26,36 @@ public final class Window {
             ServiceRates service) {
     }
 
-    /** Per-request figures of one pod; null where the pod served no requests in the window. */
+    /**
+     * Per-request figures of one pod; null where the pod served no requests in the window. The latency is the
+     * server's time plus the queue wait where the runtime exposes its queue, as a client waits both.
+     */
     record ServiceRates(Double requestsPerSecond, Double latencyMillis, Double cpuMillis, Double runQueueMillis,
-            Double connectionWaitMillis, Double connectionHoldMillis, Double errorPercent, Double allocatedBytes) {
+            Double connectionWaitMillis, Double connectionHoldMillis, Double errorPercent, Double allocatedBytes,
+            Double queueWaitMillis, Double queuedRequests) {
 
         static ServiceRates of(PodSnapshot.Service before, PodSnapshot.Service now, Double cpuSeconds, double seconds) {
             Double requests = increase(before.requests(), now.requests());
+            // A gauge read at both ends of the window: their mean stands for the window's (a stuck server queues, serving nothing).
+            Double queued = Units.mean(List.of(before.queue(), now.queue()), PodSnapshot.Queue::queued);
             if (requests == null || requests <= 0) {
-                return new ServiceRates(requests == null ? null : 0.0, null, null, null, null, null, null, null);
+                return new ServiceRates(requests == null ? null : 0.0, null, null, null, null, null, null, null, null, queued);
             }
+            Double queueWait = millisPerRequest(increase(before.queue().waitSeconds(), now.queue().waitSeconds()), requests);
+            if (queueWait == null && queued != null) {
+                // Little's law: requests queued = arrival rate x time each waits.
+                queueWait = 1000 * queued / (requests / seconds);
+            }
+            Double server = millisPerRequest(increase(before.requestSeconds(), now.requestSeconds()), requests);
             return new ServiceRates(requests / seconds,
-                    millisPerRequest(increase(before.requestSeconds(), now.requestSeconds()), requests),
+                    plus(server, queueWait),
                     millisPerRequest(cpuSeconds, requests),
                     millisPerRequest(increase(before.runQueueDelaySeconds(), now.runQueueDelaySeconds()), requests),
                     millisPerRequest(increase(before.connectionWaitSeconds(), now.connectionWaitSeconds()), requests),
                     millisPerRequest(increase(before.connectionHoldSeconds(), now.connectionHoldSeconds()), requests),
                     percentOf(increase(before.serverErrors(), now.serverErrors()), requests),
-                    perRequest(allocated(before.allocatedBytes(), now.allocatedBytes()), requests));
+                    perRequest(allocated(before.allocatedBytes(), now.allocatedBytes()), requests),
+                    queueWait, queued);
         }
 
         /** The JVM's allocation counters move at collections: a window without one says nothing, it does not say zero. */
@@ -115,9 +128,15 @@ public final class Window {
         observed.setHeapAfterGcPercent(mean(rates, PodRates::heapAfterGcPercent));
         observed.setRequestsPerSecond(mean(rates, r -> r.service().requestsPerSecond()));
         observed.setMeanLatencyMillis(mean(rates, r -> r.service().latencyMillis()));
-        // A percentile of the pods' requests together, not a mean of the pods' percentiles.
+        Double queueWait = mean(rates, r -> r.service().queueWaitMillis());
+        observed.setQueueWaitMillisPerRequest(queueWait);
+        observed.setQueuedRequests(mean(rates, r -> r.service().queuedRequests()));
+        observed.setLatencyIncludesQueueWait(observed.getMeanLatencyMillis() == null ? null : queueWait != null);
+        // A percentile of the pods' requests together, not a mean of the pods' percentiles. The histogram times the
+        // server only; under overload the queue wait is much the same for every request (first come, first served).
         LatencyHistogram latency = LatencyHistogram.sum(latencies);
-        observed.setP99LatencyMillis(latency == null ? null : latency.p99Millis());
+        Double serverP99 = latency == null ? null : latency.p99Millis();
+        observed.setP99LatencyMillis(plus(serverP99, queueWait));
         observed.setCpuMillisPerRequest(mean(rates, r -> r.service().cpuMillis()));
         observed.setRunQueueMillisPerRequest(mean(rates, r -> r.service().runQueueMillis()));
         observed.setConnectionWaitMillisPerRequest(mean(rates, r -> r.service().connectionWaitMillis()));
@@ -137,6 +156,11 @@ public final class Window {
     static String shownLength(long windowMillis) {
         long seconds = Math.round(windowMillis / 1000.0);
         return (seconds < SHOWN_LENGTH_STEP ? Math.max(1, seconds) : Math.round(seconds / (double) SHOWN_LENGTH_STEP) * SHOWN_LENGTH_STEP) + "s";
+    }
+
+    /** A time with the queue wait added where there is one. */
+    private static Double plus(Double time, Double queueWait) {
+        return time == null || queueWait == null ? time : Double.valueOf(time + queueWait);
     }
 
     private static Double percentOf(Double part, double whole) {

@@ -1,8 +1,11 @@
 package dev.jvmtuning.operator.model;
 
+import dev.jvmtuning.operator.api.v1alpha1.JvmOptionsVariable;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * What the planner needs to know of the target container, in plain numbers.
@@ -29,6 +32,10 @@ public record ContainerFacts(
         List<String> args,
         Integer javaMajorVersion,
         int replicas) {
+    /** How messages name the profile's jvmOptions. */
+    public static final String JVM_OPTIONS = "jvmOptions";
+    /** How messages name the container's command and args. */
+    public static final String COMMAND_LINE = "the container's command/args";
 
     public ContainerFacts {
         env = Map.copyOf(env);
@@ -41,6 +48,36 @@ public record ContainerFacts(
     public static ContainerFacts ofResources(Double cpuLimitCores, Double cpuRequestCores, Long memoryLimitBytes, Long memoryRequestBytes) {
         return new ContainerFacts(cpuLimitCores, cpuRequestCores, memoryLimitBytes, memoryRequestBytes,
                 Map.of(), Set.of(), List.of(), List.of(), null, 1);
+    }
+
+    /**
+     * Every JVM flag the JVM will read, in the order it reads them: the JVM options variables the container sets
+     * (JAVA_TOOL_OPTIONS first, then the launcher's and the scripts'), the profile's {@code jvmOptions} at the end of
+     * the variable the operator writes, then the command line. The user's own flags are inputs to the plan: a value
+     * they set is theirs, and a collector beside theirs stops the JVM.
+     */
+    public JvmFlags jvmFlags(JvmOptionsVariable variable, List<String> jvmOptions) {
+        JvmFlags flags = JvmFlags.of("", List.of());
+        for (JvmOptionsVariable each : JvmOptionsVariable.values()) {
+            flags = flags.then(JvmFlags.parse(source(each), env.get(each.name())));
+            if (each == variable) {
+                flags = flags.then(JvmFlags.of(JVM_OPTIONS, jvmOptions));
+            }
+        }
+        return flags.then(JvmFlags.of(COMMAND_LINE, commandLine()));
+    }
+
+    /** How messages name one of the container's JVM options variables. */
+    public static String source(JvmOptionsVariable variable) {
+        return "the container's " + variable.name();
+    }
+
+    /** The command and args split into words, as a shell would hand them to the JVM. */
+    public List<String> commandLine() {
+        return Stream.concat(command.stream(), args.stream())
+                .flatMap(part -> Arrays.stream(part.trim().split("\\s+")))
+                .filter(t -> !t.isEmpty())
+                .toList();
     }
 
     /** The CPUs the JVM should see: the limit, else the request (R14). */

@@ -22,7 +22,9 @@ public enum Reason {
             + "what would", ConditionType.APPLIED, ConditionType.READY),
     TARGET_NOT_FOUND("TargetNotFound", "the Deployment spec.targetRef names does not exist in the profile's namespace",
             ConditionType.APPLIED, ConditionType.READY, ConditionType.METRICS_AVAILABLE),
-    CONFLICT("Conflict", "another TuningProfile already tunes the same Deployment", ConditionType.APPLIED, ConditionType.READY),
+    CONFLICT("Conflict", "another TuningProfile already tunes the same Deployment, or the profile names a garbage collector while the "
+            + "container's own JVM flags (its JVM options variables, command or args) select another, and the JVM refuses to start "
+            + "with two; the message says where", ConditionType.APPLIED, ConditionType.READY),
     APPLY_FAILED("ApplyFailed", "the write to the Deployment was refused; the message quotes the API server", ConditionType.APPLIED,
             ConditionType.READY),
     ROLLED_BACK("RolledBack", "pods with the new settings failed (crash loop, OOM kill, repeated restarts, stalled rollout), so the "

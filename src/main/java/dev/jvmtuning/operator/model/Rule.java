@@ -64,9 +64,10 @@ public enum Rule {
     R17("R17", "Context switches inside the pod",
             "Involuntary switches per CPU per second and run-queue delay are only readable inside the pod (/proc task "
                     + "status and schedstat). At 200 threads on 2 CPUs, 643 of 669 ms per request were waits for a CPU."),
-    /** Not a rule: the profile (or its jvmOptions) fixed the value, so status shows where it came from. */
-    SPEC("spec", "Set in the profile",
-            "The value was set in the TuningProfile or its jvmOptions; no rule derived it.");
+    /** Not a rule: the profile, its jvmOptions or the container's own JVM flags fixed the value, so status shows where it came from. */
+    SPEC("spec", "Set by the user",
+            "The value was set in the TuningProfile, its jvmOptions, or the container's own JVM flags (its JVM options "
+                    + "variables, command or args), which the plan keeps rather than render a second value beside; no rule derived it.");
 
     private final String id;
     private final String title;

@@ -25,7 +25,8 @@ record CpuPlan(Integer activeProcessorCount, double cores, Double processors, Li
         if (userCount.isPresent()) {
             int count = userCount.getAsInt();
             return new CpuPlan(null, count, (double) count, List.of(new Decision(Setting.ACTIVE_PROCESSOR_COUNT,
-                    Integer.toString(count), Rule.SPEC, "set in jvmOptions: -XX:ActiveProcessorCount=" + count)));
+                    Integer.toString(count), Rule.SPEC, "kept as set in " + userFlags.sourceOf("-XX:ActiveProcessorCount=1").orElseThrow()
+                            + ": -XX:ActiveProcessorCount=" + count)));
         }
         if (containerCores != null) {
             int count = (int) Math.max(1, Math.ceil(containerCores));

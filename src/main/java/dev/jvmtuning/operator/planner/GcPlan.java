@@ -20,7 +20,7 @@ import java.util.OptionalInt;
  * pause goal, a fixed young generation for the generational throughput collectors, and GC thread
  * counts from the container's CPUs.
  *
- * @param collector       the collector to render, or null (selected in jvmOptions)
+ * @param collector       the collector to render, or null (selected in jvmOptions or the container's own flags)
  * @param maxPauseMillis  the pause goal to render, or null
  * @param effective       the collector the JVM will run, whoever chose it
  * @param youngBytes      -Xmn, or null
@@ -49,11 +49,18 @@ record GcPlan(Collector collector, Collector effective, boolean zGenerational, I
         int jdk = facts.javaMajorVersion() != null ? facts.javaMajorVersion() : DEFAULT_JDK;
         List<Decision> decisions = new ArrayList<>();
         Collector collector = null;
-        if (gc.getCollector() != null && gc.getCollector() != Collector.Auto) {
+        boolean asked = gc.getCollector() != null && gc.getCollector() != Collector.Auto;
+        if (!fromOptions.isEmpty()) {
+            // The JVM refuses a second collector, so the user's is never joined by the operator's (the planner has
+            // already refused a profile that names another one).
+            String source = userFlags.sourceOf("-XX:+UseG1GC").orElseThrow();
+            decisions.add(new Decision(Setting.GC_COLLECTOR, fromOptions.get(0).name(), Rule.SPEC, asked
+                    ? "set in the profile and already selected in " + source + ", so not rendered a second time"
+                    : "kept as selected in " + source + ": the profile leaves the collector open (gc.collector unset or Auto), "
+                            + "and the JVM refuses to start with two"));
+        } else if (asked) {
             collector = gc.getCollector();
             decisions.add(new Decision(Setting.GC_COLLECTOR, collector.name(), Rule.SPEC, "set in the profile"));
-        } else if (!fromOptions.isEmpty()) {
-            decisions.add(new Decision(Setting.GC_COLLECTOR, fromOptions.get(0).name(), Rule.SPEC, "selected in jvmOptions"));
         } else {
             collector = automatic(cpus.cores(), memory.heap(), maxPause, jdk);
             decisions.add(new Decision(Setting.GC_COLLECTOR, collector.name(), Rule.R13,
@@ -95,8 +102,8 @@ record GcPlan(Collector collector, Collector effective, boolean zGenerational, I
                         "(ParallelGCThreads " + parallelCount + " + 2) / 4, never above ParallelGCThreads"));
             }
             if (userConc.isPresent() && userConc.getAsInt() > parallelCount) {
-                notes.invalid.add("jvmOptions set ConcGCThreads=" + userConc.getAsInt() + " above ParallelGCThreads=" + parallelCount
-                        + "; the JVM refuses to start (R14)");
+                notes.invalid.add(userFlags.sourceOf("-XX:ConcGCThreads=1").orElseThrow() + " set ConcGCThreads=" + userConc.getAsInt()
+                        + " above ParallelGCThreads=" + parallelCount + "; the JVM refuses to start (R14)");
             }
         }
         return new GcPlan(collector, effective, zGenerational, maxPause, young, parallel, concurrent, decisions);

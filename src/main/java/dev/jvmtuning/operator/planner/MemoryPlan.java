@@ -11,6 +11,7 @@ import dev.jvmtuning.operator.model.Setting;
 import dev.jvmtuning.operator.model.Units;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * R9-R10: the heap is what the memory limit leaves after metaspace, code cache, thread stacks,
@@ -18,7 +19,7 @@ import java.util.List;
  *
  * @param budget       the memory budget, or null when the container has no memory figure
  * @param heap         the heap in effect when known, whoever set it
- * @param heapRendered whether the operator renders -Xms/-Xmx (not when the heap comes from jvmOptions)
+ * @param heapRendered whether the operator renders -Xms/-Xmx (not when jvmOptions or the container's own flags size the heap)
  * @param threads      the thread plan, cut down where derived threads had to make room for an explicit heap
  */
 record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPlan threads, List<Decision> decisions) {
@@ -71,9 +72,18 @@ record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPl
             }
             explicitHeap = wholeMi(limit * heapSpec.getPercentOfLimit() / 100);
             heapSource = heapSpec.getPercentOfLimit() + "% of the " + mebibytes(limit) + " limit";
-        } else if (userFlags.maxHeapBytes().isPresent()) {
-            explicitHeap = wholeMi(userFlags.maxHeapBytes().getAsLong());
-            heapSource = "set in jvmOptions";
+        } else if (userFlags.heapSizingFlag().isPresent()) {
+            // The user sized the heap (-Xmx, -Xms, MaxRAMPercentage, ...): theirs is kept and budgeted, never overridden.
+            String flag = userFlags.heapSizingFlag().get();
+            heapSource = "kept as sized by " + flag + " in " + userFlags.sourceOf(flag).orElseThrow();
+            // HotSpot takes its percentages of the container's limit, not of its request.
+            OptionalLong theirs = userFlags.effectiveMaxHeapBytes(facts.memoryLimitBytes());
+            if (theirs.isEmpty()) {
+                notes.warnings.add("the heap is " + heapSource + ", a share of the node's memory without a memory limit on the container; "
+                        + "it is not budgeted (R9)");
+                return new MemoryPlan(null, null, false, threads, List.of());
+            }
+            explicitHeap = wholeMi(theirs.getAsLong());
         }
         boolean rendered = heapSpec != null;
         List<Decision> decisions = new ArrayList<>();

@@ -23,10 +23,10 @@ import java.util.Optional;
  * The closed loop's step from metrics back to the planner: the workload figures a window of
  * observed metrics implies. Pure.
  *
- * <p>R1 sizes threads by the service time, but the latency a server measures under load also holds
- * the time its threads waited for a CPU (R17: run-queue delay), for a database connection (R8) and
- * for the garbage collector's pauses (R15).
- * Both are symptoms of the current settings, not work: planning from them would size the pool for
+ * <p>R1 sizes threads by the service time, but the latency measured under load also holds the time
+ * requests queued for a worker thread (R7), the time the threads waited for a CPU (R17: run-queue
+ * delay), for a database connection (R8) and for the garbage collector's pauses (R15).
+ * These are symptoms of the current settings, not work: planning from them would size the pool for
  * the congestion it causes (a CPU-bound service at 200 threads on 2 cores reports 1 s per 10 ms
  * request). So they are taken out, and what remains is never less than the CPU time itself.
  */
@@ -55,7 +55,8 @@ public final class ObservedWorkload {
             return Optional.empty();
         }
         Double cpu = observed.getCpuMillisPerRequest();
-        double congestion = zeroIfAbsent(observed.getRunQueueMillisPerRequest()) + zeroIfAbsent(observed.getConnectionWaitMillisPerRequest());
+        double congestion = zeroIfAbsent(observed.getQueueWaitMillisPerRequest()) + zeroIfAbsent(observed.getRunQueueMillisPerRequest())
+                + zeroIfAbsent(observed.getConnectionWaitMillisPerRequest());
         // A stop-the-world pause stops every request in flight, so pauses take the same share of a request's time as of the wall clock.
         double running = 1 - Math.min(MAX_GC_SHARE, zeroIfAbsent(observed.getGcTimePercent()) / 100);
         double service = Math.max(SMALLEST_MILLIS, Math.max((observed.getMeanLatencyMillis() - congestion) * running, cpu == null ? 0 : cpu));
@@ -146,7 +147,8 @@ public final class ObservedWorkload {
         if (changes.isEmpty()) {
             return List.of();
         }
-        String reason = "measured over " + observed.getWindow() + ": " + number(observed.getMeanLatencyMillis()) + " ms in the server per request, of which "
+        String reason = "measured over " + observed.getWindow() + ": " + number(observed.getMeanLatencyMillis()) + " ms per request, of which "
+                + (observed.getQueueWaitMillisPerRequest() == null ? "" : number(observed.getQueueWaitMillisPerRequest()) + " ms queued for a worker, ")
                 + number(zeroIfAbsent(observed.getRunQueueMillisPerRequest())) + " ms waiting for a CPU and "
                 + number(zeroIfAbsent(observed.getConnectionWaitMillisPerRequest())) + " ms for a database connection (congestion, not work); "
                 + measuredMemory(observed) + "planned with the measured figures: " + String.join(", ", changes) + " (R1, R2, R8, R9, R12a)";

@@ -17,8 +17,10 @@ public sealed interface PlanResult {
     }
 
     /**
-     * No plan: the spec is invalid ({@link Reason#INVALID}: it contradicts itself or the container) or
-     * its values cannot fit the container ({@link Reason#INFEASIBLE}). Each message names the numbers.
+     * No plan: the spec is invalid ({@link Reason#INVALID}: it contradicts itself or the container), it asks
+     * for what the container's own JVM flags already set otherwise and the JVM cannot take both
+     * ({@link Reason#CONFLICT}: two collectors), or its values cannot fit the container ({@link Reason#INFEASIBLE}).
+     * Each message names the numbers.
      */
     record Rejected(Reason reason, List<String> messages) implements PlanResult {
     }

@@ -16,6 +16,7 @@ import dev.jvmtuning.operator.model.TuningValues;
 import dev.jvmtuning.operator.planner.PlanResult.Plan;
 import dev.jvmtuning.operator.planner.PlanResult.Rejected;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
@@ -39,17 +40,23 @@ public final class Planner {
 
     public static PlanResult plan(TuningProfileSpec spec, ContainerFacts facts, FlagPolicy flagPolicy) {
         PlanNotes notes = new PlanNotes();
-        JvmFlags userFlags = new JvmFlags(Objects.requireNonNullElse(spec.getJvmOptions(), List.of()));
+        List<String> jvmOptions = Objects.requireNonNullElse(spec.getJvmOptions(), List.of());
+        // What the JVM will read besides the operator's flags: the container's own and the profile's jvmOptions.
+        JvmFlags userFlags = facts.jvmFlags(spec.getJvmOptionsVariable(), jvmOptions);
         ServerVocabulary vocabulary = ServerVocabulary.of(spec.getRuntime());
         Demand demand = Demand.read(spec.getWorkload(), notes);
-        List<String> refused = flagPolicy.problems(userFlags.all(), facts.javaMajorVersion());
+        List<String> refused = flagPolicy.problems(jvmOptions, facts.javaMajorVersion());
         notes.invalid.addAll(refused);
         if (refused.isEmpty()) {
             // Only flags the policy passed are well-formed enough for the planner to read their values.
-            checkJvmOptions(spec, facts, userFlags, notes);
+            checkJvmOptions(spec, facts, JvmFlags.of(ContainerFacts.JVM_OPTIONS, jvmOptions), notes);
+            checkAgainstTheContainer(spec, userFlags, notes);
         }
         if (!notes.invalid.isEmpty()) {
             return new Rejected(Reason.INVALID, List.copyOf(notes.invalid));
+        }
+        if (!notes.conflicts.isEmpty()) {
+            return new Rejected(Reason.CONFLICT, List.copyOf(notes.conflicts));
         }
         CpuPlan cpus = CpuPlan.of(userFlags, facts, notes);
         ThreadPlan derivedThreads = ThreadPlan.of(spec.getThreads(), demand, cpus.cores(), vocabulary, notes);
@@ -95,10 +102,9 @@ public final class Planner {
         if (chosen.size() > 1) {
             notes.invalid.add("jvmOptions select more than one garbage collector: " + chosen + "; the JVM refuses to start");
         }
-        Gc gc = spec.getGc();
-        if (gc != null && gc.getCollector() != null && gc.getCollector() != Collector.Auto && !chosen.isEmpty()
-                && chosen.get(0) != gc.getCollector()) {
-            notes.invalid.add("jvmOptions select " + chosen.get(0) + " but gc.collector is " + gc.getCollector() + "; set the collector in one place");
+        Collector asked = askedCollector(spec.getGc());
+        if (asked != null && !chosen.isEmpty() && chosen.get(0) != asked) {
+            notes.invalid.add("jvmOptions select " + chosen.get(0) + " but gc.collector is " + asked + "; set the collector in one place");
         }
         if (spec.getHeap() != null && userFlags.heapSizingFlag().isPresent()) {
             notes.invalid.add("jvmOptions contain " + userFlags.heapSizingFlag().get() + " but the heap section sizes the heap; set it in one place");
@@ -114,6 +120,33 @@ public final class Planner {
             notes.invalid.add("jvmOptions set ConcGCThreads=" + conc.getAsInt() + " above ParallelGCThreads=" + parallel
                     + "; the JVM refuses to start (R14)");
         }
+    }
+
+    /**
+     * The collector the container's own flags select against the profile's. HotSpot takes exactly one collector and
+     * refuses to start with two, so a second one is never rendered: where the profile leaves the choice open the
+     * container's is kept (GcPlan), and where it names another the profile and the container conflict. The operator
+     * does not take the user's flag out of their variable: it may sit in the command or another variable, where it
+     * cannot, and a silent edit of what the user chose is worse than saying so.
+     */
+    private static void checkAgainstTheContainer(TuningProfileSpec spec, JvmFlags userFlags, PlanNotes notes) {
+        if (new LinkedHashSet<>(userFlags.collectors()).size() > 1) {
+            notes.conflicts.add("the JVM would get more than one garbage collector (" + String.join(", ", userFlags.describeCollectors())
+                    + ") and refuses to start with two; select the collector in one place");
+            return;
+        }
+        Collector asked = askedCollector(spec.getGc());
+        List<Collector> theirs = userFlags.collectors();
+        if (asked != null && !theirs.isEmpty() && theirs.get(0) != asked) {
+            notes.conflicts.add("gc.collector is " + asked + " but " + userFlags.describeCollectors().get(0)
+                    + " selects a collector already, and the JVM refuses to start with two; remove it there, or set gc.collector to "
+                    + theirs.get(0) + " or Auto to keep it");
+        }
+    }
+
+    /** The collector the profile names, or null when it leaves the choice to the planner (unset or Auto). */
+    private static Collector askedCollector(Gc gc) {
+        return gc == null || gc.getCollector() == null || gc.getCollector() == Collector.Auto ? null : gc.getCollector();
     }
 
     private static Integer agentPort(Metrics metrics) {

@@ -31,6 +31,8 @@ public final class PressureDetector {
     static final double HEAP_NEARLY_FULL_PERCENT = 90;
     /** R4: a pool this busy has no headroom left. */
     static final double SATURATED_RATIO = 0.9;
+    /** R4, R7: a request waiting for a worker on average over the window means every worker was busy. */
+    static final double QUEUED_FOR_SATURATION = 1;
     /** R4: CPU below this share of the container's cores means the threads wait, they do not compute. */
     static final double LOW_CPU_SHARE = 0.5;
     static final double HIGH_CPU_SHARE = 0.8;
@@ -121,11 +123,18 @@ public final class PressureDetector {
 
         Double busy = now.getBusyThreads();
         Double max = now.getMaxThreads();
-        if (busy == null || max == null || max <= 0) {
+        // Busy threads are a gauge read once per scrape; requests queued for a worker over the window say the pool was full.
+        boolean queueing = now.getQueuedRequests() != null && now.getQueuedRequests() >= QUEUED_FOR_SATURATION;
+        String queue = !queueing ? "" : number(now.getQueuedRequests()) + " requests queued for a worker"
+                + (now.getQueueWaitMillisPerRequest() == null ? "" : " (" + number(now.getQueueWaitMillisPerRequest()) + " ms each)");
+        if ((busy == null || max == null || max <= 0) && queueing) {
+            findings.add(new Finding(THREAD_POOL_SATURATED, TRUE, Reason.POOL_SATURATED, queue));
+        } else if (busy == null || max == null || max <= 0) {
             findings.add(new Finding(THREAD_POOL_SATURATED, UNKNOWN, Reason.NO_DATA, "no busy/max thread series of the web server"));
-        } else if (busy >= SATURATED_RATIO * max) {
+        } else if (busy >= SATURATED_RATIO * max || queueing) {
             findings.add(new Finding(THREAD_POOL_SATURATED, TRUE, Reason.POOL_SATURATED, number(busy) + " of " + number(max)
-                    + " request threads busy" + (cpu == null ? "" : ", CPU " + number(cpu) + (cores == null ? " cores" : " of " + number(cores) + " cores"))));
+                    + " request threads busy" + (queueing ? ", " + queue : "")
+                    + (cpu == null ? "" : ", CPU " + number(cpu) + (cores == null ? " cores" : " of " + number(cores) + " cores"))));
             if (cpu != null && cores != null && cpu < LOW_CPU_SHARE * cores) {
                 recommendations.add(new Recommendation(Setting.THREADS_MAX.key(), number(max), Integer.toString((int) Math.ceil(max * GROWTH_STEP)),
                         "every thread is busy while the CPUs idle: the threads wait on I/O, so more of them raise throughput (R1, R4)"));

@@ -7,6 +7,7 @@ import static dev.jvmtuning.operator.model.ConditionType.ROLLOUT_COMPLETE;
 
 import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
+import dev.jvmtuning.operator.api.v1alpha1.LastRecommendations;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.RollBack;
@@ -35,10 +36,13 @@ import java.util.stream.Stream;
 public final class StatusBuilder {
     private final TuningProfileStatus status = new TuningProfileStatus();
     private final Long generation;
+    /** The generation the previous status (and its recommendations) described. */
+    private final Long previousGeneration;
     private final String now;
 
     public StatusBuilder(TuningProfileStatus previous, Long generation, String now) {
         this.generation = generation;
+        this.previousGeneration = previous.getObservedGeneration();
         this.now = now;
         status.setObservedGeneration(generation);
         status.setConditions(new ArrayList<>(previous.getConditions()));
@@ -46,6 +50,7 @@ public final class StatusBuilder {
         status.setWarnings(previous.getWarnings());
         status.setObserved(previous.getObserved());
         status.setRecommendations(previous.getRecommendations());
+        status.setLastRecommendations(previous.getLastRecommendations());
         status.setLastHealthy(previous.getLastHealthy());
         status.setRolledBack(previous.getRolledBack());
         status.setAuto(previous.getAuto());
@@ -145,6 +150,7 @@ public final class StatusBuilder {
             return this;
         }
         condition(METRICS_AVAILABLE, metrics.availableStatus(), metrics.availableReason(), metrics.availableMessage());
+        Observed shown = status.getObserved();
         if (metrics.observed() != null) {
             status.setObserved(metrics.observed());
         }
@@ -152,9 +158,25 @@ public final class StatusBuilder {
             verdict.findings().forEach(f -> condition(f.type(), f.status(), f.reason(), f.message()));
             List<Recommendation> recommendations = new ArrayList<>(verdict.recommendations());
             recommendations.addAll(remeasured);
+            keepLastAdvice(shown, recommendations);
             status.setRecommendations(recommendations);
         }
         return this;
+    }
+
+    /**
+     * Advice shown until now that this window no longer gives moves to lastRecommendations, and new advice
+     * takes its place: an idle window (the load test is over) has nothing to say of the load the advice
+     * came from, so what was shown stays exportable, marked with its window and generation.
+     */
+    private void keepLastAdvice(Observed shown, List<Recommendation> recommendations) {
+        List<Recommendation> showing = status.getRecommendations();
+        if (!recommendations.isEmpty()) {
+            status.setLastRecommendations(null);
+        } else if (showing != null && !showing.isEmpty()) {
+            status.setLastRecommendations(new LastRecommendations(shown == null ? null : shown.getEnd(), previousGeneration,
+                    List.copyOf(showing)));
+        }
     }
 
     public TuningProfileStatus build() {

@@ -10,7 +10,6 @@ import dev.jvmtuning.operator.model.Setting;
 import dev.jvmtuning.operator.model.TuningValues;
 import dev.jvmtuning.operator.model.Units;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +27,7 @@ public final class Renderer {
 
     public static Rendering render(TuningValues values, TuningProfileSpec spec, ContainerFacts facts) {
         List<String> userOptions = Objects.requireNonNullElse(spec.getJvmOptions(), List.of());
-        JvmFlags userFlags = new JvmFlags(userOptions);
+        JvmFlags userFlags = facts.jvmFlags(spec.getJvmOptionsVariable(), userOptions);
         Map<Setting, String> renderedAs = new EnumMap<>(Setting.class);
         List<String> warnings = new ArrayList<>();
 
@@ -119,12 +118,13 @@ public final class Renderer {
      */
     private static List<String> overriddenFlags(List<String> rendered, JvmOptionsVariable variable, ContainerFacts facts) {
         Map<String, JvmFlags> laterSources = new LinkedHashMap<>();
-        laterSources.put("the container's command/args", new JvmFlags(tokens(facts)));
+        laterSources.put(ContainerFacts.COMMAND_LINE, JvmFlags.of(ContainerFacts.COMMAND_LINE, facts.commandLine()));
         for (JvmOptionsVariable other : JvmOptionsVariable.values()) {
             boolean readLater = variable == JvmOptionsVariable.JAVA_TOOL_OPTIONS
                     || (variable == JvmOptionsVariable.JDK_JAVA_OPTIONS && other != JvmOptionsVariable.JAVA_TOOL_OPTIONS);
             if (other != variable && readLater && facts.env().containsKey(other.name())) {
-                laterSources.put("the container's " + other.name(), JvmFlags.parse(facts.env().get(other.name())));
+                String source = ContainerFacts.source(other);
+                laterSources.put(source, JvmFlags.parse(source, facts.env().get(other.name())));
             }
         }
         List<String> warnings = new ArrayList<>();
@@ -138,7 +138,7 @@ public final class Renderer {
     /** Spring Boot and Quarkus rank command-line arguments, system properties and the container's own env above envFrom. */
     private static List<String> overriddenProperties(Map<String, String> properties, Map<String, String> environment, ContainerFacts facts) {
         List<String> warnings = new ArrayList<>();
-        List<String> tokens = tokens(facts);
+        List<String> tokens = facts.commandLine();
         properties.keySet().forEach(property -> tokens.stream()
                 .filter(t -> t.startsWith("--" + property + "=") || t.startsWith("-D" + property + "="))
                 .forEach(t -> warnings.add("the container's command/args set " + t + ", which overrides the rendered " + property)));
@@ -148,12 +148,5 @@ public final class Renderer {
             }
         });
         return warnings;
-    }
-
-    private static List<String> tokens(ContainerFacts facts) {
-        return Stream.concat(facts.command().stream(), facts.args().stream())
-                .flatMap(part -> Arrays.stream(part.trim().split("\\s+")))
-                .filter(t -> !t.isEmpty())
-                .toList();
     }
 }

@@ -6,7 +6,15 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.jvmtuning.operator.api.v1alpha1.Observed;
+import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
+import dev.jvmtuning.operator.metrics.MetricsReport;
+import dev.jvmtuning.operator.model.ConditionStatus;
+import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.pressure.Verdict;
+import dev.jvmtuning.operator.reconciler.StatusBuilder;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
@@ -141,5 +149,55 @@ class TpCommandTest {
         Outcome noStatus = tp("export", "orders-api", "-n", namespace, "--kubeconfig", kubeconfig, "--recommended");
         assertThat(noStatus.status()).isEqualTo(2);
         assertThat(tp("export", "-f", EXAMPLE.toString(), "--recommended").err()).contains("--recommended reads the profile's status");
+    }
+
+    @Test
+    void exportRecommendedKeepsTheLastAdviceShownOnceTheLoadStops() throws Exception {
+        String namespace = controlPlane.newNamespace("tp-idle");
+        String kubeconfig = controlPlane.kubeconfig().toString();
+        client.load(Files.newInputStream(EXAMPLE)).items().forEach(o -> client.resource(o).inNamespace(namespace).create());
+        Recommendation measured = new Recommendation("workload.meanLatency", "300ms", "120ms",
+                "measured over 60s: 120 ms in the server per request; planned with the measured figures: threads.max 150 -> 60");
+
+        // The status as the operator writes it: a window under load gives advice, the next one (the load test is over) gives none.
+        // Retried as a whole, as an operator running in this JVM may write the profile's status in between.
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            writeStatus(namespace, window("2026-11-24T10:00:00Z", 400.0), List.of(measured));
+            writeStatus(namespace, window("2026-11-24T10:01:00Z", 0.0), List.of());
+            TuningProfile idle = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders-api").get();
+            assertThat(idle.getStatus().getRecommendations()).as("no advice from an idle window").isEmpty();
+
+            Outcome export = tp("export", "orders-api", "-n", namespace, "--kubeconfig", kubeconfig, "--recommended");
+
+            assertThat(export.status()).as(export.err()).isZero();
+            assertThat(export.out()).contains("# status.recommendations is empty", "window ending 2026-11-24T10:00:00Z");
+            JsonNode env = YAML.readTree(export.out()).path("spec").path("template").path("spec").path("containers").get(0).path("env");
+            assertThat(env.findValues("name").stream().map(JsonNode::asText).toList()).contains("SERVER_TOMCAT_THREADS_MAX");
+            env.forEach(e -> {
+                if (e.path("name").asText().equals("SERVER_TOMCAT_THREADS_MAX")) {
+                    assertThat(e.path("value").asText()).as("threads planned with the measured 120 ms, not the declared 300 ms").isEqualTo("60");
+                }
+            });
+        });
+    }
+
+    /** One metrics window as the reconciler reports it: its figures, and the advice judged from them. */
+    private static void writeStatus(String namespace, Observed window, List<Recommendation> advice) {
+        TuningProfile profile = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders-api").get();
+        TuningProfileStatus previous = profile.getStatus() == null ? new TuningProfileStatus() : profile.getStatus();
+        TuningProfileStatus next = new StatusBuilder(previous, profile.getMetadata().getGeneration(), window.getEnd())
+                .metrics(new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, "read", window, null), new Verdict(List.of(), advice),
+                        List.of())
+                .build();
+        client.resources(TuningProfile.class).inNamespace(namespace).resource(StatusBuilder.patch(profile, next)).patchStatus();
+    }
+
+    private static Observed window(String end, double requestsPerSecond) {
+        Observed observed = new Observed();
+        observed.setWindow("60s");
+        observed.setEnd(end);
+        observed.setPods(1);
+        observed.setRequestsPerSecond(requestsPerSecond);
+        return observed;
     }
 }

@@ -50,6 +50,46 @@ class WindowTest {
         assertThat(o.getEnd()).isEqualTo("1970-01-01T00:00:10Z");
     }
 
+    /** A pod serving 100 req/s at 20 ms each in the server, with {@code queue} in front of its workers at both ends of 10 s. */
+    static Observed overloaded(PodSnapshot.Queue before, PodSnapshot.Queue after) {
+        return Window.observe(
+                Map.of("a", new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 2.0, 200.0, 200.0, 0.0, 0.5, null,
+                        new PodSnapshot.Service(1000.0, 20.0, null, null, null, 0.0, null, histogram(1000, 0.02), before))),
+                Map.of("a", new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 12.0, 2.0, 200.0, 200.0, 0.0, 0.5, null,
+                        new PodSnapshot.Service(2000.0, 40.0, null, null, null, 0.0, null, histogram(2000, 0.02), after))),
+                null);
+    }
+
+    /** All requests within {@code seconds}. */
+    private static LatencyHistogram histogram(double requests, double seconds) {
+        return new LatencyHistogram(new java.util.TreeMap<>(Map.of(seconds, requests, Double.POSITIVE_INFINITY, requests)));
+    }
+
+    @Test
+    void theLatencyIncludesTheTimeRequestsQueuedForAWorker() {
+        // Overload: 140 requests queued on average at 100 req/s wait 1.4 s each (Little's law), 70 times the 20 ms in the server.
+        Observed jetty = overloaded(new PodSnapshot.Queue(130.0, null), new PodSnapshot.Queue(150.0, null));
+        // Quarkus times the queue itself: 1400 s of waiting over 1000 requests.
+        Observed quarkus = overloaded(new PodSnapshot.Queue(140.0, 600.0), new PodSnapshot.Queue(140.0, 2000.0));
+
+        for (Observed o : java.util.List.of(jetty, quarkus)) {
+            assertThat(o.getQueueWaitMillisPerRequest()).isCloseTo(1400.0, org.assertj.core.data.Offset.offset(1e-6));
+            assertThat(o.getQueuedRequests()).isEqualTo(140.0);
+            assertThat(o.getMeanLatencyMillis()).as("what a client waits: queue and server").isCloseTo(1420.0, org.assertj.core.data.Offset.offset(1e-6));
+            assertThat(o.getP99LatencyMillis()).isGreaterThan(1400.0);
+            assertThat(o.getLatencyIncludesQueueWait()).isTrue();
+        }
+    }
+
+    @Test
+    void withoutAQueueSeriesTheLatencyIsLabelledServerSideOnly() {
+        Observed tomcat = overloaded(PodSnapshot.Queue.NONE, PodSnapshot.Queue.NONE);
+
+        assertThat(tomcat.getMeanLatencyMillis()).isEqualTo(20.0);
+        assertThat(tomcat.getLatencyIncludesQueueWait()).isFalse();
+        assertThat(tomcat.getQueueWaitMillisPerRequest()).isNull();
+    }
+
     @Test
     void aWindowWithoutRequestsHasNoPerRequestFigures() {
         PodSnapshot.Service idle = new PodSnapshot.Service(1000.0, 300.0, 5.0, null, null, null, null);
@@ -173,7 +213,7 @@ class WindowTest {
         java.util.TreeMap<Double, Double> buckets = new java.util.TreeMap<>(Map.of(0.01, under10ms, 0.1, under100ms, 0.2, all,
                 Double.POSITIVE_INFINITY, all));
         return new PodSnapshot(at, 0.0, 0.0, 0.0, 0.0, 10.0, 2.0, 10.0, 200.0, 0.0, 0.5, null,
-                new PodSnapshot.Service(all, all * 0.01, null, null, null, null, null, new LatencyHistogram(buckets)));
+                new PodSnapshot.Service(all, all * 0.01, null, null, null, null, null, new LatencyHistogram(buckets), PodSnapshot.Queue.NONE));
     }
 
     /** As Quarkus 3.34 exposes its worker pool (quarkus.thread-pool.max-threads=37, one request in flight); the internal pool is not the server's. */

@@ -43,6 +43,15 @@ class ObservedWorkloadTest {
     }
 
     @Test
+    void timeQueuedForAWorkerIsNotServiceTime() {
+        // The overloaded pod of WindowTest: 1420 ms per request, 1400 of them queued before a worker took the request.
+        Observed o = observed(100, 1420, 2.0, null, null, null);
+        o.setQueueWaitMillisPerRequest(1400.0);
+
+        assertThat(ObservedWorkload.estimate(o, null).orElseThrow().getMeanLatency()).isEqualTo("20ms");
+    }
+
+    @Test
     void waitingForAConnectionIsNotServiceTimeButHoldingOneIsDatabaseTime() {
         Workload w = ObservedWorkload.estimate(observed(100, 940, 0.8, 1.0, 819.0, 100.2), null).orElseThrow();
 

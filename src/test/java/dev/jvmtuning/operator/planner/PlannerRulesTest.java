@@ -356,6 +356,10 @@ class PlannerRulesTest {
         }
     }
 
+    static ContainerFacts withEnv(String variable, String value) {
+        return new ContainerFacts(2.0, 2.0, 2 * Units.GI, 2 * Units.GI, Map.of(variable, value), Set.of(), List.of(), List.of(), 17, 1);
+    }
+
     @Nested
     class JvmOptionsAndTheContainer {
         @Test
@@ -396,12 +400,68 @@ class PlannerRulesTest {
         void flagsAndPropertiesHardCodedInTheCommandAreReportedAsOverrides() {
             ContainerFacts facts = new ContainerFacts(2.0, 2.0, 2 * Units.GI, 2 * Units.GI, Map.of("SERVER_TOMCAT_THREADS_MAX", "300"), Set.of(),
                     List.of("sh", "-c"), List.of("exec java -Xmx512m -jar app.jar --server.tomcat.accept-count=50"), 17, 1);
-            Planned plan = plan("runtime: SpringBootTomcat\nthreads: {max: 100}\nqueue: {acceptCount: 300}", facts);
+            Planned plan = plan("runtime: SpringBootTomcat\nheap: {size: 1Gi}\nthreads: {max: 100}\nqueue: {acceptCount: 300}", facts);
 
             assertThat(plan.warnings())
-                    .anyMatch(w -> w.contains("command/args set -Xmx512m, which overrides the rendered -Xmx"))
+                    .anyMatch(w -> w.contains("command/args set -Xmx512m, which overrides the rendered -Xmx1024m"))
                     .anyMatch(w -> w.contains("--server.tomcat.accept-count=50, which overrides the rendered server.tomcat.accept-count"))
                     .anyMatch(w -> w.contains("env sets SERVER_TOMCAT_THREADS_MAX itself"));
+        }
+
+        @Test
+        void aCollectorTheContainerSelectsIsKeptWhenTheProfileLeavesItOpen() {
+            ContainerFacts inTheVariable = withEnv("JAVA_TOOL_OPTIONS", "-Dfile.encoding=UTF-8 -XX:+UseZGC");
+            ContainerFacts inTheCommand = new ContainerFacts(2.0, 2.0, 2 * Units.GI, 2 * Units.GI, Map.of(), Set.of(),
+                    List.of("java"), List.of("-XX:+UseZGC", "-jar", "app.jar"), 17, 1);
+
+            for (String spec : List.of("", "gc: {collector: Auto}")) {
+                Planned kept = plan(spec, inTheVariable);
+                assertThat(kept.rendering().jvmOptionsValue()).startsWith("-Dfile.encoding=UTF-8 -XX:+UseZGC ")
+                        .doesNotContain("-XX:+UseParallelGC", "-XX:+UseG1GC", "-XX:+UseSerialGC");
+                assertThat(decision(kept, "gc.collector").value()).isEqualTo("ZGC");
+                assertThat(decision(kept, "gc.collector").rationale()).contains("kept as selected in the container's JAVA_TOOL_OPTIONS");
+                // ZGC has no young generation to fix and no thread counts of G1's or Parallel's to render
+                assertThat(kept.rendering().renderedFlags()).noneMatch(f -> f.startsWith("-Xmn") || f.contains("GCThreads"));
+            }
+            Planned fromTheCommand = plan("", inTheCommand);
+            assertThat(fromTheCommand.rendering().renderedFlags()).noneMatch(f -> f.startsWith("-XX:+Use"));
+            assertThat(decision(fromTheCommand, "gc.collector").rationale()).contains("the container's command/args");
+        }
+
+        @Test
+        void aProfileCollectorBesideAnotherOneInTheContainerIsAConflict() {
+            Rejected inTheVariable = rejected("gc: {collector: G1}", withEnv("JAVA_TOOL_OPTIONS", "-XX:+UseZGC"));
+            Rejected inAnotherVariable = rejected("gc: {collector: G1}\njvmOptionsVariable: JDK_JAVA_OPTIONS",
+                    withEnv("JAVA_TOOL_OPTIONS", "-XX:+UseZGC"));
+            Rejected withJvmOptions = rejected("jvmOptions: ['-XX:+UseG1GC']", withEnv("JAVA_OPTS", "-XX:+UseSerialGC"));
+
+            assertThat(inTheVariable.reason()).isEqualTo(Reason.CONFLICT);
+            assertThat(inTheVariable.messages()).containsExactly("gc.collector is G1 but ZGC in the container's JAVA_TOOL_OPTIONS selects a "
+                    + "collector already, and the JVM refuses to start with two; remove it there, or set gc.collector to ZGC or Auto to keep it");
+            assertThat(inAnotherVariable.reason()).isEqualTo(Reason.CONFLICT);
+            assertThat(withJvmOptions.reason()).isEqualTo(Reason.CONFLICT);
+            assertThat(withJvmOptions.messages()).singleElement().asString()
+                    .contains("more than one garbage collector (G1 in jvmOptions, Serial in the container's JAVA_OPTS)");
+            // the same collector in both places is one collector: it is not rendered again
+            Planned same = plan("gc: {collector: ZGC}", withEnv("JAVA_TOOL_OPTIONS", "-XX:+UseZGC"));
+            assertThat(same.rendering().renderedFlags()).doesNotContain("-XX:+UseZGC");
+            assertThat(decision(same, "gc.collector").rationale()).contains("not rendered a second time");
+        }
+
+        @Test
+        void heapAndCpuFlagsTheContainerSetsAreKeptAndBudgeted() {
+            Planned plan = plan("", withEnv("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=50.0 -XX:ActiveProcessorCount=4"));
+
+            assertThat(plan.rendering().renderedFlags()).noneMatch(f -> f.startsWith("-Xm") || f.startsWith("-XX:ActiveProcessorCount"));
+            assertThat(decision(plan, "heap.size").value()).isEqualTo("1024Mi");
+            assertThat(decision(plan, "heap.size").rationale())
+                    .contains("kept as sized by -XX:MaxRAMPercentage=50.0 in the container's JAVA_TOOL_OPTIONS");
+            assertThat(decision(plan, "jvm.activeProcessorCount").rationale()).contains("the container's JAVA_TOOL_OPTIONS");
+            // a heap sized on the command line is the user's too: no -Xmx of the operator's beneath it to warn about
+            Planned commandLine = plan("", new ContainerFacts(2.0, 2.0, 2 * Units.GI, 2 * Units.GI, Map.of(), Set.of(),
+                    List.of("sh", "-c"), List.of("exec java -Xms1g -jar app.jar"), 17, 1));
+            assertThat(commandLine.rendering().renderedFlags()).noneMatch(f -> f.startsWith("-Xm"));
+            assertThat(commandLine.warnings()).noneMatch(w -> w.contains("overrides the rendered -X"));
         }
 
         @Test

@@ -129,6 +129,21 @@ class PressureDetectorTest {
     }
 
     @Test
+    void r4_r7_requestsQueuedForAWorkerMeanThePoolIsSaturatedWhateverTheBusyGaugeRead() {
+        // The busy gauge, read once per scrape, caught a moment of 150; over the window 140 requests waited 1.4 s each.
+        Observed o = window();
+        o.setBusyThreads(150.0);
+        o.setMaxThreads(200.0);
+        o.setQueuedRequests(140.0);
+        o.setQueueWaitMillisPerRequest(1400.0);
+
+        Verdict v = PressureDetector.judge(o, null, new Pressure(), CURRENT);
+
+        assertThat(finding(v, "ThreadPoolSaturated")).isEqualTo(new Finding(ConditionType.THREAD_POOL_SATURATED, ConditionStatus.TRUE,
+                Reason.POOL_SATURATED, "150 of 200 request threads busy, 140 requests queued for a worker (1400 ms each)"));
+    }
+
+    @Test
     void r8_requestsWaitingForConnectionsMeanTheConnectionPoolIsStarved() {
         Observed o = window();
         o.setPendingConnections(37.0);

@@ -30,11 +30,23 @@ public class Observed {
     private Double pendingConnections;
     @JsonPropertyDescription("Requests served per second, per pod (management endpoints excluded).")
     private Double requestsPerSecond;
-    @JsonPropertyDescription("Mean time a request spent in the server, in milliseconds.")
+    @JsonPropertyDescription("Mean time a request took, in milliseconds: the time it waited for a worker thread (queueWaitMillisPerRequest) "
+            + "and its time in the server, or its time in the server only where latencyIncludesQueueWait is false.")
     private Double meanLatencyMillis;
     @JsonPropertyDescription("99th percentile of the time requests spent in the server over the window, in milliseconds, from the "
-            + "server's request-duration histogram over all the target's pods; absent when the server exposes none.")
+            + "server's request-duration histogram over all the target's pods, plus the mean queue wait where one is measured; "
+            + "absent when the server exposes no histogram.")
     private Double p99LatencyMillis;
+    @JsonPropertyDescription("Whether the latency figures include the time requests waited for a worker thread. False: server-side "
+            + "only, timed from when a worker took the request, because the runtime exposes no queue (Tomcat: none of its executor, "
+            + "and connections past maxConnections wait in the kernel's accept backlog): under overload the clients wait far longer "
+            + "than these figures say.")
+    private Boolean latencyIncludesQueueWait;
+    @JsonPropertyDescription("Time a request waited for a worker thread before the server started on it, in milliseconds: the runtime's "
+            + "own queue-delay timer (Quarkus), else the queued requests by Little's law (wait = queued / rate; Jetty, executors).")
+    private Double queueWaitMillisPerRequest;
+    @JsonPropertyDescription("Requests waiting for a worker thread, per pod, on average over the window.")
+    private Double queuedRequests;
     @JsonPropertyDescription("CPU time the process used per request, in milliseconds.")
     private Double cpuMillisPerRequest;
     @JsonPropertyDescription("Time the JVM's threads waited for a CPU per request, in milliseconds: CPU contention, not work.")

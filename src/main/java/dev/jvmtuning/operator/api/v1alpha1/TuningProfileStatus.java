@@ -26,6 +26,10 @@ public class TuningProfileStatus {
     @JsonPropertyDescription("Changes the metrics suggest, with their reasons.")
     private List<Recommendation> recommendations = new ArrayList<>();
 
+    @JsonPropertyDescription("The recommendations shown last, with the window they came from, kept once a window without advice "
+            + "(the load stopped) emptied recommendations: what kubectl tp export --recommended exports then.")
+    private LastRecommendations lastRecommendations;
+
     @JsonPropertyDescription("The last settings whose rollout completed with every pod available: what a failed rollout goes back to.")
     private AppliedSettings lastHealthy;
 

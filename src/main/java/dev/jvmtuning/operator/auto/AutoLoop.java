@@ -35,16 +35,18 @@ public final class AutoLoop {
     }
 
     /**
-     * @param spec       spec.auto with its defaults
-     * @param previous   status.auto of the last reconcile, or null
-     * @param inForce    the knobs as they run now (the plan's values, the server's own where the plan leaves one)
-     * @param settledAt  when the rollout of the settings in force completed, or null while it is under way
-     * @param podFailure what the pods said when the last step's rollout failed and was rolled back, or null
-     * @param window     the latest metrics window, or null
-     * @param replanner  the planner fed with a period's measured workload
+     * @param spec          spec.auto with its defaults
+     * @param previous      status.auto of the last reconcile, or null
+     * @param inForce       the knobs as they run now (the plan's values, the server's own where the plan leaves one)
+     * @param memoryBytes   the container's memory budget, which the heap's percentage renders against, or null
+     * @param settledAt     when the rollout of the settings in force completed, or null while it is under way
+     * @param jvmsStartedAt when the youngest of the target's JVMs started (its container's last start: a new pod, a restart), or null
+     * @param podFailure    what the pods said when the last step's rollout failed and was rolled back, or null
+     * @param window        the latest metrics window, or null
+     * @param replanner     the planner fed with a period's measured workload
      */
-    public record Input(Auto spec, AutoStatus previous, AutoSettings inForce, Instant settledAt, String podFailure, Observed window,
-            Replanner replanner, Instant now) {
+    public record Input(Auto spec, AutoStatus previous, AutoSettings inForce, Long memoryBytes, Instant settledAt, Instant jvmsStartedAt,
+            String podFailure, Observed window, Replanner replanner, Instant now) {
     }
 
     /** An Event the decision deserves. */
@@ -58,36 +60,37 @@ public final class AutoLoop {
     public static Decision decide(Input in) {
         List<Event> events = new ArrayList<>();
         AutoStatus next = in.previous() == null
-                ? new AutoStatus().setState(AutoState.Applying).setSettings(new AutoSettings()).setLastGood(new AutoSettings())
-                        .setChangedAt(in.now().toString())
+                ? new AutoStatus().setState(AutoState.Applying).setChangedAt(in.now().toString())
                 : COPIER.convertValue(in.previous(), AutoStatus.class);
         Optional<AutoIteration> pending = pending(next);
         if (in.podFailure() != null && pending.isPresent()) {
             revert(next, pending.get(), null, "the pods failed: " + in.podFailure(), in.now(), events);
-            return new Decision(next, events);
+            return waiting(next, events, rollout(next), null);
         }
         if (in.settledAt() == null) {
             next.getWindows().clear();
-            return new Decision(next, events);
+            return waiting(next, events, rollout(next), null);
         }
         if (next.getState() == AutoState.Applying) {
             next.setState(AutoState.Observing);
         }
         collect(in, next);
-        if (next.getWindows().size() < in.spec().getObservationWindows()) {
-            return new Decision(next, events);
+        int needed = in.spec().getObservationWindows();
+        if (next.getWindows().size() < needed) {
+            return collecting(in, next, events);
         }
         boolean judging = pending.isPresent() || next.getState() == AutoState.Reverted || next.getState() == AutoState.Holding;
         if (!judging && tooSoon(in, next)) {
             // The windows slide: the step, when allowed, plans from the latest ones.
             next.getWindows().remove(0);
-            return new Decision(next, events);
+            return minInterval(in, next, events);
         }
         if (pending.isPresent() && replicasMoved(next.getWindows())) {
             // An autoscaler moved the replicas during the step's windows: a period across the move is neither the step's
             // load nor the one before, and the new pods' first windows are their warm-up. The verdict waits for a period at one count.
             next.getWindows().clear();
-            return new Decision(next, events);
+            return waiting(next, events, "a period at one replica count: the replicas moved during the step's windows; "
+                    + windowsSeen(in, next), nextPeriodEnd(in, next));
         }
         AutoFigures period = Measures.figures(Measures.mean(next.getWindows()), next.getWindows().size());
         Observed measured = Measures.mean(next.getWindows());
@@ -95,12 +98,12 @@ public final class AutoLoop {
         switch (next.getState()) {
             case Reverted -> {
                 next.setState(AutoState.Holding).setHoldBaseline(period);
-                return new Decision(next, events);
+                return holding(in, next, events);
             }
             case Holding -> {
                 Optional<String> moved = Measures.shift(in.spec(), next.getHoldBaseline(), period);
                 if (moved.isEmpty()) {
-                    return new Decision(next, events);
+                    return holding(in, next, events);
                 }
                 next.setState(AutoState.Observing).setHoldBaseline(null);
                 events.add(new Event(false, Reason.AUTO_RESUMED, moved.get() + "; re-planning"));
@@ -110,7 +113,7 @@ public final class AutoLoop {
                     Optional<String> worse = Measures.regression(in.spec(), pending.get().getBefore(), period);
                     if (worse.isPresent()) {
                         revert(next, pending.get(), period, worse.get(), in.now(), events);
-                        return new Decision(next, events);
+                        return waiting(next, events, rollout(next), null);
                     }
                     pending.get().setAfter(period).setVerdict(AutoVerdict.Kept).setReason(pending.get().getReason() + "; kept: no measure worse");
                     next.setLastGood(next.getSettings());
@@ -119,10 +122,70 @@ public final class AutoLoop {
             }
         }
         if (tooSoon(in, next)) {
-            return new Decision(next, events);
+            return minInterval(in, next, events);
         }
         step(in, next, measured, period, events);
+        return next.getState() == AutoState.Applying ? waiting(next, events, rollout(next), null)
+                : waiting(next, events, "a period whose re-plan moves a knob by " + in.spec().getChangeThresholdPercent() + "%; "
+                        + windowsSeen(in, next), nextPeriodEnd(in, next));
+    }
+
+    /** The next status, saying what the loop waits for and, when it can tell, until when. */
+    private static Decision waiting(AutoStatus next, List<Event> events, String what, Instant until) {
+        next.setWaitingFor(what).setNextDecisionAt(until == null ? null : until.toString());
         return new Decision(next, events);
+    }
+
+    private static String rollout(AutoStatus next) {
+        return "the rollout of " + next.getSettings() + " to complete";
+    }
+
+    /** Windows are being gathered: before the first one that counts, the warm-up; then the windows themselves. */
+    private static Decision collecting(Input in, AutoStatus next, List<Event> events) {
+        Instant countsFrom = countsFrom(in, next);
+        String what = next.getState() == AutoState.Holding || next.getState() == AutoState.Reverted ? holdingFor(in, next) + "; " : "";
+        if (next.getWindows().isEmpty() && in.now().isBefore(countsFrom)) {
+            return waiting(next, events, what + "the warm-up: windows count from " + countsFrom + " (" + in.spec().getWarmUp() + " after "
+                    + warmUpFrom(in, next) + "); then " + in.spec().getObservationWindows() + " metrics windows", nextPeriodEnd(in, next));
+        }
+        return waiting(next, events, what + windowsSeen(in, next), nextPeriodEnd(in, next));
+    }
+
+    private static Decision minInterval(Input in, AutoStatus next, List<Event> events) {
+        Instant until = Instant.parse(next.getChangedAt()).plus(seconds(in.spec().getMinInterval()));
+        return waiting(next, events, "the minimum interval: " + in.spec().getMinInterval() + " since the last change at " + next.getChangedAt(),
+                until);
+    }
+
+    private static Decision holding(Input in, AutoStatus next, List<Event> events) {
+        return waiting(next, events, holdingFor(in, next) + "; " + windowsSeen(in, next), nextPeriodEnd(in, next));
+    }
+
+    private static String holdingFor(Input in, AutoStatus next) {
+        AutoFigures baseline = next.getHoldBaseline();
+        return baseline == null ? "holding the last good settings " + next.getSettings()
+                : "the workload to move by " + in.spec().getWorkloadShiftPercent() + "% from " + Measures.text(baseline.getRequestsPerSecond())
+                        + " req/s per pod and " + Measures.text(baseline.getMeanLatencyMillis()) + " ms, holding " + next.getSettings();
+    }
+
+    private static String windowsSeen(Input in, AutoStatus next) {
+        return "metrics windows: " + next.getWindows().size() + " of " + in.spec().getObservationWindows() + " seen";
+    }
+
+    /**
+     * When the windows the loop still needs will have ended, at the length of the latest window: from the
+     * last window counted, else from when windows start to count. Null before any window says its length.
+     */
+    private static Instant nextPeriodEnd(Input in, AutoStatus next) {
+        Observed latest = in.window();
+        if (latest == null || latest.getWindow() == null) {
+            return null;
+        }
+        Duration length = seconds(latest.getWindow());
+        List<Observed> counted = next.getWindows();
+        Instant from = counted.isEmpty() ? countsFrom(in, next) : Instant.parse(counted.get(counted.size() - 1).getEnd());
+        int missing = in.spec().getObservationWindows() - counted.size();
+        return from.plus(length.multipliedBy(Math.max(1, missing)));
     }
 
     /** Re-plans from the period and takes a step, or rests (Converged) when no knob would move by the threshold. */
@@ -132,10 +195,10 @@ public final class AutoLoop {
             return;
         }
         AutoSettings current = effective(next.getSettings(), in.inForce());
-        AutoSettings target = Steps.limit(in.spec(), current, proposal.get().settings());
-        Optional<String> why = Steps.significant(in.spec(), current, target);
+        AutoSettings target = Steps.worthMoving(in.spec(), current, Steps.limit(in.spec(), current, proposal.get().settings()), in.memoryBytes());
+        Optional<String> why = Steps.significant(in.spec(), current, target, in.memoryBytes());
         Optional<AutoSettings> left = lastLeft(next);
-        if (why.isPresent() && left.isPresent() && Steps.significant(in.spec(), left.get(), target).isEmpty()) {
+        if (why.isPresent() && left.isPresent() && Steps.significant(in.spec(), left.get(), target, in.memoryBytes()).isEmpty()) {
             why = Optional.empty();
         }
         // Settings that do not fit the container are never rolled out: the loop rests where it is.
@@ -182,7 +245,10 @@ public final class AutoLoop {
         return in.now().isBefore(Instant.parse(next.getChangedAt()).plus(seconds(in.spec().getMinInterval())));
     }
 
-    /** Adds this poll's window once, when it lies wholly after the rollout's warm-up. */
+    /**
+     * Adds this poll's window once, when it lies wholly after the warm-up: of the rollout of the settings
+     * in force, and of the youngest JVM (a pod started since, by a restart or an autoscaler, is cold too).
+     */
     private static void collect(Input in, AutoStatus next) {
         Observed window = in.window();
         if (window == null || window.getEnd() == null || window.getWindow() == null) {
@@ -190,13 +256,31 @@ public final class AutoLoop {
         }
         Instant end = Instant.parse(window.getEnd());
         Instant start = end.minus(seconds(window.getWindow()));
-        Instant changed = Instant.parse(next.getChangedAt());
-        // Settings that render the same template need no rollout: their windows count from the change.
-        Instant settled = in.settledAt().isAfter(changed) ? in.settledAt() : changed;
         boolean seen = next.getWindows().stream().anyMatch(w -> window.getEnd().equals(w.getEnd()));
-        if (!seen && !start.isBefore(settled.plus(seconds(in.spec().getWarmUp())))) {
+        if (!seen && !start.isBefore(countsFrom(in, next))) {
             next.getWindows().add(window);
         }
+    }
+
+    /** When windows start to count: the warm-up after the later of the change, its rollout's completion and the youngest JVM's start. */
+    private static Instant countsFrom(Input in, AutoStatus next) {
+        return warmUpStart(in, next).plus(seconds(in.spec().getWarmUp()));
+    }
+
+    private static Instant warmUpStart(Input in, AutoStatus next) {
+        // Settings that render the same template need no rollout: their windows count from the change.
+        Instant changed = Instant.parse(next.getChangedAt());
+        Instant settled = in.settledAt().isAfter(changed) ? in.settledAt() : changed;
+        return in.jvmsStartedAt() != null && in.jvmsStartedAt().isAfter(settled) ? in.jvmsStartedAt() : settled;
+    }
+
+    /** What the warm-up runs from, said for status. */
+    private static String warmUpFrom(Input in, AutoStatus next) {
+        Instant start = warmUpStart(in, next);
+        if (start.equals(in.jvmsStartedAt()) && !start.equals(in.settledAt())) {
+            return "the youngest JVM started at " + start;
+        }
+        return start.equals(in.settledAt()) ? "the rollout completed at " + start : "the change at " + start;
     }
 
     /** Whether the windows read different numbers of pods. */

@@ -131,7 +131,7 @@ public final class Measures {
     }
 
     /** A figure for a message; an absent one (the metrics do not expose it) as "n/a". */
-    private static String text(Double value) {
+    static String text(Double value) {
         return value == null ? "n/a" : Units.number(value);
     }
 

@@ -4,20 +4,32 @@ import dev.jvmtuning.operator.api.v1alpha1.Auto;
 import dev.jvmtuning.operator.api.v1alpha1.AutoSettings;
 import dev.jvmtuning.operator.api.v1alpha1.Bounds;
 import dev.jvmtuning.operator.model.Setting;
+import dev.jvmtuning.operator.model.Units;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
 
-/** How far one step may go (the step limit, then the bounds) and whether it is worth a rollout (the threshold). Pure. */
+/**
+ * How far one step may go (into the bounds, then at most the step limit from the value in force) and
+ * which of its moves are worth a rollout (the threshold, judged on each knob as it renders). Pure.
+ */
 public final class Steps {
     /** As in the recommendations: a knob that moves by less than this is never worth a rollout. */
     private static final int SMALLEST_MOVE = 2;
+    /** A heap that moves by less is the rounding of a plan around its threads, not a new heap. */
+    private static final long SMALLEST_HEAP_MOVE_MIB = 8;
 
     private Steps() {
     }
 
-    /** The proposal moved at most maxStepPercent from the current values, then into the bounds; a knob the proposal leaves stays, the heap only moves within bounds. */
+    /**
+     * The proposal brought into the bounds, then moved at most maxStepPercent from the value in force:
+     * the bounds say where the loop may go, the step limit how fast, so a value in force outside the
+     * bounds comes in step by step. A knob the proposal leaves stays; the heap only moves within bounds.
+     * A knob whose value in force is unknown has no step to limit: it takes the bounded proposal.
+     */
     public static AutoSettings limit(Auto spec, AutoSettings current, AutoSettings proposed) {
         double step = spec.getMaxStepPercent() / 100.0;
         return new AutoSettings(
@@ -28,12 +40,31 @@ public final class Steps {
                         : knob(current.getHeapPercentOfLimit(), proposed.getHeapPercentOfLimit(), step, spec.getHeapPercentOfLimit()));
     }
 
-    /** Which knobs move by the threshold (and by 2) from {@code from} to {@code to}, as a sentence; empty when none does. */
-    public static Optional<String> significant(Auto spec, AutoSettings from, AutoSettings to) {
+    /**
+     * The target with each knob that does not move by the threshold left where it is: a step rolls out
+     * the moves worth a rollout, not the small ones that come along with them.
+     */
+    public static AutoSettings worthMoving(Auto spec, AutoSettings from, AutoSettings to, Long memoryBytes) {
+        return new AutoSettings(
+                moves(spec, from.getThreads(), to.getThreads(), SMALLEST_MOVE) ? to.getThreads() : from.getThreads(),
+                moves(spec, from.getConnectionPool(), to.getConnectionPool(), SMALLEST_MOVE) ? to.getConnectionPool() : from.getConnectionPool(),
+                heapMoves(spec, from.getHeapPercentOfLimit(), to.getHeapPercentOfLimit(), memoryBytes)
+                        ? to.getHeapPercentOfLimit() : from.getHeapPercentOfLimit());
+    }
+
+    /**
+     * Which knobs move by the threshold (and by 2; the heap as it renders, by 8 MiB) from {@code from}
+     * to {@code to}, as a sentence; empty when none does.
+     *
+     * @param memoryBytes the container's memory budget the heap's percentage renders against, or null
+     */
+    public static Optional<String> significant(Auto spec, AutoSettings from, AutoSettings to, Long memoryBytes) {
         List<String> moves = new ArrayList<>();
-        move(moves, spec, Setting.THREADS_MAX.key(), from, to, AutoSettings::getThreads);
-        move(moves, spec, Setting.POOL_MAX_SIZE.key(), from, to, AutoSettings::getConnectionPool);
-        move(moves, spec, Setting.HEAP_SIZE.key() + " (% of the limit)", from, to, AutoSettings::getHeapPercentOfLimit);
+        describe(moves, Setting.THREADS_MAX.key(), from, to, AutoSettings::getThreads, (a, b) -> moves(spec, a, b, SMALLEST_MOVE), String::valueOf);
+        describe(moves, Setting.POOL_MAX_SIZE.key(), from, to, AutoSettings::getConnectionPool, (a, b) -> moves(spec, a, b, SMALLEST_MOVE),
+                String::valueOf);
+        describe(moves, Setting.HEAP_SIZE.key(), from, to, AutoSettings::getHeapPercentOfLimit, (a, b) -> heapMoves(spec, a, b, memoryBytes),
+                percent -> memoryBytes == null ? percent + "% of the limit" : percent + "% (" + Units.mebibytes(heapBytes(memoryBytes, percent)) + ")");
         return moves.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", moves));
     }
 
@@ -41,21 +72,39 @@ public final class Steps {
         if (proposed == null) {
             return current;
         }
-        int value = proposed;
-        if (current != null) {
-            value = (int) Math.max(Math.ceil(current / (1 + step)), Math.min(Math.floor(current * (1 + step)), value));
+        int target = bounds == null ? proposed : bounds.clamp(proposed);
+        if (current == null) {
+            return target;
         }
-        return bounds == null ? value : bounds.clamp(value);
+        return (int) Math.max(Math.ceil(current / (1 + step)), Math.min(Math.floor(current * (1 + step)), target));
     }
 
-    private static void move(List<String> moves, Auto spec, String name, AutoSettings from, AutoSettings to, Function<AutoSettings, Integer> knob) {
+    private static boolean moves(Auto spec, Integer from, Integer to, long smallest) {
+        return to != null && !to.equals(from)
+                && (from == null || Math.abs(to - from) >= Math.max(smallest, Math.abs(from) * spec.getChangeThresholdPercent() / 100.0));
+    }
+
+    /** The heap compared as it renders, in whole MiB of the memory budget; as percentages when there is none. */
+    private static boolean heapMoves(Auto spec, Integer from, Integer to, Long memoryBytes) {
+        if (memoryBytes == null || from == null || to == null) {
+            return moves(spec, from, to, SMALLEST_MOVE);
+        }
+        long a = heapBytes(memoryBytes, from) / Units.MI;
+        long b = heapBytes(memoryBytes, to) / Units.MI;
+        return a != b && Math.abs(b - a) >= Math.max(SMALLEST_HEAP_MOVE_MIB, a * spec.getChangeThresholdPercent() / 100.0);
+    }
+
+    /** As the planner renders heap.percentOfLimit. */
+    private static long heapBytes(long memoryBytes, int percent) {
+        return memoryBytes * percent / 100;
+    }
+
+    private static void describe(List<String> moves, String name, AutoSettings from, AutoSettings to, Function<AutoSettings, Integer> knob,
+            BiPredicate<Integer, Integer> significant, Function<Integer, String> text) {
         Integer a = knob.apply(from);
         Integer b = knob.apply(to);
-        if (b == null || b.equals(a)) {
-            return;
-        }
-        if (a == null || Math.abs(b - a) >= Math.max(SMALLEST_MOVE, a * spec.getChangeThresholdPercent() / 100.0)) {
-            moves.add(name + " " + (a == null ? "unset" : a) + " -> " + b);
+        if (significant.test(a, b)) {
+            moves.add(name + " " + (a == null ? "unset" : text.apply(a)) + " -> " + text.apply(b));
         }
     }
 }

@@ -15,6 +15,7 @@ import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.TuningValues;
 import dev.jvmtuning.operator.planner.PlanResult;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -41,7 +42,7 @@ final class AutoMode {
     }
 
     /** The loop's next step, in status; returns the Events it deserves. */
-    List<EventPolicy.Event> decide(TuningProfile profile, Deployment target, PlanResult.Plan plan, ContainerFacts facts,
+    List<EventPolicy.Event> decide(TuningProfile profile, Deployment target, List<Pod> pods, PlanResult.Plan plan, ContainerFacts facts,
             Optional<MetricsReport> metrics, StatusBuilder status, KubernetesClient client) {
         Auto spec = Objects.requireNonNullElseGet(profile.getSpec().getAuto(), Auto::new);
         AutoStatus previous = status.auto();
@@ -52,10 +53,19 @@ final class AutoMode {
         RollBack rolledBack = status.rolledBack();
         String podFailure = previous != null && rolledBack != null && rolledBack.getAt() != null
                 && Instant.parse(rolledBack.getAt()).isAfter(Instant.parse(previous.getChangedAt())) ? rolledBack.getMessage() : null;
-        AutoLoop.Decision decision = AutoLoop.decide(new AutoLoop.Input(spec, previous, inForce(plan.values(), facts, window), settledAt,
-                podFailure, window, new MeasuredReplan(profile.getSpec(), facts, flagPolicy), Instant.now()));
+        AutoLoop.Decision decision = AutoLoop.decide(new AutoLoop.Input(spec, previous, inForce(plan.values(), facts, window),
+                facts.memoryBudgetBytes(), settledAt, youngestStart(pods), podFailure, window,
+                new MeasuredReplan(profile.getSpec(), facts, flagPolicy), Instant.now()));
         status.auto(decision.status().setAutoscaler(autoscaler(client, target)));
         return decision.events().stream().map(e -> new EventPolicy.Event(e.warning(), e.reason(), e.message())).toList();
+    }
+
+    /** When the youngest running container of the target's pods (last) started: a JVM younger than the warm-up is still cold. */
+    private static Instant youngestStart(List<Pod> pods) {
+        return pods.stream().filter(p -> p.getStatus() != null && p.getStatus().getContainerStatuses() != null)
+                .flatMap(p -> p.getStatus().getContainerStatuses().stream())
+                .map(c -> c.getState() == null || c.getState().getRunning() == null ? null : c.getState().getRunning().getStartedAt())
+                .filter(Objects::nonNull).map(Instant::parse).max(Instant::compareTo).orElse(null);
     }
 
     /**

@@ -168,7 +168,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         }
         report(profile, plan, facts, plan.current(), status);
         if (auto) {
-            new EventRecorder(context.getClient()).record(profile, autoMode.decide(profile, deployment, plan, facts,
+            new EventRecorder(context.getClient()).record(profile, autoMode.decide(profile, deployment, watches.podsOf(deployment), plan, facts,
                     watches.metrics(profile), status, context.getClient()));
         }
     }

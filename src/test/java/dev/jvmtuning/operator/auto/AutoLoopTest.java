@@ -8,6 +8,7 @@ import dev.jvmtuning.operator.api.v1alpha1.AutoSettings;
 import dev.jvmtuning.operator.api.v1alpha1.AutoState;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.AutoVerdict;
+import dev.jvmtuning.operator.api.v1alpha1.Bounds;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.model.Reason;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 class AutoLoopTest {
     private static final Instant T0 = Instant.parse("2026-11-23T10:00:00Z");
+    private static final long MEMORY = 1024L * 1024 * 1024;
 
     /** The loop and the world around it: the settings in force follow the loop's after each rollout. */
     private static final class Driver {
@@ -33,7 +35,9 @@ class AutoLoopTest {
         AutoStatus status;
         Instant now = T0;
         Instant settledAt;
+        Instant jvmsStartedAt;
         int defaultThreads = 200;
+        Integer heapInForce;
         final List<AutoLoop.Event> events = new ArrayList<>();
 
         Driver(Auto spec, Function<Observed, Optional<Replanner.Proposal>> planner) {
@@ -52,8 +56,8 @@ class AutoLoopTest {
                 settledAt = now.minusSeconds(5);
             }
             window.setWindow("10s").setEnd(now.toString()).setMaxThreads((double) threads());
-            AutoLoop.Decision d = AutoLoop.decide(new AutoLoop.Input(spec, status, new AutoSettings(threads(), null, null), settledAt,
-                    podFailure, window, planner::apply, now));
+            AutoLoop.Decision d = AutoLoop.decide(new AutoLoop.Input(spec, status, new AutoSettings(threads(), null, heapInForce), MEMORY, settledAt,
+                    jvmsStartedAt, podFailure, window, planner::apply, now));
             boolean changed = status == null || !d.status().getChangedAt().equals(status.getChangedAt());
             // As the API server keeps it: written as JSON, read back.
             status = Serialization.unmarshal(Serialization.asJson(d.status()), AutoStatus.class);
@@ -115,8 +119,8 @@ class AutoLoopTest {
         d.poll(ioBound(200));
         assertThat(d.status.getWindows()).hasSize(1);
 
-        AutoLoop.Decision again = AutoLoop.decide(new AutoLoop.Input(d.spec, d.status, new AutoSettings(200, null, null), d.settledAt, null,
-                d.status.getWindows().get(0), AutoLoopTest::littlesLaw, d.now));
+        AutoLoop.Decision again = AutoLoop.decide(new AutoLoop.Input(d.spec, d.status, new AutoSettings(200, null, null), MEMORY, d.settledAt,
+                null, null, d.status.getWindows().get(0), AutoLoopTest::littlesLaw, d.now));
         assertThat(again.status().getWindows()).as("a reconcile without a new poll adds nothing").hasSize(1);
     }
 
@@ -262,8 +266,8 @@ class AutoLoopTest {
         for (int i = 0; i < 6; i++) {
             now = now.plusSeconds(10);
             Observed window = ioBound(200).setWindow("10s").setEnd(now.toString());
-            status = AutoLoop.decide(new AutoLoop.Input(spec, status, new AutoSettings(200, null, null), i == 0 ? null : T0, null, window,
-                    tooBig, now)).status();
+            status = AutoLoop.decide(new AutoLoop.Input(spec, status, new AutoSettings(200, null, null), MEMORY, i == 0 ? null : T0, null, null,
+                    window, tooBig, now)).status();
         }
 
         assertThat(status.getState()).isEqualTo(AutoState.Converged);
@@ -297,5 +301,105 @@ class AutoLoopTest {
 
         assertThat(d.status.getHistory().get(0).getVerdict()).as("less work per CPU-second at half the load per pod is not a regression")
                 .isEqualTo(AutoVerdict.Kept);
+    }
+
+    @Test
+    void aStepFromBelowTheBoundsMovesAtMostTheStepLimitTowardThem() {
+        // The documented bounds over a plan of 7 threads: a 100% step from 7 reaches 14, the next one the bound.
+        Driver d = new Driver(fast().setThreads(new Bounds(20, 800)), period -> Optional.of(new Replanner.Proposal(
+                new AutoSettings(20, null, null), "the plan")));
+        d.defaultThreads = 7;
+
+        d.pollWhileSettled(threads -> ioBound(threads), 10);
+        assertThat(d.last().getTo().getThreads()).as("from 7, doubled at most").isEqualTo(14);
+        d.pollWhileSettled(threads -> ioBound(threads), 10);
+        d.pollWhileSettled(threads -> ioBound(threads), 10);
+
+        assertThat(d.status.getHistory()).filteredOn(it -> it.getVerdict() == AutoVerdict.Kept).extracting(it -> it.getTo().getThreads())
+                .containsExactly(14, 20);
+    }
+
+    @Test
+    void aStepCarriesNoHeapMoveOfAFewMebibytes() {
+        // The plan around 400 threads leaves 548 MiB of a 1 GiB budget for the heap (53%) where 551 (54%) runs.
+        Driver d = new Driver(fast().setHeapPercentOfLimit(new Bounds(50, 80)), period -> Optional.of(new Replanner.Proposal(
+                new AutoSettings(400, null, 53), "the plan")));
+        d.heapInForce = 54;
+
+        d.pollWhileSettled(AutoLoopTest::ioBound, 10);
+
+        assertThat(d.last().getVerdict()).isEqualTo(AutoVerdict.Pending);
+        assertThat(d.last().getTo()).isEqualTo(new AutoSettings(400, null, 54));
+        assertThat(d.status.getSettings()).as("the heap stays the plan's").isEqualTo(new AutoSettings(400, null, null));
+        assertThat(d.last().getReason()).startsWith("threads.max 200 -> 400; ").doesNotContain("heap");
+    }
+
+    @Test
+    void statusSaysWhatTheLoopWaitsForAndUntilWhen() {
+        Driver d = new Driver(new Auto(), AutoLoopTest::littlesLaw);
+
+        d.poll(ioBound(200));
+        assertThat(d.status.getWaitingFor()).isEqualTo("the rollout of threads default, pool default, heap as planned to complete");
+        assertThat(d.status.getNextDecisionAt()).isNull();
+        Instant changedAt = Instant.parse(d.status.getChangedAt());
+
+        d.poll(ioBound(200));
+        assertThat(d.status.getWaitingFor()).isEqualTo("the warm-up: windows count from 2026-11-23T10:01:15Z (1m after the rollout completed at "
+                + "2026-11-23T10:00:15Z); then 3 metrics windows");
+        assertThat(d.status.getNextDecisionAt()).as("three 10 s windows after the warm-up").isEqualTo("2026-11-23T10:01:45Z");
+
+        while (d.status.getWindows().isEmpty()) {
+            d.poll(ioBound(200));
+        }
+        assertThat(d.status.getWaitingFor()).isEqualTo("metrics windows: 1 of 3 seen");
+        assertThat(d.status.getNextDecisionAt()).isEqualTo(Instant.parse(d.status.getWindows().get(0).getEnd()).plusSeconds(20).toString());
+
+        d.poll(ioBound(200));
+        d.poll(ioBound(200));
+        assertThat(d.status.getWaitingFor()).isEqualTo("the minimum interval: 10m since the last change at " + changedAt);
+        assertThat(d.status.getNextDecisionAt()).isEqualTo(changedAt.plus(java.time.Duration.ofMinutes(10)).toString());
+
+        while (d.status.getState() != AutoState.Applying) {
+            d.poll(ioBound(200));
+        }
+        assertThat(d.now).as("the first step, at the end of the minimum interval").isEqualTo(changedAt.plus(java.time.Duration.ofMinutes(10)));
+        assertThat(d.status.getWaitingFor()).isEqualTo("the rollout of threads 400, pool default, heap as planned to complete");
+    }
+
+    @Test
+    void whileHoldingStatusSaysWhatWouldEndTheHold() {
+        Driver d = new Driver(fast(), AutoLoopTest::littlesLaw);
+        d.pollWhileSettled(AutoLoopTest::ioBound, 10);
+        d.poll(ioBound(200), "pod orders-1, container app: OOMKilled");
+        assertThat(d.status.getWaitingFor()).isEqualTo("the rollout of threads default, pool default, heap as planned to complete");
+
+        for (int i = 0; i < 4; i++) {
+            d.poll(ioBound(d.threads()));
+        }
+
+        assertThat(d.status.getState()).isEqualTo(AutoState.Holding);
+        assertThat(d.status.getWaitingFor()).startsWith("the workload to move by 30% from 2000 req/s per pod and 100 ms, holding threads default")
+                .endsWith(" of 2 seen");
+        assertThat(d.status.getNextDecisionAt()).isNotNull();
+    }
+
+    @Test
+    void windowsOfAJvmYoungerThanTheWarmUpDoNotCount() {
+        Driver d = new Driver(fast().setWarmUp("15s").setObservationWindows(3), AutoLoopTest::littlesLaw);
+        while (d.status == null || d.status.getWindows().isEmpty()) {
+            d.poll(ioBound(200));
+        }
+        int counted = d.status.getWindows().size();
+
+        // A pod restarted (or an autoscaler added one) 2 s ago, long after the rollout completed: its JVM is cold.
+        d.jvmsStartedAt = d.now.plusSeconds(8);
+        d.poll(ioBound(200));
+        assertThat(d.status.getWindows()).as("the window of a JVM started 2 s ago").hasSize(counted);
+        assertThat(d.status.getWaitingFor()).isEqualTo("metrics windows: 1 of 3 seen");
+        d.poll(ioBound(200));
+        assertThat(d.status.getWindows()).as("12 s after its start").hasSize(counted);
+        d.poll(ioBound(200));
+        d.poll(ioBound(200));
+        assertThat(d.status.getWindows()).as("the first window wholly after its warm-up").hasSize(counted + 1);
     }
 }

@@ -9,6 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class StepsTest {
+    private static final long GI = 1024L * 1024 * 1024;
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
@@ -21,6 +22,10 @@ class StepsTest {
             the lower bound                       | 200 | 120  | 100 | 150| -   | 150
             nothing in force: the plan, bounded   | -   | 1000 | 100 | -  | 500 | 500
             the plan leaves the knob: it stays    | 200 | -    | 100 | -  | 100 | 200
+            below the lower bound: a step toward it | 7 | 20  | 100 | 20 | 800 | 14
+            a pool of 1 below its bound doubles   | 1   | 5    | 100 | 5  | 60  | 2
+            above the upper bound: a step toward it | 400 | 50 | 50 | 20 | 100 | 267
+            a proposal beyond the bound, stepped  | 7   | 1000 | 100 | -  | 10  | 10
             """)
     void aStepIsLimitedThenBounded(String name, Integer current, Integer proposed, int maxStep, Integer min, Integer max, Integer expected) {
         Auto spec = new Auto().setMaxStepPercent(maxStep).setThreads(new Bounds(min, max));
@@ -42,8 +47,39 @@ class StepsTest {
     void aStepIsWorthARolloutWhenAKnobMovesByTheThreshold(String name, Integer from, Integer to, int threshold, boolean significant) {
         Auto spec = new Auto().setChangeThresholdPercent(threshold);
 
-        assertThat(Steps.significant(spec, new AutoSettings(from, null, null), new AutoSettings(to, null, null)).isPresent())
+        assertThat(Steps.significant(spec, new AutoSettings(from, null, null), new AutoSettings(to, null, null), GI).isPresent())
                 .isEqualTo(significant);
+    }
+
+    /** The heap as it renders: the percentage of the memory budget in whole MiB, against the threshold and 8 MiB. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            a percent of 1 GiB, within the threshold   | 1024 | 54 | 53 | 10 | false
+            a tenth more of 1 GiB                      | 1024 | 50 | 56 | 10 | true
+            5 points of 128 MiB are 6 MiB              | 128  | 47 | 52 | 10 | false
+            the threshold, in MiB, of a small heap     | 128  | 40 | 50 | 10 | true
+            a 1% threshold still needs 8 MiB           | 1024 | 54 | 55 | 1  | true
+            a 1% threshold on 256 MiB                  | 256  | 54 | 56 | 1  | false
+            no budget: as percentages                  | -    | 50 | 56 | 10 | true
+            """)
+    void aHeapMoveIsJudgedAsItRenders(String name, Long memoryMib, int from, int to, int threshold, boolean significant) {
+        Auto spec = new Auto().setChangeThresholdPercent(threshold);
+        Long memory = memoryMib == null ? null : memoryMib * 1024 * 1024;
+
+        assertThat(Steps.significant(spec, new AutoSettings(null, null, from), new AutoSettings(null, null, to), memory).isPresent())
+                .isEqualTo(significant);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            threads move, the heap's few MiB stay    | 200 | 54 | 400 | 53 | 400 | 54
+            both move                                | 200 | 50 | 400 | 60 | 400 | 60
+            only the heap moves                      | 200 | 50 | 210 | 60 | 200 | 60
+            """)
+    void aStepCarriesOnlyTheMovesWorthARollout(String name, int threads, int heap, int threads2, int heap2, int expectedThreads, int expectedHeap) {
+        AutoSettings step = Steps.worthMoving(new Auto(), new AutoSettings(threads, null, heap), new AutoSettings(threads2, null, heap2), GI);
+
+        assertThat(step).isEqualTo(new AutoSettings(expectedThreads, null, expectedHeap));
     }
 
     @ParameterizedTest(name = "{0}")

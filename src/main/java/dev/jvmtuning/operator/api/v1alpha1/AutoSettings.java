@@ -1,5 +1,6 @@
 package dev.jvmtuning.operator.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import lombok.AllArgsConstructor;
 import lombok.Data;
@@ -19,6 +20,12 @@ public class AutoSettings {
     @JsonPropertyDescription("heap.percentOfLimit")
     private Integer heapPercentOfLimit;
 
+    /** Whether no knob is set: the profile's own values (or the plan's) stand. */
+    @JsonIgnore
+    public boolean isNone() {
+        return threads == null && connectionPool == null && heapPercentOfLimit == null;
+    }
+
     @Override
     public String toString() {
         return "threads " + text(threads) + ", pool " + text(connectionPool) + ", heap " + (heapPercentOfLimit == null ? "as planned" : heapPercentOfLimit + "%");
@@ -26,5 +33,23 @@ public class AutoSettings {
 
     private static String text(Integer value) {
         return value == null ? "default" : value.toString();
+    }
+
+    /**
+     * A @JsonInclude value filter that leaves settings setting no knob out of the JSON. Server-side apply
+     * turns an object whose fields it removes all of into null (structured-merge-diff's RemoveItems), which
+     * the schema of an object refuses: applying {} where the last apply set threads would make every status
+     * write fail. Left out, the field is removed whole.
+     */
+    public static final class LeftOutWhenNone {
+        @Override
+        public boolean equals(Object value) {
+            return value == null || value instanceof AutoSettings settings && settings.isNone();
+        }
+
+        @Override
+        public int hashCode() {
+            return 0;
+        }
     }
 }

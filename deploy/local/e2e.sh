@@ -241,13 +241,14 @@ ready() { [ "$(kubectl get tp "$2" -n "$1" -o jsonpath='{.status.conditions[?(@.
 # fresh NAMESPACE PROFILE SINCE: Ready, and metrics read after SINCE (an RFC 3339 time).
 fresh() { ready "$1" "$2" && [[ "$(observed_end "$1" "$2")" > "$3" ]]; }
 demo_copy() { # NAMESPACE: the demo's service and profile, one replica
-  kubectl create namespace "$1" --dry-run=client -o yaml | kubectl apply -f - >/dev/null
   sed 's/replicas: 2/replicas: 1/' "$REPO_ROOT/deploy/local/demo/orders-api.yaml" | kubectl apply -n "$1" -f - >/dev/null
 }
 namespace_list_restarts() {
   local ns all=("$NS" "${NS_LIST[@]}") restart since began
   # Room on the node's two CPUs for three more services: the earlier checks' are done.
   kubectl delete deployment -n "$NS" refuser oomer throttled --ignore-not-found --wait=false >/dev/null
+  # The chart grants its Role in each listed namespace: they exist before the upgrade, as helm requires.
+  for ns in "${NS_LIST[@]}"; do kubectl create namespace "$ns" --dry-run=client -o yaml | kubectl apply -f - >/dev/null; done
   helm upgrade jvm-tuning-operator "$REPO_ROOT/charts/jvm-tuning-operator" -n jvm-tuning-system --reuse-values \
     --set "watchNamespaces={$(IFS=,; echo "${all[*]}")}" --wait --timeout 180s >/dev/null
   kubectl apply -n "$NS" -f "$REPO_ROOT/deploy/local/demo/orders-api.yaml" >/dev/null

@@ -31,6 +31,15 @@ public final class FlagPolicy {
     private static final long MAX_HEAP_FLOOR = 32 * MIB;
     /** HotSpot refuses an initial or young heap of a few KiB ("Too small initial heap"). */
     private static final long HEAP_FLOOR = MIB;
+    /** More memory than any machine has: a size above it is a mistake, and the planner's sums of sizes stay in a long. */
+    private static final long MAX_MEMORY = 16L * 1024 * 1024 * MIB;
+    /** Flags the planner reads as memory sizes, with the bytes their bare number counts (ThreadStackSize counts KiB). */
+    private static final Map<String, Long> MEMORY_FLAGS = Map.of("MaxHeapSize", 1L, "InitialHeapSize", 1L, "NewSize", 1L,
+            "MaxNewSize", 1L, "ReservedCodeCacheSize", 1L, "MaxDirectMemorySize", 1L, "ThreadStackSize", 1024L);
+    /** More CPUs than Linux supports (NR_CPUS): a count above it is a mistake, and the planner's arithmetic on it stays in an int. */
+    private static final int MAX_CPUS = 8192;
+    /** Flags the planner reads as counts of CPUs or of GC threads. */
+    private static final Set<String> CPU_FLAGS = Set.of("ActiveProcessorCount", "ParallelGCThreads", "ConcGCThreads");
     private static final Pattern SIZE = Pattern.compile("([0-9]+)([kKmMgGtT]?)");
     private static final Pattern SIGNED_INTEGER = Pattern.compile("(-?[0-9]+)([kKmMgGtT]?)");
     private static final Pattern DECIMAL = Pattern.compile("[0-9]+(\\.[0-9]+)?");
@@ -236,6 +245,10 @@ public final class FlagPolicy {
         if (number.compareTo(flag.typeMax()) > 0) {
             return Optional.of("is larger than a " + flag.type() + " holds");
         }
+        Optional<String> beyond = beyondAnyMachine(flag.name(), number);
+        if (beyond.isPresent()) {
+            return beyond;
+        }
         Optional<String> floor = switch (flag.name()) {
             case "ThreadStackSize" -> stackProblem(number.longValueExact() * 1024, known, value);
             case "MaxHeapSize" -> below(number.longValueExact(), MAX_HEAP_FLOOR, "a maximum heap");
@@ -243,6 +256,22 @@ public final class FlagPolicy {
             default -> Optional.empty();
         };
         return floor.isPresent() ? floor : rangeProblem(flag, number, value);
+    }
+
+    /** Within the JDK's range, yet more memory or CPUs than any machine has: the planner would budget with nonsense. */
+    private static Optional<String> beyondAnyMachine(String name, BigDecimal number) {
+        Long unit = MEMORY_FLAGS.get(name);
+        if (unit != null && number.multiply(BigDecimal.valueOf(unit)).compareTo(BigDecimal.valueOf(MAX_MEMORY)) > 0) {
+            return Optional.of(largerThanAnyMemory());
+        }
+        if (CPU_FLAGS.contains(name) && number.compareTo(BigDecimal.valueOf(MAX_CPUS)) > 0) {
+            return Optional.of("is out of range: above " + MAX_CPUS + ", more CPUs than Linux supports");
+        }
+        return Optional.empty();
+    }
+
+    private static String largerThanAnyMemory() {
+        return "is larger than any memory: at most " + MAX_MEMORY / (1024 * 1024 * MIB) + "t";
     }
 
     private static Optional<String> rangeProblem(KnownFlag flag, BigDecimal number, String value) {
@@ -280,7 +309,10 @@ public final class FlagPolicy {
         try {
             bytes = Math.multiplyExact(Long.parseLong(m.group(1)), multiplier(m.group(2)));
         } catch (ArithmeticException | NumberFormatException e) {
-            return Optional.of("is larger than any memory");
+            return Optional.of(largerThanAnyMemory());
+        }
+        if (bytes > MAX_MEMORY) {
+            return Optional.of(largerThanAnyMemory());
         }
         return switch (option) {
             case "-Xss" -> stackProblem(bytes, known, value);

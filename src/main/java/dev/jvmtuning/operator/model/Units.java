@@ -51,7 +51,11 @@ public final class Units {
             case "G" -> 1_000_000_000L;
             default -> 1_000_000_000_000L;
         };
-        return new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(multiplier)).longValue();
+        try {
+            return new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(multiplier)).setScale(0, RoundingMode.DOWN).longValueExact();
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException("more bytes than a long holds: '" + quantity + "'", e);
+        }
     }
 
     /** Bytes in a HotSpot size argument such as 512m, 1g, 256k or 1048576. */
@@ -60,14 +64,18 @@ public final class Units {
         if (!m.matches()) {
             throw new IllegalArgumentException("not a JVM size (e.g. 512m, 1g): '" + size + "'");
         }
-        long value = Long.parseLong(m.group(1));
-        return switch (m.group(2).toLowerCase()) {
-            case "k" -> value * KI;
-            case "m" -> value * MI;
-            case "g" -> value * GI;
-            case "t" -> value * GI * KI;
-            default -> value;
+        long unit = switch (m.group(2).toLowerCase()) {
+            case "k" -> KI;
+            case "m" -> MI;
+            case "g" -> GI;
+            case "t" -> GI * KI;
+            default -> 1;
         };
+        try {
+            return Math.multiplyExact(Long.parseLong(m.group(1)), unit);
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException("more bytes than a long holds: '" + size + "'", e);
+        }
     }
 
     /** Whole MiB, as Kubernetes writes them: 1536Mi. */

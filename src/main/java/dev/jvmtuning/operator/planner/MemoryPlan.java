@@ -63,7 +63,12 @@ record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPl
         Long explicitHeap = null;
         String heapSource = null;
         if (heapSpec != null && heapSpec.getSize() != null) {
-            explicitHeap = wholeMi(Units.bytes(heapSpec.getSize()));
+            try {
+                explicitHeap = wholeMi(Units.bytes(heapSpec.getSize()));
+            } catch (IllegalArgumentException e) {
+                notes.invalid.add("heap.size: " + e.getMessage());
+                return new MemoryPlan(null, null, false, threads, List.of());
+            }
             heapSource = "set in the profile";
         } else if (heapSpec != null && heapSpec.getPercentOfLimit() != null) {
             if (limit == null) {

@@ -109,7 +109,8 @@ record ThreadPlan(Integer max, boolean explicit, Integer minSpare, Decision maxD
             return this;
         }
         long survivor = young / SURVIVOR_SHARE_OF_YOUNG;
-        int fit = (int) Math.max(1, survivor / (allocation / IN_FLIGHT_SHARE_OF_ALLOCATION));
+        // At least a byte in flight per request: a tiny allocation must not divide by zero.
+        int fit = (int) Math.max(1, survivor / Math.max(1, allocation / IN_FLIGHT_SHARE_OF_ALLOCATION));
         if (max <= fit) {
             return this;
         }

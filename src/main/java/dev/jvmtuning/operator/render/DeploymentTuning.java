@@ -95,8 +95,10 @@ public final class DeploymentTuning {
 
         Map<String, String> annotations = new LinkedHashMap<>();
         annotations.put(TUNED_BY, profile);
+        // Declared without a value (the API server drops an empty one) is still declared: "" brings the declaration back on restore.
         String userValue = userContainer.getEnv() == null ? null : userContainer.getEnv().stream()
-                .filter(v -> v.getName().equals(rendering.jvmOptionsVariable())).map(EnvVar::getValue).findFirst().orElse(null);
+                .filter(v -> v.getName().equals(rendering.jvmOptionsVariable())).findFirst()
+                .map(v -> Objects.requireNonNullElse(v.getValue(), "")).orElse(null);
         annotations.put(ORIGINAL_JVM_OPTIONS, json(new OriginalJvmOptions(rendering.jvmOptionsVariable(), userValue, rendering.jvmOptionsValue())));
         // Plain model objects, not the fluent builders: this runs on every reconcile, and the builders copy each level they nest.
         ObjectMeta metadata = new ObjectMeta();

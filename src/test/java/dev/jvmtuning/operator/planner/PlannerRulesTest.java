@@ -302,6 +302,23 @@ class PlannerRulesTest {
         }
 
         @Test
+        void r12a_aFewBytesPerRequestCapNothingAndDivideByNothing() {
+            // Admission asks for 1Ki at least; `kubectl tp plan` reads files no API server judged.
+            Planned tiny = plan("gc: {collector: Parallel}\nworkload: {requestsPerSecond: 400, meanLatency: 100ms, allocationPerRequest: '1'}",
+                    container(2, "2Gi"));
+
+            assertThat(tiny.values().maxThreads()).isEqualTo(50);
+        }
+
+        @Test
+        void aHeapSizeBeyondALongIsInvalidNamingTheField() {
+            Rejected rejected = rejected("heap: {size: 99999999999999999999Ti}", container(2, "2Gi"));
+
+            assertThat(rejected.reason()).isEqualTo(Reason.INVALID);
+            assertThat(rejected.messages()).singleElement().asString().startsWith("heap.size: more bytes than a long holds");
+        }
+
+        @Test
         void r12a_g1IsCappedAgainstItsNominalYoungGeneration() {
             Planned g1 = plan("gc: {collector: G1}\nworkload: {requestsPerSecond: 4545, meanLatency: 11ms, cpuPerRequest: 1ms, "
                     + "allocationPerRequest: 4Mi}", container(2, "1Gi"));

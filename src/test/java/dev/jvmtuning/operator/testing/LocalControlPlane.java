@@ -94,7 +94,8 @@ public final class LocalControlPlane {
     }
 
     private static boolean established(CustomResourceDefinition crd) {
-        return crd != null && crd.getStatus() != null && crd.getStatus().getConditions().stream()
+        // Just after the apply the status may have no conditions yet.
+        return crd != null && crd.getStatus() != null && crd.getStatus().getConditions() != null && crd.getStatus().getConditions().stream()
                 .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 

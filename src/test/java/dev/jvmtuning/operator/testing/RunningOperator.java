@@ -22,11 +22,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
@@ -49,6 +51,7 @@ public final class RunningOperator {
 
     private final Map<String, AtomicInteger> writes = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> reconciles = new ConcurrentHashMap<>();
+    private final Map<String, List<RuntimeException>> failures = new ConcurrentHashMap<>();
     private final KubernetesClient client;
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final HttpServer metricsServer;
@@ -90,7 +93,7 @@ public final class RunningOperator {
                 .build();
     }
 
-    /** The operator's reconciler, counting the reconciles it finishes per profile. */
+    /** The operator's reconciler, counting the reconciles it finishes per profile and keeping what any of them threw. */
     private final class CountingReconciler extends TuningProfileReconciler {
         CountingReconciler() {
             super(TestSettings.of(RESYNC, Optional.empty()), registry, Leadership.alone("shared-test-operator"));
@@ -98,11 +101,14 @@ public final class RunningOperator {
 
         @Override
         public UpdateControl<TuningProfile> reconcile(TuningProfile profile, Context<TuningProfile> context) {
+            String key = profile.getMetadata().getNamespace() + "/" + profile.getMetadata().getName();
             try {
                 return super.reconcile(profile, context);
+            } catch (RuntimeException e) {
+                failures.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>()).add(e);
+                throw e;
             } finally {
-                reconciles.computeIfAbsent(profile.getMetadata().getNamespace() + "/" + profile.getMetadata().getName(),
-                        k -> new AtomicInteger()).incrementAndGet();
+                reconciles.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
             }
         }
     }
@@ -136,6 +142,11 @@ public final class RunningOperator {
     public int reconciles(String namespace, String profile) {
         AtomicInteger count = reconciles.get(namespace + "/" + profile);
         return count == null ? 0 : count.get();
+    }
+
+    /** What reconciles of one profile threw (the framework then retries them): none, for a profile the operator handles. */
+    public List<RuntimeException> failures(String namespace, String profile) {
+        return failures.getOrDefault(namespace + "/" + profile, List.of());
     }
 
     /** Waits until a profile has been reconciled {@code more} times after now: resyncs happened, whatever the clock says. */

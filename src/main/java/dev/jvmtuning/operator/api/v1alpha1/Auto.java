@@ -5,6 +5,7 @@ import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import lombok.Data;
 
@@ -33,11 +34,13 @@ public class Auto {
     private Integer maxStepPercent = 100;
 
     @Default("10m")
+    @Size(max = Patterns.DURATION_MAX_LENGTH)
     @Pattern(Patterns.DURATION)
     @JsonPropertyDescription("Least time between two changes, e.g. 10m.")
     private String minInterval = "10m";
 
     @Default("1m")
+    @Size(max = Patterns.DURATION_MAX_LENGTH)
     @Pattern(Patterns.DURATION)
     @JsonPropertyDescription("Time after a rollout completes before its windows count: JIT, caches and pools warm up.")
     private String warmUp = "1m";

@@ -12,9 +12,11 @@ import lombok.Data;
 @Data
 @ValidationRule(value = "!(has(self.size) && has(self.percentOfLimit))", message = "set heap.size or heap.percentOfLimit, not both")
 public class Heap {
-    @Size(max = 32)
+    @Size(max = Patterns.MEMORY_MAX_LENGTH)
     @Pattern(Patterns.MEMORY)
     @ValidationRule(value = "quantity(self).compareTo(quantity('32Mi')) >= 0", message = "heap.size must be at least 32Mi")
+    @ValidationRule(value = "quantity(self).compareTo(quantity('" + Patterns.MEMORY_MAX + "')) <= 0",
+            message = "heap.size must be at most " + Patterns.MEMORY_MAX)
     @JsonPropertyDescription("Absolute heap size as a Kubernetes quantity, e.g. 1536Mi.")
     private String size;
 

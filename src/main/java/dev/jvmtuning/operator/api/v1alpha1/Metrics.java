@@ -33,6 +33,7 @@ public class Metrics {
     private String path;
 
     @Default("30s")
+    @Size(max = Patterns.DURATION_MAX_LENGTH)
     @Pattern(Patterns.DURATION)
     @ValidationRule(value = "duration(self) >= duration('5s')", message = "metrics.interval must be at least 5s")
     @JsonPropertyDescription("How often the metrics are read, e.g. 30s.")

@@ -12,6 +12,7 @@ import lombok.Data;
 @ValidationRule(value = "self == oldSelf", message = "targetRef is immutable: delete this profile and create one for the other Deployment")
 public class TargetRef {
     @Default("Deployment")
+    @Size(max = 63)
     @ValidationRule(value = "self == 'Deployment'", message = "targetRef.kind must be Deployment: only Deployments can be tuned")
     @JsonPropertyDescription("Kind of the target workload. Only Deployment is supported.")
     private String kind = "Deployment";

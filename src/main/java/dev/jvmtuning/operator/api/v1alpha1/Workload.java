@@ -22,27 +22,34 @@ public class Workload {
     @JsonPropertyDescription("Target requests per second that one pod must serve.")
     private Double requestsPerSecond;
 
+    @Size(max = Patterns.DURATION_MAX_LENGTH)
     @Pattern(Patterns.DURATION)
     @ValidationRule(value = "duration(self) > duration('0s')", message = "workload.meanLatency must be positive")
     @JsonPropertyDescription("Mean time a request spends in the server (wall time), e.g. 300ms.")
     private String meanLatency;
 
+    @Size(max = Patterns.DURATION_MAX_LENGTH)
     @Pattern(Patterns.DURATION)
     @ValidationRule(value = "duration(self) > duration('0s')", message = "workload.cpuPerRequest must be positive")
     @JsonPropertyDescription("CPU time one request consumes, e.g. 4ms. Caps the threads at the point where the CPUs saturate.")
     private String cpuPerRequest;
 
+    @Size(max = Patterns.DURATION_MAX_LENGTH)
     @Pattern(Patterns.DURATION)
     @JsonPropertyDescription("Longest a request may wait in the executor queue before it is better rejected, e.g. 2s.")
     private String maxQueueWait;
 
+    @Size(max = Patterns.DURATION_MAX_LENGTH)
     @Pattern(Patterns.DURATION)
     @JsonPropertyDescription("Time one request holds a database connection, e.g. 50ms. Sizes the connection pool.")
     private String dbTimePerRequest;
 
-    @Size(max = 32)
+    @Size(max = Patterns.MEMORY_MAX_LENGTH)
     @Pattern(Patterns.MEMORY)
-    @ValidationRule(value = "quantity(self).isGreaterThan(quantity('0'))", message = "workload.allocationPerRequest must be positive")
+    // Whole KiB, as the operator measures and recommends it; less would round to no allocation at all.
+    @ValidationRule(value = "quantity(self).compareTo(quantity('1Ki')) >= 0", message = "workload.allocationPerRequest must be at least 1Ki")
+    @ValidationRule(value = "quantity(self).compareTo(quantity('" + Patterns.MEMORY_MAX + "')) <= 0",
+            message = "workload.allocationPerRequest must be at most " + Patterns.MEMORY_MAX)
     @JsonPropertyDescription("Heap one request allocates, e.g. 2Mi (the JVM's allocated bytes over the requests served). Caps derived "
             + "threads so the garbage of the requests in flight fits a survivor space (R12a).")
     private String allocationPerRequest;

@@ -132,8 +132,8 @@ class EveryFieldPropertiesTest {
             new Field("auto.changeThresholdPercent", ints(1, 100), hostileInts(1, 100)),
             new Field("auto.regressionTolerancePercent", ints(1, 100), hostileInts(1, 100)),
             new Field("auto.workloadShiftPercent", ints(1, 1_000), hostileInts(1, 1_000)),
-            new Field("auto.guardrail.query", strings("sum(rate(http_server_requests_seconds_count[1m]))", "up"),
-                    strings("", "q".repeat(2049), "ünïcode{job=\"\u202e\"}", "up\n", "\u0000")),
+            new Field("auto.guardrail.name", strings("p99-latency", "errors"),
+                    strings("", "q".repeat(64), "P99", "up{job=\"x\"}", "{{namespace}}", "ünïcode\u202e", "up\n", "\u0000")),
             new Field("auto.guardrail.max", Arbitraries.doubles().between(0, 10).ofScale(3).map(Object::toString),
                     numbers("-1e308", "1e308", "1e309", "0", "\"x\"")));
 
@@ -274,7 +274,7 @@ class EveryFieldPropertiesTest {
                 spec.put("mode", text("Auto"));
             }
             if (spec.keySet().stream().anyMatch(k -> k.startsWith("auto.guardrail."))) { // both are required
-                spec.putIfAbsent("auto.guardrail.query", text("up"));
+                spec.putIfAbsent("auto.guardrail.name", text("p99-latency"));
                 spec.putIfAbsent("auto.guardrail.max", "1");
             }
             return new Spec(spec, h.keySet());

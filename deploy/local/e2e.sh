@@ -284,6 +284,12 @@ check "5b. the operator's /q/metrics shows the profile's series" profile_series_
 check "6. two operator replicas: the leader's pod deleted, the other takes over" failover
 check "7. three watched namespaces: every profile back Ready with fresh metrics within 30 s of each of three restarts" namespace_list_restarts
 for ns in "${NS_LIST[@]}"; do kubectl delete tp --all -n "$ns" --ignore-not-found --timeout=60s >/dev/null 2>&1 || true; done
+# The operator goes back to the demo's one namespace before the others go: watching a namespace that no
+# longer exists (its Role gone with it), a restarted operator could not start its informers.
+if [[ "$ONLY" = "  " || "$ONLY" == *" 7 "* ]]; then
+  helm upgrade jvm-tuning-operator "$REPO_ROOT/charts/jvm-tuning-operator" -n jvm-tuning-system --reuse-values \
+    --set "watchNamespaces={$NS}" --wait --timeout 180s >/dev/null || echo "could not set the operator's namespaces back to $NS" >&2
+fi
 kubectl delete namespace "${NS_LIST[@]}" --ignore-not-found --wait=false >/dev/null
 kubectl delete tp -n "$NS" refuser oomer throttled --ignore-not-found --wait=false >/dev/null
 kubectl delete deployment -n "$NS" refuser oomer throttled --ignore-not-found --wait=false >/dev/null

@@ -1,5 +1,7 @@
 package dev.jvmtuning.operator.flags;
 
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -12,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
 
 /**
  * The JDKs of the supported versions that this machine has, as commands that start their {@code java}.
@@ -54,6 +57,13 @@ public final class Jdks {
     }
 
     public record Run(int exitStatus, String output) {
+    }
+
+    /** The supported JDKs present here as a parameterized test's arguments (feature, JDK); the test is skipped where there is none. */
+    public static Stream<Arguments> each() {
+        List<Jdk> available = available();
+        assumeTrue(!available.isEmpty(), "no supported JDK on this machine");
+        return available.stream().map(jdk -> Arguments.of(jdk.feature(), jdk));
     }
 
     /** The supported JDKs present here, by feature version. */

@@ -1,15 +1,12 @@
 package dev.jvmtuning.operator.flags;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -31,14 +28,9 @@ class JvmAgreementTest {
             "-XX:ThreadStackSize=1", "-Xmx0", "-Xmx1m", "-Xms1k", "-Xmn0", "-Xmxlots", "-Xlog:gc+nosuchtag", "-Xlog:gc:stdout:sometimes",
             "-XX:+LogCompilation", "-XX:+PrintAssembly", "-XX:+UseEpsilonGC");
 
-    static Stream<Arguments> jdks() {
-        List<Jdks.Jdk> available = Jdks.available();
-        assumeTrue(!available.isEmpty(), "no supported JDK on this machine");
-        return available.stream().map(jdk -> Arguments.of(jdk.feature(), jdk));
-    }
 
     @ParameterizedTest(name = "JDK {0}")
-    @MethodSource("jdks")
+    @MethodSource("dev.jvmtuning.operator.flags.Jdks#each")
     void theJvmStartsWithEveryFlagThePolicyTakes(int feature, Jdks.Jdk jdk) {
         FlagPolicy policy = FlagPolicy.standard();
         for (String flag : TAKEN) {
@@ -49,7 +41,7 @@ class JvmAgreementTest {
     }
 
     @ParameterizedTest(name = "JDK {0}")
-    @MethodSource("jdks")
+    @MethodSource("dev.jvmtuning.operator.flags.Jdks#each")
     void whatTheJvmRefusesThePolicyRefuses(int feature, Jdks.Jdk jdk) {
         FlagPolicy policy = FlagPolicy.standard();
         List<String> flags = new ArrayList<>(BROKEN);
@@ -63,7 +55,7 @@ class JvmAgreementTest {
 
     /** A flag removed from this JDK is unknown to it (or, within the JDK's grace period, ignored): never a tuning flag to take. */
     @ParameterizedTest(name = "JDK {0}")
-    @MethodSource("jdks")
+    @MethodSource("dev.jvmtuning.operator.flags.Jdks#each")
     void flagsOnlyOtherJdksKnowAreUnknownToThisOne(int feature, Jdks.Jdk jdk) {
         FlagPolicy policy = FlagPolicy.standard();
         for (String flag : flagsOnlyOtherJdksKnow(feature)) {

@@ -9,7 +9,6 @@ import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
 import dev.jvmtuning.operator.testing.TestSettings;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -36,23 +35,6 @@ class NamespaceListTest {
         return operator;
     }
 
-    private static void service(KubernetesClient client, String namespace, String name) {
-        client.resource(new DeploymentBuilder().withNewMetadata().withName(name).endMetadata()
-                .withNewSpec().withReplicas(0).withNewSelector().addToMatchLabels("app", name).endSelector()
-                .withNewTemplate().withNewMetadata().addToLabels("app", name).endMetadata()
-                .withNewSpec().addNewContainer().withName("app").withImage("example/svc:1").endContainer().endSpec()
-                .endTemplate().endSpec().build()).inNamespace(namespace).create();
-        client.resource("""
-                apiVersion: jvmtuning.dev/v1alpha1
-                kind: TuningProfile
-                metadata: {name: %s, labels: {%s: "true"}}
-                spec:
-                  targetRef: {name: %s}
-                  runtime: SpringBootTomcat
-                  workload: {requestsPerSecond: 50, meanLatency: 200ms}
-                  threads: {}
-                """.formatted(name, RunningOperator.OWN_OPERATOR_LABEL, name)).inNamespace(namespace).create();
-    }
 
     private static boolean ready(KubernetesClient client, String namespace, String name) {
         TuningProfile profile = client.resources(TuningProfile.class).inNamespace(namespace).withName(name).get();
@@ -70,14 +52,14 @@ class NamespaceListTest {
         // written in an order that interleaves the namespaces' resource versions
         for (int i = 0; i < 3; i++) {
             for (String namespace : namespaces) {
-                service(client, namespace, "svc-" + i);
+                RunningOperator.serviceWithProfile(client, namespace, "svc-" + i);
             }
         }
         for (int restart = 0; restart < 3; restart++) {
             Operator operator = operator(controlPlane, namespaces);
             try {
                 String late = "late-" + restart;
-                service(client, namespaces.get(2), late);
+                RunningOperator.serviceWithProfile(client, namespaces.get(2), late);
                 await().atMost(Duration.ofSeconds(60)).alias("every profile Ready after start " + (restart + 1))
                         .until(() -> namespaces.stream().allMatch(ns -> ready(client, ns, "svc-0") && ready(client, ns, "svc-1")
                                 && ready(client, ns, "svc-2")) && ready(client, namespaces.get(2), late));

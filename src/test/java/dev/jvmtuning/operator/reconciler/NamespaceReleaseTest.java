@@ -10,7 +10,6 @@ import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
 import dev.jvmtuning.operator.testing.TestSettings;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -39,23 +38,6 @@ class NamespaceReleaseTest {
         return operator;
     }
 
-    private static void service(KubernetesClient client, String namespace, String name) {
-        client.resource(new DeploymentBuilder().withNewMetadata().withName(name).endMetadata()
-                .withNewSpec().withReplicas(0).withNewSelector().addToMatchLabels("app", name).endSelector()
-                .withNewTemplate().withNewMetadata().addToLabels("app", name).endMetadata()
-                .withNewSpec().addNewContainer().withName("app").withImage("example/svc:1").endContainer().endSpec()
-                .endTemplate().endSpec().build()).inNamespace(namespace).create();
-        client.resource("""
-                apiVersion: jvmtuning.dev/v1alpha1
-                kind: TuningProfile
-                metadata: {name: %s, labels: {%s: "true"}}
-                spec:
-                  targetRef: {name: %s}
-                  runtime: SpringBootTomcat
-                  workload: {requestsPerSecond: 50, meanLatency: 200ms}
-                  threads: {}
-                """.formatted(name, RunningOperator.OWN_OPERATOR_LABEL, name)).inNamespace(namespace).create();
-    }
 
     private static TuningProfile profile(KubernetesClient client, String namespace, String name) {
         return client.resources(TuningProfile.class).inNamespace(namespace).withName(name).get();
@@ -76,10 +58,10 @@ class NamespaceReleaseTest {
         String a = controlPlane.newNamespace("release-a");
         String b = controlPlane.newNamespace("release-b");
         String elsewhere = controlPlane.newNamespace("release-other");
-        service(client, a, "svc");
-        service(client, b, "svc");
+        RunningOperator.serviceWithProfile(client, a, "svc");
+        RunningOperator.serviceWithProfile(client, b, "svc");
         // another installation's profile, carrying the same finalizer: never this operator's to release
-        service(client, elsewhere, "svc");
+        RunningOperator.serviceWithProfile(client, elsewhere, "svc");
         client.resources(TuningProfile.class).inNamespace(elsewhere).withName("svc").edit(p -> {
             p.getMetadata().getFinalizers().add(FINALIZER);
             return p;

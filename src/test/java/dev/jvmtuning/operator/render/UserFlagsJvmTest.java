@@ -1,7 +1,6 @@
 package dev.jvmtuning.operator.render;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -18,7 +17,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -29,14 +27,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 class UserFlagsJvmTest {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
-    static Stream<Arguments> jdks() {
-        List<Jdks.Jdk> available = Jdks.available();
-        assumeTrue(!available.isEmpty(), "no supported JDK on this machine");
-        return available.stream().map(jdk -> Arguments.of(jdk.feature(), jdk));
-    }
 
     @ParameterizedTest(name = "JDK {0}")
-    @MethodSource("jdks")
+    @MethodSource("dev.jvmtuning.operator.flags.Jdks#each")
     void theUsersCollectorInJavaToolOptionsAndThePlanStartTheJvm(int feature, Jdks.Jdk jdk) throws IOException {
         Jdks.Run run = start(jdk, "runtime: SpringBootTomcat", Map.of("JAVA_TOOL_OPTIONS", "-XX:+UseZGC -Dfile.encoding=UTF-8"), List.of());
 

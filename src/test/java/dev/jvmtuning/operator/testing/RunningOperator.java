@@ -3,6 +3,7 @@ package dev.jvmtuning.operator.testing;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.reconciler.TuningProfileReconciler;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -181,5 +182,24 @@ public final class RunningOperator {
 
     public Path kubeconfig() {
         return LocalControlPlane.shared().kubeconfig();
+    }
+
+    /** A Deployment of no replicas and a TuningProfile of the same name for it, labelled for an operator a test starts itself. */
+    public static void serviceWithProfile(KubernetesClient client, String namespace, String name) {
+        client.resource(new DeploymentBuilder().withNewMetadata().withName(name).endMetadata()
+                .withNewSpec().withReplicas(0).withNewSelector().addToMatchLabels("app", name).endSelector()
+                .withNewTemplate().withNewMetadata().addToLabels("app", name).endMetadata()
+                .withNewSpec().addNewContainer().withName("app").withImage("example/svc:1").endContainer().endSpec()
+                .endTemplate().endSpec().build()).inNamespace(namespace).create();
+        client.resource("""
+                apiVersion: jvmtuning.dev/v1alpha1
+                kind: TuningProfile
+                metadata: {name: %s, labels: {%s: "true"}}
+                spec:
+                  targetRef: {name: %s}
+                  runtime: SpringBootTomcat
+                  workload: {requestsPerSecond: 50, meanLatency: 200ms}
+                  threads: {}
+                """.formatted(name, OWN_OPERATOR_LABEL, name)).inNamespace(namespace).create();
     }
 }

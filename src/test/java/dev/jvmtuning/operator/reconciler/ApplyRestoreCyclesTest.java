@@ -188,11 +188,25 @@ class ApplyRestoreCyclesTest {
 
     /** As kubectl edit: read, change, replace at that resourceVersion; on a conflict with the operator's write, read again. */
     private static void editAsUser(String name, Consumer<Deployment> change) {
-        for (int attempt = 0; ; attempt++) {
+        onConflictAgain(() -> {
             Deployment live = kubectl.apps().deployments().inNamespace(namespace).withName(name).get();
             change.accept(live);
+            kubectl.resource(live).update();
+        });
+    }
+
+    private static void editProfile(String name, Consumer<TuningProfile> change) {
+        onConflictAgain(() -> client.resources(TuningProfile.class).inNamespace(namespace).withName(name).edit(p -> {
+            change.accept(p);
+            return p;
+        }));
+    }
+
+    /** A user's edit, read and written again when the operator wrote the object in between, as kubectl edit asks one to. */
+    private static void onConflictAgain(Runnable edit) {
+        for (int attempt = 0; ; attempt++) {
             try {
-                kubectl.resource(live).update();
+                edit.run();
                 return;
             } catch (KubernetesClientException e) {
                 if (e.getCode() != 409 || attempt == 10) {
@@ -200,13 +214,6 @@ class ApplyRestoreCyclesTest {
                 }
             }
         }
-    }
-
-    private static void editProfile(String name, Consumer<TuningProfile> change) {
-        client.resources(TuningProfile.class).inNamespace(namespace).withName(name).edit(p -> {
-            change.accept(p);
-            return p;
-        });
     }
 
     /** The option a flag sets, without its value: -Xmx, -XX:MaxGCPauseMillis; every collector flag sets the collector. */

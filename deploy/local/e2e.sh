@@ -9,7 +9,9 @@
 #   5. a CPU quota under load: real CFS throttling in the container's cgroup and the CPUThrottled condition;
 #   5b. the operator pod's own /q/metrics carries the demo profile's series;
 #   6. two operator replicas: the leader's pod deleted, the other takes the Lease and keeps reconciling;
-#   7. three watched namespaces and three restarts: every profile back Ready with fresh metrics within 30 s.
+#   7. three watched namespaces and three restarts: every profile back Ready with fresh metrics within 30 s;
+#   8. mode Auto under real load: steps kept while they help, a step that made things worse reverted,
+#      then held, with the threads read from the running JVM.
 # Every wait is bounded; load is bounded in requests and time, to pod addresses only.
 # Usage: e2e.sh [CHECK-NUMBER...]   (default: all, in order)
 set -euo pipefail
@@ -274,6 +276,102 @@ YAML
   wait_for 30 "tp/late in ${NS_LIST[1]} reconciled" reconciled "${NS_LIST[1]}" late
 }
 
+# Mode Auto on a real pod under real load (closed-loop clients waiting on a slow dependency, as the
+# lab's io-bound scenario): from 10 threads the loop steps while throughput follows (kept); once the
+# dependency slows down it re-plans and steps, the dependency slows again within that step's windows,
+# and the step is reverted and held. Each rollout gives the pod a new address: the clients read it
+# from a file a watcher keeps current. At most 40 clients, for at most 12 minutes in all.
+LOAD_DIR=""
+current_pod_ip() { # the Ready pod's address, when exactly one is Ready (a rollout's old pod has gone)
+  kubectl get pods -n "$NS" -l app=looper -o json | jq -r '[.items[] | select(.metadata.deletionTimestamp == null
+    and any(.status.conditions[]?; .type == "Ready" and .status == "True")) | .status.podIP] | if length == 1 then .[0] else empty end'
+}
+start_load() { # SLEEP-MS CLIENTS: replaces the running clients
+  stop_load
+  LOAD_DIR="$(mktemp -d)"
+  echo "$1" > "$LOAD_DIR/sleep"
+  ( while [ -d "$LOAD_DIR" ]; do
+      ip="$(current_pod_ip || true)"
+      if [ -n "$ip" ]; then echo "$ip" > "$LOAD_DIR/ip.new" && mv "$LOAD_DIR/ip.new" "$LOAD_DIR/ip" || true; fi
+      sleep 2
+    done ) &
+  local i end=$((SECONDS + 720))
+  for i in $(seq "$2"); do
+    ( while [ -d "$LOAD_DIR" ] && [ $SECONDS -lt $end ]; do
+        ip="$(cat "$LOAD_DIR/ip" 2>/dev/null || true)" ms="$(cat "$LOAD_DIR/sleep" 2>/dev/null || true)"
+        if [ -z "$ip" ] || [ -z "$ms" ]; then sleep 1; continue; fi
+        url="http://$ip:8080/work?sleepMinMs=$ms"
+        curl -s -m 15 "$url" "$url" "$url" "$url" >/dev/null || sleep 0.5
+      done ) &
+  done
+}
+stop_load() {
+  [ -z "$LOAD_DIR" ] || rm -rf "$LOAD_DIR"
+  LOAD_DIR=""
+  local jobs; jobs="$(jobs -p)"
+  [ -z "$jobs" ] || kill $jobs 2>/dev/null || true
+}
+auto_json() { kubectl get tp looper -n "$NS" -o json | jq -c '.status.auto // {}'; }
+state_is() { [ "$(auto_json | jq -r '.state // ""')" = "$1" ]; }
+history_has() { auto_json | jq -e --arg v "$1" '[.history[]? | select(.verdict == $v)] | length > 0' >/dev/null; }
+pending_after() { auto_json | jq -e --argjson n "$1" '(.history // []) | length > $n and .[-1].verdict == "Pending"' >/dev/null; }
+print_history() {
+  auto_json | jq -r '.history[]? | "  iteration \(.iteration) \(.verdict): threads \(.from.threads // "default") -> \(.to.threads // "default"); before \(.before.requestsPerSecond // "-") req/s \(.before.meanLatencyMillis // "-") ms, after \(.after.requestsPerSecond // "-") req/s \(.after.meanLatencyMillis // "-") ms; \(.reason // "")"'
+}
+jvm_max_threads() { # what the running Tomcat says its pool may grow to
+  local ip; ip="$(current_pod_ip)"
+  curl -s -m 10 "http://$ip:8080/actuator/prometheus" | awk '/^tomcat_threads_config_max_threads/ {printf "%d\n", $2; exit}'
+}
+auto_loop_on_real_pods() {
+  trap stop_load EXIT
+  kubectl delete deployment -n "$NS" refuser oomer throttled --ignore-not-found --wait=false >/dev/null
+  workload looper 1 "        resources: {requests: {cpu: 250m, memory: 512Mi}, limits: {cpu: '1', memory: 512Mi}}"
+  kubectl rollout status deployment/looper -n "$NS" --timeout=180s
+  start_load 500 40
+  kubectl apply -n "$NS" -f - <<YAML
+apiVersion: jvmtuning.dev/v1alpha1
+kind: TuningProfile
+metadata: {name: looper}
+spec:
+  targetRef: {kind: Deployment, name: looper}
+  runtime: SpringBootTomcat
+  mode: Auto
+  workload: {requestsPerSecond: 80}
+  threads: {max: 10}
+  metrics: {port: 8080, path: /actuator/prometheus, interval: 5s}
+  auto: {minInterval: 0s, warmUp: 10s, observationWindows: 2, regressionTolerancePercent: 20, threads: {min: 5, max: 100}}
+YAML
+  # 40 clients each waiting 0.5 s need about 80 req/s: 10 threads serve 20, so the loop steps up and keeps.
+  wait_for 360 "tp/looper: a step kept" history_has Kept
+  wait_for 420 "tp/looper converged" state_is Converged
+  print_history
+  local kept threads_in_jvm steps
+  kept="$(auto_json | jq -r '.settings.threads // empty')"
+  threads_in_jvm="$(jvm_max_threads)"
+  echo "converged on threads $kept; the running JVM's Tomcat max threads: $threads_in_jvm"
+  [ -n "$kept" ] && [ "$kept" -gt 10 ] && [ "$threads_in_jvm" = "$kept" ]
+  steps="$(auto_json | jq '.history | length')"
+  # The dependency slows to 1 s: a workload move, so the loop re-plans and steps ...
+  echo 1000 > "$LOAD_DIR/sleep"
+  wait_for 240 "tp/looper: a step after the workload moved" pending_after "$steps"
+  # ... and slows again to 3 s before that step's windows: the step looks worse and goes back.
+  echo 3000 > "$LOAD_DIR/sleep"
+  wait_for 300 "tp/looper: the step reverted" history_has Reverted
+  wait_for 240 "tp/looper holding" state_is Holding
+  print_history
+  auto_json | jq -r '"state \(.state), settings \(.settings), last good \(.lastGood); waiting for \(.waitingFor // "-")"'
+  [ "$(auto_json | jq -c '.settings')" = "$(auto_json | jq -c '.lastGood')" ]
+  auto_json | jq -e '[.history[] | select(.verdict == "Reverted")][-1].reason | test("latency")' >/dev/null
+  kubectl rollout status deployment/looper -n "$NS" --timeout=180s
+  threads_in_jvm="$(jvm_max_threads)"
+  echo "after the revert the running JVM's Tomcat max threads: $threads_in_jvm"
+  [ "$threads_in_jvm" = "$(auto_json | jq -r '.settings.threads')" ]
+  local reasons
+  reasons="$(kubectl get events -n "$NS" --field-selector involvedObject.name=looper,involvedObject.kind=TuningProfile -o jsonpath='{.items[*].reason}')"
+  echo "Events: $reasons"
+  for reason in AutoStep AutoKept AutoReverted; do grep -qw "$reason" <<<"$reasons"; done
+}
+
 check "1. the running JVMs report the tuned flags" flags_in_running_jvms
 check "2. deleting the profile restores the pods' own JVM options" restored_on_delete
 check "3. a flag no JVM knows: refused, no pod touched" unknown_flag_refused_before_any_pod
@@ -283,6 +381,7 @@ check "5. a CPU quota under load: throttled, CPUThrottled=True" throttled
 check "5b. the operator's /q/metrics shows the profile's series" profile_series_on_operator_metrics
 check "6. two operator replicas: the leader's pod deleted, the other takes over" failover
 check "7. three watched namespaces: every profile back Ready with fresh metrics within 30 s of each of three restarts" namespace_list_restarts
+check "8. mode Auto under real load: steps kept, a step that made things worse reverted and held" auto_loop_on_real_pods
 for ns in "${NS_LIST[@]}"; do kubectl delete tp --all -n "$ns" --ignore-not-found --timeout=60s >/dev/null 2>&1 || true; done
 # The operator goes back to the demo's one namespace before the others go: watching a namespace that no
 # longer exists (its Role gone with it), a restarted operator could not start its informers.
@@ -291,7 +390,7 @@ if [[ "$ONLY" = "  " || "$ONLY" == *" 7 "* ]]; then
     --set "watchNamespaces={$NS}" --wait --timeout 180s >/dev/null || echo "could not set the operator's namespaces back to $NS" >&2
 fi
 kubectl delete namespace "${NS_LIST[@]}" --ignore-not-found --wait=false >/dev/null
-kubectl delete tp -n "$NS" refuser oomer throttled --ignore-not-found --wait=false >/dev/null
-kubectl delete deployment -n "$NS" refuser oomer throttled --ignore-not-found --wait=false >/dev/null
+kubectl delete tp -n "$NS" refuser oomer throttled looper --ignore-not-found --wait=false >/dev/null
+kubectl delete deployment -n "$NS" refuser oomer throttled looper --ignore-not-found --wait=false >/dev/null
 printf '\n%d of %d end-to-end checks failed\n' "$failures" "$ran"
 [ "$failures" -eq 0 ]

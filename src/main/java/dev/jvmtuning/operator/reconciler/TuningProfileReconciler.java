@@ -105,7 +105,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
                 tune(profile, target.get(), context, status);
             } catch (KubernetesClientException e) {
                 // Said in status and an Event rather than retried in silence; the next reconcile tries again.
-                LOG.warnf("applying TuningProfile %s failed: %s", Watches.key(profile), e.getMessage());
+                LOG.warnf("applying TuningProfile %s failed: %s", profile.key(), e.getMessage());
                 status.notApplied(Reason.APPLY_FAILED, "writing to Deployment " + Watches.targetName(profile) + " failed: "
                         + Objects.requireNonNullElse(e.getStatus() == null ? null : e.getStatus().getMessage(), e.getMessage()));
             }
@@ -115,7 +115,8 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         metrics.record(profile, after);
         UpdateControl<TuningProfile> control = after.equals(before) ? UpdateControl.noUpdate()
                 : UpdateControl.patchStatus(StatusBuilder.patch(profile, after));
-        // No timer while a rollout is under way: its pods' and the Deployment's status changes each reconcile the profile.
+        // The resync timer alone, rollout or not: no shorter check during a rollout, as its pods' and the Deployment's status
+        // changes each reconcile the profile.
         return control.rescheduleAfter(settings.resyncPeriod());
     }
 
@@ -186,7 +187,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         context.getSecondaryResource(Deployment.class).ifPresent(d -> restoreIfTuned(d, profile.getMetadata().getName(), writes));
         writes.deleteConfigMaps(profile);
         watches.forget(profile);
-        metrics.forget(Watches.key(profile));
+        metrics.forget(profile.key());
         return DeleteControl.defaultDelete();
     }
 }

@@ -9,6 +9,7 @@ import dev.jvmtuning.operator.api.v1alpha1.AutoState;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.AutoVerdict;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
+import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.model.Units;
 import java.time.Duration;
@@ -49,16 +50,12 @@ public final class AutoLoop {
             String podFailure, Observed window, Replanner replanner, Instant now) {
     }
 
-    /** An Event the decision deserves. */
-    public record Event(boolean warning, Reason reason, String message) {
-    }
-
     /** The next status.auto and the Events on the way there. */
-    public record Decision(AutoStatus status, List<Event> events) {
+    public record Decision(AutoStatus status, List<ProfileEvent> events) {
     }
 
     public static Decision decide(Input in) {
-        List<Event> events = new ArrayList<>();
+        List<ProfileEvent> events = new ArrayList<>();
         AutoStatus next = in.previous() == null
                 ? new AutoStatus().setState(AutoState.Applying).setChangedAt(in.now().toString())
                 : COPIER.convertValue(in.previous(), AutoStatus.class);
@@ -106,7 +103,7 @@ public final class AutoLoop {
                     return holding(in, next, events);
                 }
                 next.setState(AutoState.Observing).setHoldBaseline(null);
-                events.add(new Event(false, Reason.AUTO_RESUMED, moved.get() + "; re-planning"));
+                events.add(new ProfileEvent(false, Reason.AUTO_RESUMED, moved.get() + "; re-planning"));
             }
             default -> {
                 if (pending.isPresent()) {
@@ -117,7 +114,7 @@ public final class AutoLoop {
                     }
                     pending.get().setAfter(period).setVerdict(AutoVerdict.Kept).setReason(pending.get().getReason() + "; kept: no measure worse");
                     next.setLastGood(next.getSettings());
-                    events.add(new Event(false, Reason.AUTO_KEPT, "kept " + pending.get().getTo() + ": no measure worse than before the step"));
+                    events.add(new ProfileEvent(false, Reason.AUTO_KEPT, "kept " + pending.get().getTo() + ": no measure worse than before the step"));
                 }
             }
         }
@@ -131,7 +128,7 @@ public final class AutoLoop {
     }
 
     /** The next status, saying what the loop waits for and, when it can tell, until when. */
-    private static Decision waiting(AutoStatus next, List<Event> events, String what, Instant until) {
+    private static Decision waiting(AutoStatus next, List<ProfileEvent> events, String what, Instant until) {
         next.setWaitingFor(what).setNextDecisionAt(until == null ? null : until.toString());
         return new Decision(next, events);
     }
@@ -141,7 +138,7 @@ public final class AutoLoop {
     }
 
     /** Windows are being gathered: before the first one that counts, the warm-up; then the windows themselves. */
-    private static Decision collecting(Input in, AutoStatus next, List<Event> events) {
+    private static Decision collecting(Input in, AutoStatus next, List<ProfileEvent> events) {
         Instant countsFrom = countsFrom(in, next);
         String what = next.getState() == AutoState.Holding || next.getState() == AutoState.Reverted ? holdingFor(in, next) + "; " : "";
         if (next.getWindows().isEmpty() && in.now().isBefore(countsFrom)) {
@@ -151,13 +148,13 @@ public final class AutoLoop {
         return waiting(next, events, what + windowsSeen(in, next), nextPeriodEnd(in, next));
     }
 
-    private static Decision minInterval(Input in, AutoStatus next, List<Event> events) {
+    private static Decision minInterval(Input in, AutoStatus next, List<ProfileEvent> events) {
         Instant until = Instant.parse(next.getChangedAt()).plus(seconds(in.spec().getMinInterval()));
         return waiting(next, events, "the minimum interval: " + in.spec().getMinInterval() + " since the last change at " + next.getChangedAt(),
                 until);
     }
 
-    private static Decision holding(Input in, AutoStatus next, List<Event> events) {
+    private static Decision holding(Input in, AutoStatus next, List<ProfileEvent> events) {
         return waiting(next, events, holdingFor(in, next) + "; " + windowsSeen(in, next), nextPeriodEnd(in, next));
     }
 
@@ -189,7 +186,7 @@ public final class AutoLoop {
     }
 
     /** Re-plans from the period and takes a step, or rests (Converged) when no knob would move by the threshold. */
-    private static void step(Input in, AutoStatus next, Observed measured, AutoFigures period, List<Event> events) {
+    private static void step(Input in, AutoStatus next, Observed measured, AutoFigures period, List<ProfileEvent> events) {
         Optional<Replanner.Proposal> proposal = in.replanner().propose(measured);
         if (proposal.isEmpty()) {
             return;
@@ -210,7 +207,7 @@ public final class AutoLoop {
                 String reason = "re-planned " + target + " from " + proposal.get().reason() + ", which does not fit: " + misfit.get();
                 add(next, new AutoIteration().setAt(in.now().toString()).setFrom(current).setTo(current).setBefore(period)
                         .setVerdict(AutoVerdict.Converged).setReason(reason));
-                events.add(new Event(true, Reason.AUTO_CONVERGED, reason));
+                events.add(new ProfileEvent(true, Reason.AUTO_CONVERGED, reason));
             }
             return;
         }
@@ -222,7 +219,7 @@ public final class AutoLoop {
                         + (left.isPresent() ? " or back to " + left.get() + ", which the loop left with the last kept step" : "");
                 add(next, new AutoIteration().setAt(in.now().toString()).setFrom(current).setTo(current).setBefore(period)
                         .setVerdict(AutoVerdict.Converged).setReason(reason));
-                events.add(new Event(false, Reason.AUTO_CONVERGED, reason));
+                events.add(new ProfileEvent(false, Reason.AUTO_CONVERGED, reason));
             }
             return;
         }
@@ -230,14 +227,14 @@ public final class AutoLoop {
         add(next, new AutoIteration().setAt(in.now().toString()).setFrom(current).setTo(target).setBefore(period)
                 .setVerdict(AutoVerdict.Pending).setReason(reason));
         next.setState(AutoState.Applying).setSettings(settings).setChangedAt(in.now().toString());
-        events.add(new Event(false, Reason.AUTO_STEP, "step " + current + " -> " + target + ": " + reason));
+        events.add(new ProfileEvent(false, Reason.AUTO_STEP, "step " + current + " -> " + target + ": " + reason));
     }
 
-    private static void revert(AutoStatus next, AutoIteration pending, AutoFigures after, String why, Instant now, List<Event> events) {
+    private static void revert(AutoStatus next, AutoIteration pending, AutoFigures after, String why, Instant now, List<ProfileEvent> events) {
         pending.setAfter(after).setVerdict(AutoVerdict.Reverted).setReason(why);
         next.setState(AutoState.Reverted).setSettings(next.getLastGood()).setChangedAt(now.toString()).setHoldBaseline(null);
         next.getWindows().clear();
-        events.add(new Event(true, Reason.AUTO_REVERTED, "reverted " + pending.getTo() + " to " + pending.getFrom() + ": " + why
+        events.add(new ProfileEvent(true, Reason.AUTO_REVERTED, "reverted " + pending.getTo() + " to " + pending.getFrom() + ": " + why
                 + "; holding until the workload moves"));
     }
 

@@ -6,16 +6,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.planner.Decision;
 import dev.jvmtuning.operator.planner.PlanResult;
-import dev.jvmtuning.operator.planner.Planner;
-import dev.jvmtuning.operator.render.Renderer;
+import dev.jvmtuning.operator.preview.Preview;
 import dev.jvmtuning.operator.render.Rendering;
-import dev.jvmtuning.operator.target.TargetContainer;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -24,7 +25,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -34,7 +36,8 @@ import java.util.stream.Stream;
  */
 public final class PlanCommand {
     static final String USAGE = """
-            usage: plan -f FILE [-f FILE ...] [--cpu CORES] [--memory QUANTITY] [--replicas N] [--java VERSION] [-o text|yaml|json]
+            usage: plan -f FILE [-f FILE ...] [--cpu CORES] [--memory QUANTITY] [--replicas N] [--java VERSION] [--allow PREFIX ...]
+                        [-o text|yaml|json]
 
             Prints the settings the operator would render for the TuningProfile in FILE, and why.
             The target Deployment may sit in the same or another -f file: its container's resources,
@@ -43,6 +46,8 @@ public final class PlanCommand {
               --memory QUANTITY   memory limit of the container, e.g. 2Gi
               --replicas N        replicas of the Deployment (for database connection totals)
               --java VERSION      the JVM's feature version, e.g. 21
+              --allow PREFIX      a flag prefix the installation allows (its flagPolicy.allow), e.g. -Dfile.encoding=;
+                                  once per entry. Without it jvmOptions are judged by the standard policy
               -o, --output FORMAT text (default), or yaml or json for scripts
             Exit status: 0 a plan, 1 invalid or infeasible, 2 bad usage or input.
             """;
@@ -92,32 +97,38 @@ public final class PlanCommand {
             throw new InputException("the TuningProfile has no spec.targetRef.name");
         }
         String target = profile.getSpec().getTargetRef().getName();
-        ContainerFacts facts = deployments.stream()
+        Deployment deployment = deployments.stream()
                 .filter(d -> d.getMetadata() != null && target.equals(d.getMetadata().getName()))
                 .findFirst()
-                .map(d -> factsFrom(d, profile, options))
-                .orElseGet(() -> factsFromFlags(options, target));
-
-        PlanResult result = Planner.plan(profile.getSpec(), facts);
+                .map(d -> overridden(d, options))
+                .orElseGet(() -> fromFlags(options, target, profile.getSpec().getContainer()));
+        // Offline, the guardrail's query cannot be known: the operator's check of it is diff's and export's.
+        Preview preview = Preview.of(profile.getMetadata().getName(), profile.getSpec(),
+                profile.getStatus() == null ? null : profile.getStatus().getAuto(), deployment, options.java,
+                new Preview.Installation(options.flagPolicy(), guardrail -> Optional.empty()));
+        if (preview instanceof Preview.NoContainer missing) {
+            throw new InputException(missing.problem());
+        }
+        ContainerFacts facts = preview instanceof Preview.Rendered rendered ? rendered.facts() : ((Preview.Rejected) preview).facts();
         if (options.output != Output.TEXT) {
-            out.print(options.output.write(structured(profile, facts, result)));
-            return result instanceof PlanResult.Plan ? 0 : 1;
+            out.print(options.output.write(structured(profile, facts, preview)));
+            return preview instanceof Preview.Rendered ? 0 : 1;
         }
         out.println("TuningProfile " + profile.getMetadata().getName() + " -> Deployment " + target
                 + " (" + profile.getSpec().getRuntime() + ", " + profile.getSpec().getMode() + ")");
         out.println("container: " + describe(facts));
-        if (result instanceof PlanResult.Rejected rejected) {
+        if (preview instanceof Preview.Rejected rejected) {
             err.println(rejected.reason() + ":");
             rejected.messages().forEach(m -> err.println("  - " + m));
             return 1;
         }
-        PlanResult.Plan plan = (PlanResult.Plan) result;
-        print(plan, Renderer.render(plan.values(), profile.getSpec(), facts), out);
+        Preview.Rendered rendered = (Preview.Rendered) preview;
+        print(rendered.plan(), rendered.rendering(), out);
         return 0;
     }
 
     /** The plan as data, for -o yaml and -o json: the same fields the text shows, or the rejection. */
-    private static Map<String, Object> structured(TuningProfile profile, ContainerFacts facts, PlanResult result) {
+    private static Map<String, Object> structured(TuningProfile profile, ContainerFacts facts, Preview preview) {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("profile", profile.getMetadata().getName());
         doc.put("target", profile.getSpec().getTargetRef().getName());
@@ -129,12 +140,12 @@ public final class PlanCommand {
         container.put("replicas", facts.replicas());
         container.put("java", facts.javaMajorVersion());
         doc.put("container", container);
-        if (result instanceof PlanResult.Rejected rejected) {
+        if (preview instanceof Preview.Rejected rejected) {
             doc.put("rejected", Map.of("reason", rejected.reason().name(), "messages", rejected.messages()));
             return doc;
         }
-        PlanResult.Plan plan = (PlanResult.Plan) result;
-        Rendering rendering = Renderer.render(plan.values(), profile.getSpec(), facts);
+        PlanResult.Plan plan = ((Preview.Rendered) preview).plan();
+        Rendering rendering = ((Preview.Rendered) preview).rendering();
         doc.put("settings", plan.decisions().stream().map(d -> {
             Map<String, String> row = new LinkedHashMap<>();
             row.put("name", d.name());
@@ -193,25 +204,39 @@ public final class PlanCommand {
         }
     }
 
-    private static ContainerFacts factsFrom(Deployment deployment, TuningProfile profile, Options options) {
-        TargetContainer.Lookup lookup = TargetContainer.find(deployment, profile.getSpec().getContainer());
-        if (!lookup.isFound()) {
-            throw new InputException(lookup.problem());
+    /** The Deployment with the limits and replicas the flags give; only the target container's limits are read. */
+    private static Deployment overridden(Deployment deployment, Options options) {
+        Deployment copy = new DeploymentBuilder(deployment).build();
+        if (options.replicas != null && copy.getSpec() != null) {
+            copy.getSpec().setReplicas(options.replicas);
         }
-        ContainerFacts read = TargetContainer.facts(deployment, lookup.container(), options.java);
-        return new ContainerFacts(
-                options.cpu != null ? options.cpu : read.cpuLimitCores(), read.cpuRequestCores(),
-                options.memory != null ? options.memory : read.memoryLimitBytes(), read.memoryRequestBytes(),
-                read.env(), read.envFromReferences(), read.command(), read.args(), options.java,
-                options.replicas != null ? options.replicas : read.replicas());
+        Optional.ofNullable(copy.getSpec()).map(d -> d.getTemplate()).map(t -> t.getSpec()).map(p -> p.getContainers()).orElse(List.of()).forEach(c -> {
+            ResourceRequirements resources = Objects.requireNonNullElseGet(c.getResources(), ResourceRequirements::new);
+            Map<String, Quantity> limits = new LinkedHashMap<>(Objects.requireNonNullElse(resources.getLimits(), Map.of()));
+            if (options.cpu != null) {
+                limits.put("cpu", options.cpu);
+            }
+            if (options.memory != null) {
+                limits.put("memory", options.memory);
+            }
+            resources.setLimits(limits);
+            c.setResources(resources);
+        });
+        return copy;
     }
 
-    private static ContainerFacts factsFromFlags(Options options, String target) {
+    /** A Deployment of one container with the limits and replicas the flags give, when the files hold none. */
+    private static Deployment fromFlags(Options options, String target, String containerName) {
         if (options.cpu == null && options.memory == null) {
             throw new InputException("no Deployment named " + target + " in the given files: pass it with -f, or give --cpu and --memory");
         }
-        return new ContainerFacts(options.cpu, null, options.memory, null, Map.of(), Set.of(), List.of(), List.of(),
-                options.java, options.replicas != null ? options.replicas : 1);
+        Map<String, Quantity> limits = new LinkedHashMap<>();
+        Optional.ofNullable(options.cpu).ifPresent(cpu -> limits.put("cpu", cpu));
+        Optional.ofNullable(options.memory).ifPresent(memory -> limits.put("memory", memory));
+        return new DeploymentBuilder().withNewMetadata().withName(target).endMetadata()
+                .withNewSpec().withReplicas(options.replicas != null ? options.replicas : 1).withNewTemplate().withNewSpec()
+                .addNewContainer().withName(Objects.requireNonNullElse(containerName, target)).withNewResources().withLimits(limits).endResources()
+                .endContainer().endSpec().endTemplate().endSpec().build();
     }
 
     private static String describe(ContainerFacts facts) {
@@ -258,8 +283,9 @@ public final class PlanCommand {
 
     private static final class Options {
         final List<Path> files = new ArrayList<>();
-        Double cpu;
-        Long memory;
+        Quantity cpu;
+        Quantity memory;
+        final List<String> allow = new ArrayList<>();
         Integer replicas;
         Integer java;
         Output output = Output.TEXT;
@@ -272,8 +298,9 @@ public final class PlanCommand {
                 switch (arg) {
                     case "-h", "--help" -> o.help = true;
                     case "-f", "--file" -> o.files.add(Path.of(value(args, ++i, arg)));
-                    case "--cpu" -> o.cpu = Quantity.getAmountInBytes(parseQuantity(value(args, ++i, arg), arg)).doubleValue();
-                    case "--memory" -> o.memory = Quantity.getAmountInBytes(parseQuantity(value(args, ++i, arg), arg)).longValue();
+                    case "--cpu" -> o.cpu = parseQuantity(value(args, ++i, arg), arg);
+                    case "--memory" -> o.memory = parseQuantity(value(args, ++i, arg), arg);
+                    case "--allow" -> o.allow.add(value(args, ++i, arg));
                     case "--replicas" -> o.replicas = positive(value(args, ++i, arg), arg);
                     case "--java" -> o.java = positive(value(args, ++i, arg), arg);
                     case "-o", "--output" -> o.output = Output.parse(value(args, ++i, arg));
@@ -288,7 +315,13 @@ public final class PlanCommand {
                     throw new IllegalArgumentException("cannot read " + file);
                 }
             }
+            o.flagPolicy();
             return o;
+        }
+
+        /** The policy the installation's allow-list makes; an entry it could never allow is bad usage. */
+        FlagPolicy flagPolicy() {
+            return FlagPolicy.bundled(allow);
         }
 
         private static String value(String[] args, int i, String flag) {

@@ -14,15 +14,14 @@ import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.config.OperatorSettings;
-import dev.jvmtuning.operator.model.ContainerFacts;
+import dev.jvmtuning.operator.config.PublishedSettings;
+import dev.jvmtuning.operator.flags.FlagPolicy;
+import dev.jvmtuning.operator.metrics.GuardrailQueries;
 import dev.jvmtuning.operator.model.Setting;
-import dev.jvmtuning.operator.planner.PlanResult;
-import dev.jvmtuning.operator.planner.Planner;
+import dev.jvmtuning.operator.preview.Preview;
 import dev.jvmtuning.operator.render.DeploymentTuning;
-import dev.jvmtuning.operator.render.Renderer;
 import dev.jvmtuning.operator.render.Rendering;
 import dev.jvmtuning.operator.render.TuningConfigMap;
-import dev.jvmtuning.operator.target.TargetContainer;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -41,6 +40,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * {@code kubectl tp}: the operator's planner and renderer at a user's terminal. {@code plan} previews a
@@ -50,9 +50,11 @@ import java.util.Objects;
  */
 public final class TpCommand {
     static final String USAGE = """
-            usage: kubectl tp plan -f FILE [-f FILE ...] [--cpu CORES] [--memory QUANTITY] [--replicas N] [--java VERSION] [-o text|yaml|json]
-                   kubectl tp diff (NAME | -f FILE) [-n NAMESPACE] [--kubeconfig FILE] [--agent-image IMAGE]
-                   kubectl tp export (NAME | -f FILE) [-n NAMESPACE] [--kubeconfig FILE] [--format kustomize|helm] [--recommended]
+            usage: kubectl tp plan -f FILE [-f FILE ...] [--cpu CORES] [--memory QUANTITY] [--replicas N] [--java VERSION] [--allow PREFIX ...]
+                                   [-o text|yaml|json]
+                   kubectl tp diff (NAME | -f FILE) [-n NAMESPACE] [--kubeconfig FILE] [--operator-namespace NAMESPACE] [--agent-image IMAGE]
+                   kubectl tp export (NAME | -f FILE) [-n NAMESPACE] [--kubeconfig FILE] [--operator-namespace NAMESPACE]
+                                     [--format kustomize|helm] [--recommended]
             Options: -v prints the client's log lines to stderr.
 
               plan    the settings the operator would render for a profile, and why, without a cluster
@@ -62,7 +64,9 @@ public final class TpCommand {
                       strategic-merge patch (default) or a Helm values fragment; --recommended plans with the
                       workload figures the operator measured (status.recommendations) instead of the declared ones
             NAME is a TuningProfile in the cluster; -f FILE reads it from a file (its Deployment is read from the cluster).
-            """;
+            diff and export plan with the settings the operator publishes in ConfigMap %s of its namespace
+            (--operator-namespace, default %s): its flag allow-list, guardrail queries and agent image.
+            """.formatted(PublishedSettings.CONFIG_MAP, Target.DEFAULT_OPERATOR_NAMESPACE);
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER).enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
             .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS));
@@ -89,8 +93,8 @@ public final class TpCommand {
         try {
             return switch (verb) {
                 case "plan" -> PlanCommand.run(verbArgs, out, err);
-                case "diff" -> diff(Target.parse(verbArgs), out);
-                case "export" -> export(Target.parse(verbArgs), out);
+                case "diff" -> diff(Target.parse(verbArgs), out, err);
+                case "export" -> export(Target.parse(verbArgs), out, err);
                 default -> throw new IllegalArgumentException("unknown command " + verb + "; use plan, diff or export");
             };
         } catch (IllegalArgumentException | PlanCommand.InputException e) {
@@ -104,38 +108,58 @@ public final class TpCommand {
     }
 
     /** What the operator would write: the live Deployment and ConfigMap before, and after as a server-side dry run merges them. */
-    private static int diff(Target target, PrintStream out) {
+    private static int diff(Target target, PrintStream out, PrintStream err) {
+        Prediction prediction = predict(target, err);
+        List<String> diff = new ArrayList<>();
+        if (prediction.values() != null && prediction.liveValues() == null) {
+            diff.addAll(unified("configmap/" + prediction.values().getMetadata().getName(), null, prediction.values()));
+        }
+        if (prediction.deployment() != null) {
+            diff.addAll(unified("deployment/" + prediction.live().getMetadata().getName(), prediction.live(), prediction.deployment()));
+        }
+        diff.forEach(out::println);
+        return diff.isEmpty() ? 0 : 1;
+    }
+
+    /**
+     * What the operator would write, as the API server would store it: the Deployment (null when it would write none)
+     * and the ConfigMap of values (null when it would write none; the live one when it is there already: its name is
+     * the hash of its data), beside the live objects.
+     */
+    record Prediction(Deployment live, Deployment deployment, ConfigMap liveValues, ConfigMap values) {
+    }
+
+    /** {@code diff}'s prediction for its arguments, as objects. */
+    static Prediction predict(String[] diffArguments, PrintStream err) {
+        return predict(Target.parse(diffArguments), err);
+    }
+
+    private static Prediction predict(Target target, PrintStream err) {
         try (KubernetesClient client = target.client()) {
-            Planned planned = target.plan(client, false);
+            Installed installed = target.installed(client, err);
+            Planned planned = target.plan(client, false, installed);
             Deployment live = planned.live();
-            List<String> diff = new ArrayList<>();
-            if (planned.apply()) {
-                ConfigMap values = TuningConfigMap.desired(planned.profile(), planned.rendering());
-                if (planned.profile().getMetadata().getUid() == null) {
-                    // A profile from a file that is not in the cluster yet: nothing to own the ConfigMap so far.
-                    values.getMetadata().setOwnerReferences(null);
-                }
-                ConfigMap liveValues = client.configMaps().inNamespace(target.namespace()).withName(values.getMetadata().getName()).get();
-                if (liveValues == null) {
-                    diff.addAll(unified("configmap/" + values.getMetadata().getName(), null, client.resource(values).inNamespace(target.namespace())
-                            .dryRun().create()));
-                }
-                Deployment after = client.resource(DeploymentTuning.desired(live, planned.userContainer(), planned.profile().getMetadata().getName(),
-                                planned.rendering(), values.getMetadata().getName(), target.agent(planned.profile())))
-                        .inNamespace(target.namespace()).dryRun().fieldManager(TuningConfigMap.MANAGER).forceConflicts().serverSideApply();
-                diff.addAll(unified("deployment/" + live.getMetadata().getName(), live, after));
-            } else if (DeploymentTuning.tunedBy(live, planned.profile().getMetadata().getName())) {
-                diff.addAll(unified("deployment/" + live.getMetadata().getName(), live,
-                        DeploymentTuning.restored(live, planned.profile().getMetadata().getName())));
+            String profile = planned.profile().getMetadata().getName();
+            if (!planned.apply()) {
+                return new Prediction(live, DeploymentTuning.tunedBy(live, profile) ? DeploymentTuning.restored(live, profile) : null, null, null);
             }
-            diff.forEach(out::println);
-            return diff.isEmpty() ? 0 : 1;
+            ConfigMap values = TuningConfigMap.desired(planned.profile(), planned.rendering());
+            if (planned.profile().getMetadata().getUid() == null) {
+                // A profile from a file that is not in the cluster yet: nothing to own the ConfigMap so far.
+                values.getMetadata().setOwnerReferences(null);
+            }
+            ConfigMap liveValues = client.configMaps().inNamespace(target.namespace()).withName(values.getMetadata().getName()).get();
+            ConfigMap storedValues = liveValues != null ? liveValues : client.resource(values).inNamespace(target.namespace()).dryRun().create();
+            Deployment after = client.resource(DeploymentTuning.desired(live, planned.userContainer(), profile, planned.rendering(),
+                            values.getMetadata().getName(), installed.agent(planned.profile(), target.agentImage)))
+                    .inNamespace(target.namespace()).dryRun().fieldManager(TuningConfigMap.MANAGER).forceConflicts().serverSideApply();
+            return new Prediction(live, after, liveValues, storedValues);
         }
     }
 
-    private static int export(Target target, PrintStream out) {
+    private static int export(Target target, PrintStream out, PrintStream err) {
         try (KubernetesClient client = target.client()) {
-            Planned planned = target.plan(client, target.recommended);
+            Planned planned = target.plan(client, target.recommended, target.installed(client, err));
             Container container = planned.userContainer();
             // The rendered value already starts with the user's own flags.
             Map<String, String> env = new LinkedHashMap<>();
@@ -196,13 +220,33 @@ public final class TpCommand {
     private record Planned(TuningProfile profile, Deployment live, Container userContainer, Rendering rendering, boolean apply) {
     }
 
+    /** What the operator was installed with, as far as a preview needs it. */
+    private record Installed(Preview.Installation installation, String agentImage, String agentJarPath) {
+        /** Without the operator's settings: the standard flag policy, no guardrail check, the default agent image. */
+        static final Installed DEFAULTS = new Installed(new Preview.Installation(FlagPolicy.standard(), guardrail -> Optional.empty()),
+                OperatorSettings.Agent.DEFAULT_IMAGE, OperatorSettings.Agent.DEFAULT_JAR_PATH);
+
+        static Installed from(PublishedSettings published) {
+            return new Installed(new Preview.Installation(FlagPolicy.bundled(published.flagPolicyAllow()),
+                    GuardrailQueries.of(published.guardrailQueries())::refusal), published.agentImage(), published.agentJarPath());
+        }
+
+        /** The agent the operator would inject for the profile, in the image --agent-image names if given. */
+        DeploymentTuning.Agent agent(TuningProfile profile, String imageOverride) {
+            return DeploymentTuning.Agent.ifInjected(profile.getSpec(), Objects.requireNonNullElse(imageOverride, agentImage), agentJarPath);
+        }
+    }
+
     /** Which profile, where, and how to print it. */
     private static final class Target {
+        static final String DEFAULT_OPERATOR_NAMESPACE = "jvm-tuning-system";
         String name;
         Path file;
         String namespace;
         Path kubeconfig;
-        String agentImage = OperatorSettings.Agent.DEFAULT_IMAGE;
+        String operatorNamespace = DEFAULT_OPERATOR_NAMESPACE;
+        /** The agent image to inject instead of the one the operator was installed with. */
+        String agentImage;
         String format = "kustomize";
         boolean recommended;
         /** Recommendations export left out, with why. */
@@ -219,6 +263,7 @@ public final class TpCommand {
                     case "-n", "--namespace" -> t.namespace = value(args, ++i, arg);
                     case "--kubeconfig" -> t.kubeconfig = Path.of(value(args, ++i, arg));
                     case "--agent-image" -> t.agentImage = value(args, ++i, arg);
+                    case "--operator-namespace" -> t.operatorNamespace = value(args, ++i, arg);
                     case "--format" -> t.format = value(args, ++i, arg);
                     case "--recommended" -> t.recommended = true;
                     default -> {
@@ -257,11 +302,30 @@ public final class TpCommand {
             return namespace;
         }
 
-        DeploymentTuning.Agent agent(TuningProfile profile) {
-            return DeploymentTuning.Agent.ifInjected(profile.getSpec(), agentImage, OperatorSettings.Agent.DEFAULT_JAR_PATH);
+        /**
+         * The settings the operator publishes in its namespace; when they cannot be read, the defaults, said on
+         * stderr: a preview that silently used other settings than the operator's would show what it never does.
+         */
+        Installed installed(KubernetesClient client, PrintStream err) {
+            String why;
+            try {
+                ConfigMap published = client.configMaps().inNamespace(operatorNamespace).withName(PublishedSettings.CONFIG_MAP).get();
+                if (published != null) {
+                    return Installed.from(PublishedSettings.from(Objects.requireNonNullElse(published.getData(), Map.of())));
+                }
+                why = "not found";
+            } catch (KubernetesClientException e) {
+                why = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
+            } catch (IllegalArgumentException e) {
+                why = e.getMessage();
+            }
+            err.println("kubectl tp: warning: the operator's settings (ConfigMap " + operatorNamespace + "/" + PublishedSettings.CONFIG_MAP
+                    + ") cannot be read: " + why + ". Planning with the standard flag policy (no allow-list), no guardrail check and the "
+                    + "default agent image: what the operator does may differ. --operator-namespace names the namespace the operator runs in.");
+            return Installed.DEFAULTS;
         }
 
-        Planned plan(KubernetesClient client, boolean withRecommendations) {
+        Planned plan(KubernetesClient client, boolean withRecommendations, Installed installed) {
             TuningProfile profile = file != null ? read(file) : client.resources(TuningProfile.class).inNamespace(namespace).withName(name).get();
             if (file != null) {
                 // The same profile in the cluster owns what it rendered; its identity makes the dry run exact.
@@ -279,19 +343,17 @@ public final class TpCommand {
             if (live == null) {
                 throw new IllegalArgumentException("no Deployment " + targetName + " in namespace " + namespace);
             }
-            TargetContainer.Lookup lookup = TargetContainer.find(live, profile.getSpec().getContainer());
-            if (!lookup.isFound()) {
-                throw new IllegalArgumentException(lookup.problem());
+            // The operator lays mode Auto's settings (status.auto) over the profile: so does the preview.
+            Preview preview = Preview.of(profile.getMetadata().getName(), profile.getSpec(),
+                    profile.getStatus() == null ? null : profile.getStatus().getAuto(), live, null, installed.installation());
+            if (preview instanceof Preview.NoContainer missing) {
+                throw new IllegalArgumentException(missing.problem());
             }
-            Container userContainer = DeploymentTuning.userContainer(live, lookup.container(), profile.getMetadata().getName());
-            ContainerFacts facts = TargetContainer.facts(live, userContainer, null);
-            PlanResult result = Planner.plan(profile.getSpec(), facts);
-            if (result instanceof PlanResult.Rejected rejected) {
+            if (preview instanceof Preview.Rejected rejected) {
                 throw new IllegalArgumentException(rejected.reason() + ": " + String.join("; ", rejected.messages()));
             }
-            PlanResult.Plan plan = (PlanResult.Plan) result;
-            return new Planned(profile, live, userContainer, Renderer.render(plan.values(), profile.getSpec(), facts),
-                    profile.getSpec().getMode() != Mode.Recommend);
+            Preview.Rendered rendered = (Preview.Rendered) preview;
+            return new Planned(profile, live, rendered.userContainer(), rendered.rendering(), profile.getSpec().getMode() != Mode.Recommend);
         }
 
         private static TuningProfile read(Path file) {
@@ -331,6 +393,7 @@ public final class TpCommand {
             }
             TuningProfile copy = new TuningProfile();
             copy.setMetadata(profile.getMetadata());
+            copy.setStatus(profile.getStatus());
             copy.setSpec(YAML.convertValue(spec, TuningProfileSpec.class));
             return copy;
         }

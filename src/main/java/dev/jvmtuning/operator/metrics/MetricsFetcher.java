@@ -98,6 +98,9 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
      * 20 minutes by default: one per pod, polled every 30 s, they were the largest item on the heap (about
      * 48 MiB at 3000 pods). A scrape opens its own connection instead, which costs a connect per poll. The
      * pool reads the setting once, when the first HTTP client of the JVM is built; one set at launch stands.
+     * It is set here, a JVM-wide property in a constructor, because this is the place that builds the JVM's
+     * JDK HTTP client (the Kubernetes client runs on Vert.x): set at launch instead (the image's JVM options),
+     * the tests and tools that run a fetcher outside the image would scrape with the 20-minute default.
      */
     private static void keepNoIdleConnections() {
         if (System.getProperty(KEEP_ALIVE_SECONDS) == null) {
@@ -117,7 +120,7 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         } catch (RuntimeException e) {
             report = MetricsReport.unavailable(Reason.SCRAPE_FAILED, "metrics could not be read: " + e.getMessage());
         }
-        latest.put(key(profile), report);
+        latest.put(profile.key(), report);
         return Set.of(report);
     }
 
@@ -127,7 +130,7 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
      * profile's first status already holds it and the poll's reconcile has nothing to write.
      */
     public Optional<MetricsReport> latest(TuningProfile profile) {
-        MetricsReport polled = latest.get(key(profile));
+        MetricsReport polled = latest.get(profile.key());
         if (polled != null) {
             return Optional.of(polled);
         }
@@ -139,7 +142,7 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
     @Override
     public Optional<Duration> fetchDelay(Set<MetricsReport> lastFetched, TuningProfile profile) {
         Duration interval = Duration.ofMillis((long) (Units.seconds(metrics(profile).getInterval()) * 1000));
-        heartbeat.beat(key(profile), interval);
+        heartbeat.beat(profile.key(), interval);
         return Optional.of(interval);
     }
 
@@ -153,9 +156,9 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
 
     /** Forgets a deleted profile's samples. */
     public void forget(TuningProfile profile) {
-        history.remove(key(profile));
-        latest.remove(key(profile));
-        heartbeat.forget(key(profile));
+        history.remove(profile.key());
+        latest.remove(profile.key());
+        heartbeat.forget(profile.key());
     }
 
     /** Stops the scrape threads; requests in flight fail and their profiles report so. */
@@ -188,9 +191,9 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
             return MetricsReport.unavailable(metrics.getSource() == MetricsSource.Prometheus ? Reason.QUERY_FAILED : Reason.SCRAPE_FAILED,
                     failures.entrySet().stream().limit(3).map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining("; ")));
         }
-        Window.History past = history.getOrDefault(key(profile), Window.History.EMPTY);
+        Window.History past = history.getOrDefault(profile.key(), Window.History.EMPTY);
         Observed observed = Window.observe(past.snapshots(), snapshots, processorsOf.apply(profile));
-        history.put(key(profile), new Window.History(snapshots, observed != null ? observed : past.observed()));
+        history.put(profile.key(), new Window.History(snapshots, observed != null ? observed : past.observed()));
         String read = "read " + snapshots.size() + " of " + pods.size() + " Ready pods"
                 + (failures.isEmpty() ? "" : "; failed: " + failures.entrySet().stream().limit(3)
                         .map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining("; ")));
@@ -367,9 +370,5 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
 
     private static Metrics metrics(TuningProfile profile) {
         return Objects.requireNonNullElseGet(profile.getSpec().getMetrics(), Metrics::new);
-    }
-
-    private static String key(TuningProfile profile) {
-        return profile.getMetadata().getNamespace() + "/" + profile.getMetadata().getName();
     }
 }

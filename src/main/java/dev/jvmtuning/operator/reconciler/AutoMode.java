@@ -13,6 +13,7 @@ import dev.jvmtuning.operator.metrics.MetricsReport;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.ContainerFacts;
+import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.TuningValues;
 import dev.jvmtuning.operator.planner.PlanResult;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -42,7 +43,7 @@ final class AutoMode {
     }
 
     /** The loop's next step, in status; returns the Events it deserves. */
-    List<EventPolicy.Event> decide(TuningProfile profile, Deployment target, List<Pod> pods, PlanResult.Plan plan, ContainerFacts facts,
+    List<ProfileEvent> decide(TuningProfile profile, Deployment target, List<Pod> pods, PlanResult.Plan plan, ContainerFacts facts,
             Optional<MetricsReport> metrics, StatusBuilder status, KubernetesClient client) {
         Auto spec = Objects.requireNonNullElseGet(profile.getSpec().getAuto(), Auto::new);
         AutoStatus previous = status.auto();
@@ -57,7 +58,7 @@ final class AutoMode {
                 facts.memoryBudgetBytes(), settledAt, youngestStart(pods), podFailure, window,
                 new MeasuredReplan(profile.getSpec(), facts, flagPolicy), Instant.now()));
         status.auto(decision.status().setAutoscaler(autoscaler(client, target)));
-        return decision.events().stream().map(e -> new EventPolicy.Event(e.warning(), e.reason(), e.message())).toList();
+        return decision.events();
     }
 
     /** When the youngest running container of the target's pods (last) started: a JVM younger than the warm-up is still cold. */

@@ -3,6 +3,7 @@ package dev.jvmtuning.operator.reconciler;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
+import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.Reason;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
@@ -17,15 +18,11 @@ import java.util.List;
  */
 public final class EventPolicy {
 
-    /** One Event to write about the profile. */
-    public record Event(boolean warning, Reason reason, String message) {
-    }
-
     private EventPolicy() {
     }
 
-    public static List<Event> events(TuningProfileStatus before, TuningProfileStatus after) {
-        List<Event> events = new ArrayList<>();
+    public static List<ProfileEvent> events(TuningProfileStatus before, TuningProfileStatus after) {
+        List<ProfileEvent> events = new ArrayList<>();
         for (Condition changed : Conditions.transitions(before.getConditions(), after.getConditions())) {
             ConditionType type = ConditionType.find(changed.getType()).orElse(null);
             Reason reason = Reason.find(changed.getReason()).orElse(null);
@@ -35,14 +32,14 @@ public final class EventPolicy {
                 continue;
             }
             if (trouble(type, changed)) {
-                events.add(new Event(true, reason, changed.getMessage()));
+                events.add(new ProfileEvent(true, reason, changed.getMessage()));
             } else if (reason == Reason.RECOMMEND_ONLY || Conditions.find(before.getConditions(), type).filter(c -> trouble(type, c)).isPresent()) {
-                events.add(new Event(false, reason, changed.getMessage()));
+                events.add(new ProfileEvent(false, reason, changed.getMessage()));
             }
         }
         List<String> newWarnings = new ArrayList<>(after.getWarnings());
         newWarnings.removeAll(before.getWarnings());
-        newWarnings.forEach(w -> events.add(new Event(true, Reason.SETTING_OVERRIDDEN, w)));
+        newWarnings.forEach(w -> events.add(new ProfileEvent(true, Reason.SETTING_OVERRIDDEN, w)));
         return events;
     }
 

@@ -1,6 +1,7 @@
 package dev.jvmtuning.operator.reconciler;
 
 import dev.jvmtuning.operator.model.Names;
+import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.render.TuningConfigMap;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -24,7 +25,7 @@ public final class EventRecorder {
     }
 
     /** Writes the events the policy chose, in order. */
-    public void record(HasMetadata about, List<EventPolicy.Event> events) {
+    public void record(HasMetadata about, List<ProfileEvent> events) {
         events.forEach(e -> record(about, e.warning() ? "Warning" : "Normal", e.reason().text(), e.message()));
     }
 

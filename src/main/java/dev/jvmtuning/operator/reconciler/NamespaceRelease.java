@@ -1,6 +1,7 @@
 package dev.jvmtuning.operator.reconciler;
 
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.render.TuningConfigMap;
@@ -105,7 +106,7 @@ final class NamespaceRelease implements Runnable {
         }
         String message = "namespace " + namespace + " is no longer watched by the operator: " + deployment + "; finalizer " + finalizer + " removed";
         LOG.infof("released TuningProfile %s/%s: %s", namespace, name, message);
-        new EventRecorder(client).record(profile, List.of(new EventPolicy.Event(false, Reason.RELEASED, message)));
+        new EventRecorder(client).record(profile, List.of(new ProfileEvent(false, Reason.RELEASED, message)));
         return true;
     }
 

@@ -84,7 +84,7 @@ public final class OperatorMetrics {
     /** Records a profile's status as it now stands: the fleet counts and the profile's own series. */
     public void record(TuningProfile profile, TuningProfileStatus status) {
         exportProfileSeries();
-        String key = Watches.key(profile);
+        String key = profile.key();
         countConditions(key, status.getConditions());
         Map<ProfileSeries.Key, Double> series = ProfileSeries.of(profile, status);
         profiles.compute(key, (k, before) -> Exported.of(profile, series, status.getObserved(), before, clock));

@@ -65,7 +65,7 @@ final class Rollouts {
         } else {
             Optional<String> failure = RolloutHealth.failure(podsOf.apply(live), hash, userContainer.getName(), rollout);
             if (failure.isPresent()) {
-                LOG.warnf("pods of TuningProfile %s failed with settings %s; rolling back: %s", Watches.key(profile), hash, failure.get());
+                LOG.warnf("pods of TuningProfile %s failed with settings %s; rolling back: %s", profile.key(), hash, failure.get());
                 if (lastHealthy != null && !lastHealthy.getSettingsHash().equals(hash)) {
                     writes.configMap(TuningConfigMap.desired(profile, lastHealthy.getConfigMap(), lastHealthy.getConfigMapData()));
                     writes.deployment(live, DeploymentTuning.desired(live, userContainer, name, TuningConfigMap.rendering(

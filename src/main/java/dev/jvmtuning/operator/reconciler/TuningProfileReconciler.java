@@ -3,11 +3,10 @@ package dev.jvmtuning.operator.reconciler;
 import dev.jvmtuning.operator.api.v1alpha1.Mode;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
-import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.config.Leadership;
-import dev.jvmtuning.operator.auto.Overlay;
 import dev.jvmtuning.operator.config.OperatorSettings;
+import dev.jvmtuning.operator.config.PublishedSettings;
 import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.metrics.GuardrailQueries;
 import dev.jvmtuning.operator.model.ContainerFacts;
@@ -15,14 +14,10 @@ import dev.jvmtuning.operator.model.CurrentSettings;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.planner.ObservedWorkload;
 import dev.jvmtuning.operator.planner.PlanResult;
-import dev.jvmtuning.operator.planner.Planner;
 import dev.jvmtuning.operator.pressure.PressureDetector;
+import dev.jvmtuning.operator.preview.Preview;
 import dev.jvmtuning.operator.render.DeploymentTuning;
-import dev.jvmtuning.operator.render.Renderer;
-import dev.jvmtuning.operator.render.Rendering;
 import dev.jvmtuning.operator.render.TuningConfigMap;
-import dev.jvmtuning.operator.target.TargetContainer;
-import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
@@ -58,7 +53,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
     private final OperatorMetrics metrics;
     private final Watches watches;
     private final FlagPolicy flagPolicy;
-    private final GuardrailQueries guardrails;
+    private final Preview.Installation installation;
     private final AutoMode autoMode;
     private final Leadership leadership;
 
@@ -66,7 +61,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         this.settings = settings;
         this.leadership = leadership;
         this.flagPolicy = FlagPolicy.bundled(settings.flagPolicy().allow().orElse(List.of()));
-        this.guardrails = GuardrailQueries.of(settings.metrics().guardrailQueries());
+        this.installation = new Preview.Installation(flagPolicy, GuardrailQueries.of(settings.metrics().guardrailQueries())::refusal);
         this.metrics = new OperatorMetrics(registry, NAME);
         this.watches = new Watches(settings.metrics(), leadership);
         this.autoMode = new AutoMode(flagPolicy);
@@ -74,9 +69,12 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
 
     @Override
     public List<EventSource<?, TuningProfile>> prepareEventSources(EventSourceContext<TuningProfile> context) {
-        // Only a leader releases: during a rolling upgrade the old leader still watches the namespaces the new list drops.
-        settings.ownNamespace().ifPresent(namespace -> leadership.whenLeading(
-                new NamespaceRelease(context.getClient(), namespace, context.getControllerConfiguration())));
+        // Only a leader releases and publishes: during a rolling upgrade the old leader still watches the namespaces the new list
+        // drops, with its own settings.
+        settings.ownNamespace().ifPresent(namespace -> {
+            leadership.whenLeading(new NamespaceRelease(context.getClient(), namespace, context.getControllerConfiguration()));
+            leadership.whenLeading(new SettingsPublication(context.getClient(), namespace, PublishedSettings.of(settings)));
+        });
         return watches.eventSources(context);
     }
 
@@ -107,7 +105,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
                 tune(profile, target.get(), context, status);
             } catch (KubernetesClientException e) {
                 // Said in status and an Event rather than retried in silence; the next reconcile tries again.
-                LOG.warnf("applying TuningProfile %s failed: %s", Watches.key(profile), e.getMessage());
+                LOG.warnf("applying TuningProfile %s failed: %s", profile.key(), e.getMessage());
                 status.notApplied(Reason.APPLY_FAILED, "writing to Deployment " + Watches.targetName(profile) + " failed: "
                         + Objects.requireNonNullElse(e.getStatus() == null ? null : e.getStatus().getMessage(), e.getMessage()));
             }
@@ -117,7 +115,8 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         metrics.record(profile, after);
         UpdateControl<TuningProfile> control = after.equals(before) ? UpdateControl.noUpdate()
                 : UpdateControl.patchStatus(StatusBuilder.patch(profile, after));
-        // No timer while a rollout is under way: its pods' and the Deployment's status changes each reconcile the profile.
+        // The resync timer alone, rollout or not: no shorter check during a rollout, as its pods' and the Deployment's status
+        // changes each reconcile the profile.
         return control.rescheduleAfter(settings.resyncPeriod());
     }
 
@@ -129,46 +128,38 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
                     + owner.get().getMetadata().getName() + ", which is older; this profile writes nothing");
             return;
         }
-        TargetContainer.Lookup lookup = TargetContainer.find(deployment, profile.getSpec().getContainer());
         TargetWrites writes = new TargetWrites(context);
-        if (!lookup.isFound()) {
+        Preview preview = Preview.of(name, profile.getSpec(), status.auto(), deployment, null, installation);
+        if (preview instanceof Preview.NoContainer missing) {
             restoreIfTuned(deployment, name, writes);
-            status.notApplied(Reason.INVALID, lookup.problem());
+            status.notApplied(Reason.INVALID, missing.problem());
             return;
         }
-        Container userContainer = DeploymentTuning.userContainer(deployment, lookup.container(), name);
-        ContainerFacts facts = TargetContainer.facts(deployment, userContainer, null);
         boolean auto = profile.getSpec().getMode() == Mode.Auto;
         if (!auto) {
             status.auto(null);
         }
-        // In mode Auto the loop's settings (kept in status) are laid over the profile's own values.
-        TuningProfileSpec spec = Overlay.spec(profile.getSpec(), status.auto());
-        // An Auto loop without the guardrail its author asked for would run unguarded: such a profile is refused as a whole.
-        PlanResult result = guardrails.refusal(profile.getSpec().getAuto() == null ? null : profile.getSpec().getAuto().getGuardrail())
-                .<PlanResult>map(refusal -> new PlanResult.Rejected(Reason.INVALID, List.of(refusal)))
-                .orElseGet(() -> Planner.plan(spec, facts, flagPolicy));
-        if (result instanceof PlanResult.Rejected rejected) {
+        if (preview instanceof Preview.Rejected rejected) {
             // Flags planned for another spec or container must not stay: the user's own template comes back.
             restoreIfTuned(deployment, name, writes);
             status.notApplied(rejected.reason(), String.join("; ", rejected.messages()));
             watches.planned(profile, CurrentSettings.UNKNOWN);
-            report(profile, null, facts, CurrentSettings.UNKNOWN, status);
+            report(profile, null, rejected.facts(), CurrentSettings.UNKNOWN, status);
             return;
         }
-        PlanResult.Plan plan = (PlanResult.Plan) result;
-        Rendering rendering = Renderer.render(plan.values(), spec, facts);
-        status.planned(plan, rendering);
+        Preview.Rendered rendered = (Preview.Rendered) preview;
+        PlanResult.Plan plan = rendered.plan();
+        status.planned(plan, rendered.rendering());
         watches.planned(profile, plan.current());
         if (profile.getSpec().getMode() == Mode.Recommend) {
             restoreIfTuned(deployment, name, writes);
             status.recommendOnly();
         } else {
-            new Rollouts(writes, watches::podsOf, settings.agent()).apply(profile, deployment, userContainer, rendering, status);
+            new Rollouts(writes, watches::podsOf, settings.agent()).apply(profile, deployment, rendered.userContainer(), rendered.rendering(), status);
         }
-        report(profile, plan, facts, plan.current(), status);
+        report(profile, plan, rendered.facts(), plan.current(), status);
         if (auto) {
-            new EventRecorder(context.getClient()).record(profile, autoMode.decide(profile, deployment, watches.podsOf(deployment), plan, facts,
+            new EventRecorder(context.getClient()).record(profile, autoMode.decide(profile, deployment, watches.podsOf(deployment), plan, rendered.facts(),
                     watches.metrics(profile), status, context.getClient()));
         }
     }
@@ -196,7 +187,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         context.getSecondaryResource(Deployment.class).ifPresent(d -> restoreIfTuned(d, profile.getMetadata().getName(), writes));
         writes.deleteConfigMaps(profile);
         watches.forget(profile);
-        metrics.forget(Watches.key(profile));
+        metrics.forget(profile.key());
         return DeleteControl.defaultDelete();
     }
 }

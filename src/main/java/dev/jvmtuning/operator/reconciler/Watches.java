@@ -156,7 +156,7 @@ final class Watches implements AutoCloseable {
         if (pollers.isShutdown()) {
             return Optional.of("the metrics poller's threads have stopped");
         }
-        return fetcher.stalled(profiles.list().map(Watches::key).toList());
+        return fetcher.stalled(profiles.list().map(TuningProfile::key).toList());
     }
 
     @Override
@@ -174,10 +174,6 @@ final class Watches implements AutoCloseable {
 
     static String targetName(TuningProfile profile) {
         return profile.getSpec() == null || profile.getSpec().getTargetRef() == null ? "" : profile.getSpec().getTargetRef().getName();
-    }
-
-    static String key(TuningProfile profile) {
-        return key(profile.getMetadata().getNamespace(), profile.getMetadata().getName());
     }
 
     private static String key(String namespace, String name) {

@@ -10,6 +10,7 @@ import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.AutoVerdict;
 import dev.jvmtuning.operator.api.v1alpha1.Bounds;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
+import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.Reason;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Instant;
@@ -38,7 +39,7 @@ class AutoLoopTest {
         Instant jvmsStartedAt;
         int defaultThreads = 200;
         Integer heapInForce;
-        final List<AutoLoop.Event> events = new ArrayList<>();
+        final List<ProfileEvent> events = new ArrayList<>();
 
         Driver(Auto spec, Function<Observed, Optional<Replanner.Proposal>> planner) {
             this.spec = spec;
@@ -136,7 +137,7 @@ class AutoLoopTest {
         List<AutoIteration> steps = d.status.getHistory().stream().filter(it -> it.getVerdict() == AutoVerdict.Kept).toList();
         assertThat(steps).extracting(it -> it.getTo().getThreads()).containsExactly(600, 1250);
         assertThat(d.last().getVerdict()).isEqualTo(AutoVerdict.Converged);
-        assertThat(d.events).extracting(AutoLoop.Event::reason)
+        assertThat(d.events).extracting(ProfileEvent::reason)
                 .containsExactly(Reason.AUTO_STEP, Reason.AUTO_KEPT, Reason.AUTO_STEP, Reason.AUTO_KEPT, Reason.AUTO_CONVERGED);
 
         int entries = d.status.getHistory().size();
@@ -167,7 +168,7 @@ class AutoLoopTest {
         assertThat(reverted.getReason()).contains("mean latency 100 -> 200 ms at 3000 -> 3000 req/s");
         assertThat(d.status.getState()).isEqualTo(AutoState.Reverted);
         assertThat(d.threads()).as("the last good settings").isEqualTo(300);
-        assertThat(d.events).filteredOn(AutoLoop.Event::warning).extracting(AutoLoop.Event::reason).containsExactly(Reason.AUTO_REVERTED);
+        assertThat(d.events).filteredOn(ProfileEvent::warning).extracting(ProfileEvent::reason).containsExactly(Reason.AUTO_REVERTED);
 
         for (int i = 0; i < 10; i++) {
             d.poll(world.apply(d.threads()));
@@ -179,7 +180,7 @@ class AutoLoopTest {
         for (int i = 0; i < 4 && d.threads() == 300; i++) {
             d.poll(new Observed().setRequestsPerSecond(1500.0).setMeanLatencyMillis(400.0).setCpuCores(1.5));
         }
-        assertThat(d.events.subList(d.events.size() - 2, d.events.size())).extracting(AutoLoop.Event::reason)
+        assertThat(d.events.subList(d.events.size() - 2, d.events.size())).extracting(ProfileEvent::reason)
                 .containsExactly(Reason.AUTO_RESUMED, Reason.AUTO_STEP);
         assertThat(d.threads()).as("re-planned, one step at a time").isEqualTo(600);
     }
@@ -202,7 +203,7 @@ class AutoLoopTest {
         d.poll(ioBound(step).setPods(5).setRequestsPerSecond(1200.0));
         d.poll(ioBound(step).setPods(5).setRequestsPerSecond(1200.0));
         assertThat(d.status.getHistory().get(0).getVerdict()).as("judged per pod at five pods").isEqualTo(AutoVerdict.Kept);
-        assertThat(d.events).extracting(AutoLoop.Event::reason).doesNotContain(Reason.AUTO_REVERTED);
+        assertThat(d.events).extracting(ProfileEvent::reason).doesNotContain(Reason.AUTO_REVERTED);
     }
 
     @Test

@@ -69,6 +69,48 @@ class PlanCommandTest {
     }
 
     @Test
+    void aFlagOnlyTheInstallationsAllowListAdmitsIsPlannedWithAllow() throws IOException {
+        Path profile = write("""
+                apiVersion: jvmtuning.dev/v1alpha1
+                kind: TuningProfile
+                metadata: {name: p}
+                spec: {targetRef: {name: web}, jvmOptions: ["-Duser.timezone=UTC"]}
+                """);
+
+        Outcome standard = run("-f", profile.toString(), "--cpu", "2", "--memory", "2Gi");
+        Outcome allowed = run("-f", profile.toString(), "--cpu", "2", "--memory", "2Gi", "--allow", "-Duser.timezone=");
+
+        assertThat(standard.status()).isEqualTo(1);
+        assertThat(standard.err()).contains("Invalid", "-Duser.timezone=UTC");
+        assertThat(allowed.status()).as(allowed.err()).isZero();
+        assertThat(allowed.out()).containsPattern("env JAVA_TOOL_OPTIONS=.* -Duser.timezone=UTC");
+        assertThat(run("-f", profile.toString(), "--cpu", "2", "--memory", "2Gi", "--allow", "-javaagent:").status())
+                .as("an entry no installation may allow").isEqualTo(2);
+    }
+
+    @Test
+    void modeAutoPlansWithTheLoopsSettingsFromStatus() throws IOException {
+        Path profile = write("""
+                apiVersion: jvmtuning.dev/v1alpha1
+                kind: TuningProfile
+                metadata: {name: p}
+                spec:
+                  targetRef: {name: web}
+                  mode: Auto
+                  runtime: SpringBootTomcat
+                  workload: {requestsPerSecond: 400, meanLatency: 300ms, cpuPerRequest: 4ms}
+                  threads: {}
+                status:
+                  auto: {state: Observing, settings: {threads: 60}}
+                """);
+
+        Outcome outcome = run("-f", profile.toString(), "--cpu", "2", "--memory", "2Gi");
+
+        assertThat(outcome.status()).as(outcome.err()).isZero();
+        assertThat(outcome.out()).contains("configmap SERVER_TOMCAT_THREADS_MAX=60");
+    }
+
+    @Test
     void anInfeasibleProfileExitsOneWithTheNumbers() throws IOException {
         Path profile = write("""
                 apiVersion: jvmtuning.dev/v1alpha1

@@ -89,10 +89,12 @@ class TpCommandTest {
     void diffShowsWhatTheOperatorWritesAndNothingOnceItHas() throws Exception {
         String namespace = controlPlane.newNamespace("tp-diff");
         String kubeconfig = controlPlane.kubeconfig().toString();
+        controlPlane.ensureControllerManager();
+        String operatorNamespace = RunningOperator.shared().ownNamespace();
         List<HasMetadata> objects = client.load(Files.newInputStream(EXAMPLE)).items();
         objects.stream().filter(o -> o.getKind().equals("Deployment")).forEach(o -> client.resource(o).inNamespace(namespace).create());
 
-        Outcome before = tp("diff", "-f", EXAMPLE.toString(), "-n", namespace, "--kubeconfig", kubeconfig);
+        Outcome before = tp("diff", "-f", EXAMPLE.toString(), "-n", namespace, "--kubeconfig", kubeconfig, "--operator-namespace", operatorNamespace);
 
         assertThat(before.status()).as(before.err()).isEqualTo(1);
         assertThat(before.out()).contains("+++ planned/configmap/orders-api-jvm-tuning-", "+++ planned/deployment/orders-api",
@@ -103,8 +105,6 @@ class TpCommandTest {
         keep("diff.txt", before.out());
 
         // The operator applies the same profile; the diff must then be empty: what diff showed is what it wrote.
-        controlPlane.ensureControllerManager();
-        RunningOperator.shared();
         new FakeKubelet(client).awaitRollout(namespace, "orders-api", Duration.ofSeconds(90));
         objects.stream().filter(o -> o.getKind().equals("TuningProfile")).forEach(o -> client.resource(o).inNamespace(namespace).create());
         await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
@@ -112,11 +112,11 @@ class TpCommandTest {
             assertThat(profile.getStatus()).isNotNull();
             assertThat(profile.getStatus().getConditions()).anyMatch(c -> c.getType().equals("Applied") && c.getStatus().equals("True"));
         });
-        Outcome after = tp("diff", "orders-api", "-n", namespace, "--kubeconfig", kubeconfig);
+        Outcome after = tp("diff", "orders-api", "-n", namespace, "--kubeconfig", kubeconfig, "--operator-namespace", operatorNamespace);
         assertThat(after.status()).as(after.out() + after.err()).isZero();
         assertThat(after.out()).isEmpty();
 
-        Outcome missing = tp("diff", "no-such-profile", "-n", namespace, "--kubeconfig", kubeconfig);
+        Outcome missing = tp("diff", "no-such-profile", "-n", namespace, "--kubeconfig", kubeconfig, "--operator-namespace", operatorNamespace);
         assertThat(missing.status()).isEqualTo(2);
         assertThat(missing.err()).contains("no TuningProfile no-such-profile in namespace " + namespace);
     }

@@ -10,6 +10,7 @@ import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.metrics.MetricsReport;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
+import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.pressure.Finding;
 import dev.jvmtuning.operator.pressure.Verdict;
@@ -125,9 +126,9 @@ class StatusAndEventsTest {
 
             assertThat(EventPolicy.events(new TuningProfileStatus(), rolling)).as("an ordinary first apply").isEmpty();
             assertThat(EventPolicy.events(rolling, done)).as("its rollout completing").isEmpty();
-            assertThat(EventPolicy.events(done, degraded)).containsExactly(new EventPolicy.Event(true, Reason.DEGRADED, "deadline"));
+            assertThat(EventPolicy.events(done, degraded)).containsExactly(new ProfileEvent(true, Reason.DEGRADED, "deadline"));
             assertThat(EventPolicy.events(degraded, recovered)).containsExactly(
-                    new EventPolicy.Event(false, Reason.ROLLOUT_COMPLETE, "2 of 2 run again"));
+                    new ProfileEvent(false, Reason.ROLLOUT_COMPLETE, "2 of 2 run again"));
             assertThat(EventPolicy.events(done, done)).isEmpty();
         }
 
@@ -141,10 +142,10 @@ class StatusAndEventsTest {
             assertThat(EventPolicy.events(new TuningProfileStatus(), calm)).as("metrics read and a pressure that starts False are no news")
                     .isEmpty();
             assertThat(EventPolicy.events(calm, pressed)).containsExactly(
-                    new EventPolicy.Event(true, Reason.GC_TIME_HIGH, "figures"),
-                    new EventPolicy.Event(true, Reason.SETTING_OVERRIDDEN, "the container's env sets SERVER_TOMCAT_THREADS_MAX itself"));
+                    new ProfileEvent(true, Reason.GC_TIME_HIGH, "figures"),
+                    new ProfileEvent(true, Reason.SETTING_OVERRIDDEN, "the container's env sets SERVER_TOMCAT_THREADS_MAX itself"));
             assertThat(EventPolicy.events(pressed, withFinding(pressed, ConditionStatus.FALSE, Reason.GC_TIME_NORMAL)))
-                    .containsExactly(new EventPolicy.Event(false, Reason.GC_TIME_NORMAL, "figures"));
+                    .containsExactly(new ProfileEvent(false, Reason.GC_TIME_NORMAL, "figures"));
             assertThat(EventPolicy.events(pressed, unknown)).isEmpty();
         }
 

@@ -56,12 +56,14 @@ public final class RunningOperator {
     private final KubernetesClient client;
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final HttpServer metricsServer;
+    private final String ownNamespace;
 
     private RunningOperator(LocalControlPlane controlPlane) throws Exception {
         controlPlane.installCrd();
+        ownNamespace = controlPlane.newNamespace("shared-operator");
         client = watchedClient(controlPlane.kubeconfig(), this::countWrite);
         Operator operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false));
-        operator.register(new CountingReconciler(),
+        operator.register(new CountingReconciler(ownNamespace),
                 o -> o.withLabelSelector("!" + OWN_OPERATOR_LABEL));
         operator.start();
         metricsServer = serveMetrics();
@@ -96,8 +98,8 @@ public final class RunningOperator {
 
     /** The operator's reconciler, counting the reconciles it finishes per profile and keeping what any of them threw. */
     private final class CountingReconciler extends TuningProfileReconciler {
-        CountingReconciler() {
-            super(TestSettings.of(RESYNC, Optional.empty()), registry, Leadership.alone("shared-test-operator"));
+        CountingReconciler(String ownNamespace) {
+            super(TestSettings.of(RESYNC, Optional.empty()).withOwnNamespace(ownNamespace), registry, Leadership.alone("shared-test-operator"));
         }
 
         @Override
@@ -178,6 +180,11 @@ public final class RunningOperator {
     /** What the operator's /q/metrics shows now. */
     public String scrape() {
         return registry.scrape();
+    }
+
+    /** The namespace this operator runs "in": where it records the namespaces it watches and publishes its settings. */
+    public String ownNamespace() {
+        return ownNamespace;
     }
 
     public Path kubeconfig() {

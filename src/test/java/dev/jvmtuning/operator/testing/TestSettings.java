@@ -29,6 +29,11 @@ public record TestSettings(Duration resyncPeriod, Optional<String> ownNamespace,
         return new TestSettings(resyncPeriod, Optional.of(namespace), metrics, agent, flagPolicy, discovery);
     }
 
+    /** These settings, with an install-time flag allow-list. */
+    public TestSettings withFlagPolicyAllow(List<String> allow) {
+        return new TestSettings(resyncPeriod, ownNamespace, metrics, agent, new TestFlagPolicy(Optional.of(allow)), discovery);
+    }
+
     /** The reconciler as tests run it, outside Quarkus: these settings and a private meter registry. */
     public static TuningProfileReconciler reconciler(Duration resyncPeriod, Optional<String> prometheusUrl) {
         return new TuningProfileReconciler(of(resyncPeriod, prometheusUrl), new SimpleMeterRegistry(), Leadership.alone("test"));

@@ -29,4 +29,9 @@ import io.fabric8.kubernetes.model.annotation.Version;
 public class TuningProfile extends CustomResource<TuningProfileSpec, TuningProfileStatus> implements Namespaced {
     public static final String GROUP = "jvmtuning.dev";
     public static final String VERSION = "v1alpha1";
+
+    /** "namespace/name": how the operator's caches and log lines name a profile. */
+    public String key() {
+        return getMetadata().getNamespace() + "/" + getMetadata().getName();
+    }
 }

@@ -1,0 +1,76 @@
+package dev.jvmtuning.operator.preview;
+
+import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
+import dev.jvmtuning.operator.api.v1alpha1.Guardrail;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
+import dev.jvmtuning.operator.auto.Overlay;
+import dev.jvmtuning.operator.flags.FlagPolicy;
+import dev.jvmtuning.operator.model.ContainerFacts;
+import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.planner.PlanResult;
+import dev.jvmtuning.operator.planner.Planner;
+import dev.jvmtuning.operator.render.DeploymentTuning;
+import dev.jvmtuning.operator.render.Renderer;
+import dev.jvmtuning.operator.render.Rendering;
+import dev.jvmtuning.operator.target.TargetContainer;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * What the operator renders for a profile and its Deployment: the target container as the user wrote it,
+ * the planner's view of it, the profile's spec with mode Auto's settings laid over it, the installation's
+ * guardrail check and flag policy, the plan and its rendering. The reconciler acts on it and {@code kubectl tp}
+ * shows it, so a preview is what the operator then does. Values in, values out.
+ */
+public sealed interface Preview {
+
+    /**
+     * What an installation decides beyond the profile: the flags it allows, and why a profile's guardrail
+     * cannot be evaluated (empty when it can).
+     */
+    record Installation(FlagPolicy flagPolicy, Function<Guardrail, Optional<String>> guardrailRefusal) {
+    }
+
+    /** The Deployment has no container the profile can tune; the message says what to set. */
+    record NoContainer(String problem) implements Preview {
+    }
+
+    /** No settings: the profile (as laid over) is refused for this container; each message names the numbers. */
+    record Rejected(Container userContainer, ContainerFacts facts, Reason reason, List<String> messages) implements Preview {
+    }
+
+    /** The settings to write: the spec planned (the profile's, or Auto's overlay), its plan and rendering. */
+    record Rendered(Container userContainer, ContainerFacts facts, TuningProfileSpec spec, PlanResult.Plan plan, Rendering rendering)
+            implements Preview {
+    }
+
+    /**
+     * @param profile          the profile's name: what it wrote into the Deployment before is not the user's
+     * @param auto             the profile's status.auto as the last reconcile left it; its settings count in mode Auto only
+     * @param javaMajorVersion the JVM's feature version when known, else null (flags are checked against every supported JDK)
+     */
+    static Preview of(String profile, TuningProfileSpec spec, AutoStatus auto, Deployment deployment, Integer javaMajorVersion,
+            Installation installation) {
+        TargetContainer.Lookup lookup = TargetContainer.find(deployment, spec.getContainer());
+        if (!lookup.isFound()) {
+            return new NoContainer(lookup.problem());
+        }
+        Container userContainer = DeploymentTuning.userContainer(deployment, lookup.container(), profile);
+        ContainerFacts facts = TargetContainer.facts(deployment, userContainer, javaMajorVersion);
+        // An Auto loop without the guardrail its author asked for would run unguarded: such a profile is refused as a whole.
+        Optional<String> refusal = installation.guardrailRefusal().apply(spec.getAuto() == null ? null : spec.getAuto().getGuardrail());
+        if (refusal.isPresent()) {
+            return new Rejected(userContainer, facts, Reason.INVALID, List.of(refusal.get()));
+        }
+        TuningProfileSpec planned = Overlay.spec(spec, auto);
+        PlanResult result = Planner.plan(planned, facts, installation.flagPolicy());
+        if (result instanceof PlanResult.Rejected rejected) {
+            return new Rejected(userContainer, facts, rejected.reason(), rejected.messages());
+        }
+        PlanResult.Plan plan = (PlanResult.Plan) result;
+        return new Rendered(userContainer, facts, planned, plan, Renderer.render(plan.values(), planned, facts));
+    }
+}

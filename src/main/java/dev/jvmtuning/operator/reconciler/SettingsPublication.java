@@ -1,0 +1,39 @@
+package dev.jvmtuning.operator.reconciler;
+
+import dev.jvmtuning.operator.config.PublishedSettings;
+import dev.jvmtuning.operator.render.TuningConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.jboss.logging.Logger;
+
+/**
+ * Writes the settings that decide what this operator renders into a ConfigMap of its own namespace, when
+ * it takes the lead: {@code kubectl tp} previews with them, so its plans are the operator's.
+ */
+final class SettingsPublication implements Runnable {
+    private static final Logger LOG = Logger.getLogger(SettingsPublication.class);
+
+    private final KubernetesClient client;
+    private final String ownNamespace;
+    private final PublishedSettings settings;
+
+    SettingsPublication(KubernetesClient client, String ownNamespace, PublishedSettings settings) {
+        this.client = client;
+        this.ownNamespace = ownNamespace;
+        this.settings = settings;
+    }
+
+    @Override
+    public void run() {
+        try {
+            client.configMaps().inNamespace(ownNamespace).resource(new ConfigMapBuilder().withNewMetadata().withName(PublishedSettings.CONFIG_MAP)
+                    .addToLabels(TuningConfigMap.MANAGED_BY, TuningConfigMap.MANAGER).endMetadata()
+                    .withData(settings.data()).build())
+                    .fieldManager(TuningProfileReconciler.FIELD_MANAGER).forceConflicts().serverSideApply();
+        } catch (KubernetesClientException e) {
+            LOG.warnf("cannot publish the operator's settings (ConfigMap %s/%s): %s; kubectl tp then previews with the standard flag policy "
+                    + "and the default agent image", ownNamespace, PublishedSettings.CONFIG_MAP, e.getMessage());
+        }
+    }
+}

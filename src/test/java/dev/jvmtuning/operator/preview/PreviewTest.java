@@ -1,0 +1,74 @@
+package dev.jvmtuning.operator.preview;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.jvmtuning.operator.api.v1alpha1.AutoSettings;
+import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
+import dev.jvmtuning.operator.flags.FlagPolicy;
+import dev.jvmtuning.operator.model.Reason;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The one path from a profile and its Deployment to what the operator renders, and its three outcomes. */
+class PreviewTest {
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final Preview.Installation STANDARD = new Preview.Installation(FlagPolicy.standard(), guardrail -> Optional.empty());
+
+    private static TuningProfileSpec spec(String yaml) throws Exception {
+        return YAML.readValue("targetRef: {name: web}\nruntime: SpringBootTomcat\n" + yaml, TuningProfileSpec.class);
+    }
+
+    private static Deployment web(String... containers) {
+        DeploymentBuilder deployment = new DeploymentBuilder().withNewMetadata().withName("web").endMetadata().withNewSpec().withReplicas(1)
+                .withNewTemplate().withNewSpec().endSpec().endTemplate().endSpec();
+        for (String name : containers) {
+            deployment.editSpec().editTemplate().editSpec().addNewContainer().withName(name)
+                    .withNewResources().addToLimits("cpu", new Quantity("2")).addToLimits("memory", new Quantity("2Gi")).endResources()
+                    .endContainer().endSpec().endTemplate().endSpec();
+        }
+        return deployment.build();
+    }
+
+    @Test
+    void modeAutoPlansWithTheLoopsSettingsAndOtherModesIgnoreThem() throws Exception {
+        AutoStatus loop = new AutoStatus().setSettings(new AutoSettings(60, null, null));
+        String workload = "workload: {requestsPerSecond: 400, meanLatency: 300ms, cpuPerRequest: 4ms}\nthreads: {}\n";
+
+        Preview auto = Preview.of("web", spec("mode: Auto\n" + workload), loop, web("app"), null, STANDARD);
+        Preview apply = Preview.of("web", spec(workload), loop, web("app"), null, STANDARD);
+
+        assertThat(auto).isInstanceOfSatisfying(Preview.Rendered.class, r -> {
+            assertThat(r.plan().values().maxThreads()).isEqualTo(60);
+            assertThat(r.rendering().serverEnvironment()).containsEntry("SERVER_TOMCAT_THREADS_MAX", "60");
+        });
+        assertThat(apply).isInstanceOfSatisfying(Preview.Rendered.class, r -> assertThat(r.plan().values().maxThreads()).isEqualTo(150));
+    }
+
+    @Test
+    void theInstallationsAllowListAndGuardrailRefusalDecide() throws Exception {
+        TuningProfileSpec property = spec("jvmOptions: [\"-Duser.timezone=UTC\"]\n");
+        Preview.Installation allowing = new Preview.Installation(FlagPolicy.bundled(List.of("-Duser.timezone=")), guardrail -> Optional.empty());
+        Preview.Installation refusing = new Preview.Installation(FlagPolicy.standard(),
+                guardrail -> Optional.of("spec.auto.guardrail.name 'p99' is not a guardrail query of this installation"));
+
+        assertThat(Preview.of("web", property, null, web("app"), null, STANDARD)).isInstanceOfSatisfying(Preview.Rejected.class,
+                r -> assertThat(r.reason()).isEqualTo(Reason.INVALID));
+        assertThat(Preview.of("web", property, null, web("app"), null, allowing)).isInstanceOf(Preview.Rendered.class);
+        assertThat(Preview.of("web", spec("mode: Auto\nauto: {guardrail: {name: p99, max: 1}}\n"), null, web("app"), null, refusing))
+                .isInstanceOfSatisfying(Preview.Rejected.class, r -> assertThat(r.messages()).containsExactly(
+                        "spec.auto.guardrail.name 'p99' is not a guardrail query of this installation"));
+    }
+
+    @Test
+    void aDeploymentWithoutTheContainerSaysWhatToSet() throws Exception {
+        assertThat(Preview.of("web", spec(""), null, web("app", "sidecar"), null, STANDARD)).isInstanceOfSatisfying(Preview.NoContainer.class,
+                missing -> assertThat(missing.problem()).contains("set spec.container"));
+    }
+}

@@ -172,7 +172,7 @@ public final class ObservedWorkload {
 
     private static void recommendation(List<Recommendation> out, String field, String declared, String measured, String reason) {
         if (measured != null && !measured.equals(declared)) {
-            out.add(new Recommendation(field, declared, measured, reason));
+            out.add(Recommendation.set(field, declared, measured, reason));
         }
     }
 

@@ -85,8 +85,8 @@ class OperatorMetricsTest {
     @Test
     void aRecommendationWithAFigureIsTheRecommendedValueAndAdviceIsNot() {
         TuningProfileStatus status = applied();
-        status.setRecommendations(List.of(new Recommendation("threads.max", "150", "200", "busy"),
-                new Recommendation("heap.size", "1488Mi", "investigate a leak", "rising")));
+        status.setRecommendations(List.of(Recommendation.set("threads.max", "150", "200", "busy"),
+                Recommendation.investigate("heap.size", "1488Mi", "rising")));
         metrics.record(profile, status);
 
         assertThat(series()).containsEntry("jvm_tuning_profile_recommended{setting=threads.max}", 200.0)

@@ -77,16 +77,16 @@ class StatusAndEventsTest {
             Observed earlier = new Observed().setWindow("30s");
             TuningProfileStatus before = new TuningProfileStatus();
             before.setObserved(earlier);
-            before.setRecommendations(List.of(new Recommendation("threads.max", "200", "100", "old")));
+            before.setRecommendations(List.of(Recommendation.set("threads.max", "200", "100", "old")));
 
             TuningProfileStatus first = new StatusBuilder(before, 1L, T0)
                     .metrics(new MetricsReport(ConditionStatus.TRUE, Reason.FIRST_SAMPLE, "read 1 of 1", null, null), null, List.of()).build();
             Observed now = new Observed().setWindow("31s").setGcTimePercent(12.0);
             Verdict verdict = new Verdict(List.of(new Finding(ConditionType.GC_PRESSURE, ConditionStatus.TRUE, Reason.GC_TIME_HIGH, "12%")),
-                    List.of(new Recommendation("heap.size", "512Mi", "768Mi", "GC")));
+                    List.of(Recommendation.set("heap.size", "512Mi", "768Mi", "GC")));
             TuningProfileStatus judged = new StatusBuilder(first, 1L, T1)
                     .metrics(new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, "read 1 of 1", now, earlier), verdict,
-                            List.of(new Recommendation("workload.meanLatency", "300ms", "120ms", "measured")))
+                            List.of(Recommendation.set("workload.meanLatency", "300ms", "120ms", "measured")))
                     .build();
 
             assertThat(first.getObserved()).isSameAs(earlier);

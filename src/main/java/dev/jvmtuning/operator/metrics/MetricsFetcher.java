@@ -222,7 +222,7 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         return podsOf.apply(deployment).stream()
                 .filter(p -> p.getMetadata().getDeletionTimestamp() == null && p.getStatus() != null && p.getStatus().getPodIP() != null)
                 .filter(p -> Objects.requireNonNullElse(p.getStatus().getConditions(), List.<io.fabric8.kubernetes.api.model.PodCondition>of())
-                        .stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
+                        .stream().anyMatch(c -> "Ready".equals(c.getType()) && ConditionStatus.TRUE.is(c.getStatus())))
                 .toList();
     }
 

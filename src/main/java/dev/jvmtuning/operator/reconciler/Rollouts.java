@@ -41,7 +41,7 @@ final class Rollouts {
      * back are not applied again until the profile or the Deployment changes (a different hash).
      */
     void apply(TuningProfile profile, Deployment deployment, Container userContainer, Rendering rendering,
-            StatusBuilder status) {
+            StatusBuilder status, Instant now) {
         String name = profile.getMetadata().getName();
         ConfigMap values = TuningConfigMap.desired(profile, rendering);
         String configMapName = values.getMetadata().getName();
@@ -74,7 +74,7 @@ final class Rollouts {
                 } else {
                     writes.restore(live, name);
                 }
-                status.rolledBack(new RollBack(hash, profile.getMetadata().getGeneration(), failure.get(), Instant.now().toString()));
+                status.rolledBack(new RollBack(hash, profile.getMetadata().getGeneration(), failure.get(), now.toString()));
                 return;
             }
         }

@@ -95,14 +95,16 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
 
     private UpdateControl<TuningProfile> reconcileAndReport(TuningProfile profile, Context<TuningProfile> context) {
         TuningProfileStatus before = Objects.requireNonNullElseGet(profile.getStatus(), TuningProfileStatus::new);
-        StatusBuilder status = new StatusBuilder(before, profile.getMetadata().getGeneration(), Instant.now().toString());
+        // One moment per reconcile: status, a rollback and the Auto loop's decision all say the same time.
+        Instant now = Instant.now();
+        StatusBuilder status = new StatusBuilder(before, profile.getMetadata().getGeneration(), now.toString());
         Optional<Deployment> target = context.getSecondaryResource(Deployment.class);
         if (target.isEmpty()) {
             status.notApplied(Reason.TARGET_NOT_FOUND, "Deployment " + Watches.targetName(profile) + " not found in namespace "
                     + profile.getMetadata().getNamespace());
         } else {
             try {
-                tune(profile, target.get(), context, status);
+                tune(profile, target.get(), context, status, now);
             } catch (KubernetesClientException e) {
                 // Said in status and an Event rather than retried in silence; the next reconcile tries again.
                 LOG.warnf("applying TuningProfile %s failed: %s", profile.key(), e.getMessage());
@@ -120,7 +122,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         return control.rescheduleAfter(settings.resyncPeriod());
     }
 
-    private void tune(TuningProfile profile, Deployment deployment, Context<TuningProfile> context, StatusBuilder status) {
+    private void tune(TuningProfile profile, Deployment deployment, Context<TuningProfile> context, StatusBuilder status, Instant now) {
         String name = profile.getMetadata().getName();
         Optional<TuningProfile> owner = ProfileArbitration.owner(Watches.profilesTargeting(deployment, context));
         if (owner.isPresent() && !owner.get().getMetadata().getName().equals(name)) {
@@ -155,12 +157,12 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
             restoreIfTuned(deployment, name, writes);
             status.recommendOnly();
         } else {
-            new Rollouts(writes, watches::podsOf, settings.agent()).apply(profile, deployment, rendered.userContainer(), rendered.rendering(), status);
+            new Rollouts(writes, watches::podsOf, settings.agent()).apply(profile, deployment, rendered.userContainer(), rendered.rendering(), status, now);
         }
         report(profile, plan, rendered.facts(), plan.current(), status);
         if (auto) {
             new EventRecorder(context.getClient()).record(profile, autoMode.decide(profile, deployment, watches.podsOf(deployment), plan, rendered.facts(),
-                    watches.metrics(profile), status, context.getClient()));
+                    watches.metrics(profile), status, context.getClient(), now));
         }
     }
 

@@ -17,6 +17,7 @@ import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.config.PublishedSettings;
 import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.metrics.GuardrailQueries;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.Setting;
 import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.preview.Preview;
@@ -153,7 +154,7 @@ public final class TpCommand {
             ConfigMap storedValues = liveValues != null ? liveValues : client.resource(values).inNamespace(target.namespace()).dryRun().create();
             Deployment after = client.resource(DeploymentTuning.desired(live, planned.userContainer(), profile, planned.rendering(),
                             values.getMetadata().getName(), installed.agent(planned.profile(), target.agentImage)))
-                    .inNamespace(target.namespace()).dryRun().fieldManager(TuningConfigMap.MANAGER).forceConflicts().serverSideApply();
+                    .inNamespace(target.namespace()).dryRun().fieldManager(LabelsAndAnnotations.OPERATOR).forceConflicts().serverSideApply();
             return new Prediction(live, after, liveValues, storedValues);
         }
     }

@@ -11,13 +11,13 @@ import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.metrics.GuardrailQueries;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.CurrentSettings;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.planner.ObservedWorkload;
 import dev.jvmtuning.operator.planner.PlanResult;
 import dev.jvmtuning.operator.pressure.PressureDetector;
 import dev.jvmtuning.operator.preview.Preview;
 import dev.jvmtuning.operator.render.DeploymentTuning;
-import dev.jvmtuning.operator.render.TuningConfigMap;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
@@ -46,7 +46,7 @@ import org.jboss.logging.Logger;
 @ControllerConfiguration(name = TuningProfileReconciler.NAME, fieldManager = TuningProfileReconciler.FIELD_MANAGER)
 public class TuningProfileReconciler implements Reconciler<TuningProfile>, Cleaner<TuningProfile> {
     public static final String NAME = "tuningprofile";
-    public static final String FIELD_MANAGER = TuningConfigMap.MANAGER;
+    public static final String FIELD_MANAGER = LabelsAndAnnotations.OPERATOR;
     private static final Logger LOG = Logger.getLogger(TuningProfileReconciler.class);
 
     private final OperatorSettings settings;

@@ -11,8 +11,8 @@ import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.AutoVerdict;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.model.ConditionType;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.Reason;
-import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.testing.LabPods;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import io.fabric8.kubernetes.api.model.Event;
@@ -121,7 +121,7 @@ class AutoModeTest {
 
     private static String currentHash(KubernetesClient client, String namespace) {
         return client.apps().deployments().inNamespace(namespace).withName("orders").get().getSpec().getTemplate().getMetadata()
-                .getAnnotations().getOrDefault(DeploymentTuning.SETTINGS_HASH, "");
+                .getAnnotations().getOrDefault(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION, "");
     }
 
     private static AutoIteration last(AutoStatus auto) {

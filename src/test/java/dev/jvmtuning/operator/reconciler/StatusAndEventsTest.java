@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
-import dev.jvmtuning.operator.discovery.DiscoveryPlan;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.metrics.MetricsReport;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.pressure.Finding;
@@ -208,7 +208,7 @@ class StatusAndEventsTest {
         @Test
         void aProfileSomeoneWroteWinsOverAnOlderOneDiscoveryMade() {
             TuningProfile discovered = profile("svc", "2026-01-01T00:00:00Z", false);
-            discovered.getMetadata().setLabels(Map.of(DiscoveryPlan.DISCOVERED_LABEL, "true"));
+            discovered.getMetadata().setLabels(Map.of(LabelsAndAnnotations.DISCOVERED_LABEL, "true"));
             TuningProfile written = profile("svc-tuning", "2026-03-01T00:00:00Z", false);
 
             assertThat(ProfileArbitration.owner(List.of(discovered, written))).contains(written);

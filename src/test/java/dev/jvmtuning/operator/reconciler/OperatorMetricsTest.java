@@ -13,6 +13,7 @@ import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.rollout.Rollout;
 import dev.jvmtuning.operator.testing.ManualClock;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import dev.jvmtuning.operator.metrics.PrometheusTextParser;

@@ -14,10 +14,10 @@ import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.pressure.Finding;
 import dev.jvmtuning.operator.pressure.Verdict;
+import dev.jvmtuning.operator.rollout.Rollout;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -160,34 +160,6 @@ class StatusAndEventsTest {
         private static TuningProfileStatus withFinding(TuningProfileStatus before, ConditionStatus status, Reason reason) {
             return new StatusBuilder(before, 1L, T1).metrics(new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, "read", new Observed(), null),
                     new Verdict(List.of(new Finding(ConditionType.GC_PRESSURE, status, reason, "figures")), List.of()), List.of()).build();
-        }
-    }
-
-    @Nested
-    class RolloutJudgement {
-        @Test
-        void theDeploymentsStatusDecides() {
-            assertThat(Rollout.of(deployment(3L, 2L, 2, 2, 2, null)).reason()).isEqualTo(Reason.ROLLING_OUT);
-            assertThat(Rollout.of(deployment(3L, 3L, 1, 2, 2, null))).satisfies(r -> {
-                assertThat(r.complete()).isFalse();
-                assertThat(r.message()).isEqualTo("1 of 2 replicas updated, 2 available");
-            });
-            assertThat(Rollout.of(deployment(3L, 3L, 2, 2, 2, null))).isEqualTo(
-                    new Rollout(true, Reason.ROLLOUT_COMPLETE, "2 of 2 replicas run the tuned settings"));
-            assertThat(Rollout.of(deployment(3L, 3L, 1, 1, 2, "ReplicaSet has timed out progressing")))
-                    .isEqualTo(new Rollout(false, Reason.DEGRADED, "rollout exceeded its progress deadline: ReplicaSet has timed out progressing"));
-        }
-
-        private static Deployment deployment(long generation, long observed, int updated, int available, int total, String stalled) {
-            var builder = new DeploymentBuilder().withNewMetadata().withName("web").withGeneration(generation).endMetadata()
-                    .withNewSpec().withReplicas(2).endSpec()
-                    .withNewStatus().withObservedGeneration(observed).withUpdatedReplicas(updated).withAvailableReplicas(available)
-                    .withReplicas(total);
-            if (stalled != null) {
-                builder.addNewCondition().withType("Progressing").withStatus("False").withReason("ProgressDeadlineExceeded")
-                        .withMessage(stalled).endCondition();
-            }
-            return builder.endStatus().build();
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.rollout.Rollout;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 

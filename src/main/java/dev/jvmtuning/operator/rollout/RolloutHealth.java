@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.reconciler;
+package dev.jvmtuning.operator.rollout;
 
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.Reason;

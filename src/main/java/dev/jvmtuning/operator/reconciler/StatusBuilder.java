@@ -114,6 +114,15 @@ public final class StatusBuilder {
         return this;
     }
 
+    /**
+     * A reconcile ended in an unexpected error: Ready says so. The other conditions stay as the last reconcile
+     * left them, as nothing tells whether its writes went through.
+     */
+    public StatusBuilder reconcileFailed(String message) {
+        condition(READY, ConditionStatus.FALSE, Reason.RECONCILE_FAILED, message);
+        return this;
+    }
+
     /** Nothing is applied: the target is missing, the profile conflicts, is invalid or does not fit. */
     public StatusBuilder notApplied(Reason reason, String message) {
         condition(APPLIED, ConditionStatus.FALSE, reason, message);

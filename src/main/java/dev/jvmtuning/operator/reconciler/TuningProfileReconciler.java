@@ -24,6 +24,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
@@ -91,6 +92,23 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
     @Override
     public UpdateControl<TuningProfile> reconcile(TuningProfile profile, Context<TuningProfile> context) {
         return metrics.reconcile(() -> reconcileAndReport(profile, context));
+    }
+
+    /**
+     * A reconcile that threw (not a refused write, which tune reports itself): said in status and an Event rather
+     * than only in the operator's log. The framework retries with backoff; the next reconcile that gets through
+     * writes Ready again.
+     */
+    @Override
+    public ErrorStatusUpdateControl<TuningProfile> updateErrorStatus(TuningProfile profile, Context<TuningProfile> context, Exception e) {
+        TuningProfileStatus before = Objects.requireNonNullElseGet(profile.getStatus(), TuningProfileStatus::new);
+        TuningProfileStatus after = new StatusBuilder(before, profile.getMetadata().getGeneration(), Instant.now().toString())
+                .reconcileFailed("reconcile failed: " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()))
+                .build();
+        new EventRecorder(context.getClient()).record(profile, EventPolicy.events(before, after));
+        metrics.record(profile, after);
+        return after.equals(before) ? ErrorStatusUpdateControl.noStatusUpdate()
+                : ErrorStatusUpdateControl.patchStatus(StatusBuilder.patch(profile, after));
     }
 
     private UpdateControl<TuningProfile> reconcileAndReport(TuningProfile profile, Context<TuningProfile> context) {

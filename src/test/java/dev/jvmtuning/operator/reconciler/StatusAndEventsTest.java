@@ -133,6 +133,21 @@ class StatusAndEventsTest {
         }
 
         @Test
+        void aFailedReconcileIsAWarningOnceAndTheRecoveryIsSaidByTheOtherConditions() {
+            TuningProfileStatus done = new StatusBuilder(applied(new Rollout(false, Reason.ROLLING_OUT, "0 of 2"), T0), 1L, T1)
+                    .applied("settings abc rendered", new Rollout(true, Reason.ROLLOUT_COMPLETE, "2 of 2 run")).build();
+            TuningProfileStatus failed = new StatusBuilder(done, 1L, T1).reconcileFailed("reconcile failed: NullPointerException").build();
+            TuningProfileStatus failedAgain = new StatusBuilder(failed, 1L, T1).reconcileFailed("reconcile failed: NullPointerException").build();
+            TuningProfileStatus through = new StatusBuilder(failedAgain, 1L, T1)
+                    .applied("settings abc rendered", new Rollout(true, Reason.ROLLOUT_COMPLETE, "2 of 2 run")).build();
+
+            assertThat(EventPolicy.events(done, failed)).containsExactly(
+                    new ProfileEvent(true, Reason.RECONCILE_FAILED, "reconcile failed: NullPointerException"));
+            assertThat(EventPolicy.events(failed, failedAgain)).as("each retry that fails the same way").isEmpty();
+            assertThat(EventPolicy.events(failedAgain, through)).isEmpty();
+        }
+
+        @Test
         void aPressureTrueIsAWarningUnknownIsSilentAndNewWarningsAreAnnounced() {
             TuningProfileStatus calm = withFinding(new TuningProfileStatus(), ConditionStatus.FALSE, Reason.GC_TIME_NORMAL);
             TuningProfileStatus pressed = withFinding(calm, ConditionStatus.TRUE, Reason.GC_TIME_HIGH);

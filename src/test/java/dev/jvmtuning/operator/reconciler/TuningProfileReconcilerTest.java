@@ -170,6 +170,43 @@ class TuningProfileReconcilerTest {
     }
 
     @Test
+    void anUnexpectedErrorInAReconcileIsSaidInStatusAndAnEventUntilAReconcileGetsThrough() {
+        client.resource(deployment("failing", "2", "2Gi")).inNamespace(namespace).create();
+        createProfile("failing", "failing", "runtime: Quarkus\nthreads: {max: 64}");
+        awaitCondition("failing", "Applied", "True", "Applied");
+
+        operator.failReconciles(namespace, "failing", new IllegalStateException("injected: the plan could not be read"));
+        try {
+            editProfile("failing", p -> {
+                p.getSpec().getThreads().setMax(65);
+                return p;
+            });
+            awaitCondition("failing", "Ready", "False", "ReconcileFailed");
+            assertThat(condition("failing", "Ready").orElseThrow().getMessage())
+                    .isEqualTo("reconcile failed: IllegalStateException: injected: the plan could not be read");
+            assertThat(condition("failing", "Applied")).as("what the last reconcile that got through wrote stays")
+                    .hasValueSatisfying(c -> assertThat(c.getStatus()).isEqualTo("True"));
+            await().atMost(TIMEOUT).untilAsserted(() -> assertThat(profileEvents())
+                    .anySatisfy(e -> {
+                        assertThat(e.getType()).isEqualTo("Warning");
+                        assertThat(e.getReason()).isEqualTo("ReconcileFailed");
+                        assertThat(e.getMessage()).contains("injected: the plan could not be read");
+                    }));
+        } finally {
+            operator.stopFailing(namespace, "failing");
+        }
+
+        // The framework's retry gets through: the edit is planned and Ready says where the profile stands again.
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            assertThat(condition("failing", "Ready")).hasValueSatisfying(c -> assertThat(c.getReason()).isNotEqualTo("ReconcileFailed"));
+            assertThat(profile("failing").getStatus().getSettings()).anySatisfy(setting -> {
+                assertThat(setting.getName()).isEqualTo("threads.max");
+                assertThat(setting.getValue()).isEqualTo("65");
+            });
+        });
+    }
+
+    @Test
     void deletingTheProfileRestoresThePodTemplateFieldForField() throws Exception {
         client.resource(deployment("billing", "2", "2Gi", new EnvVar("JAVA_TOOL_OPTIONS", "-Dfile.encoding=UTF-8 -Duser.timezone=UTC", null)))
                 .inNamespace(namespace).create();

@@ -33,7 +33,7 @@ class AutoModeTest {
     private static final int CLIENTS = 300;
     /** Seconds the dependency takes per request at first: the plateau is CLIENTS / SECONDS requests per second. */
     private static final double SECONDS = 1.0;
-    /** A Spring Boot start took 80 s on the loaded 2-core machine this was written on; each step restarts the JVM. */
+    /** Each step restarts the JVM, and a Spring Boot start takes over a minute on a loaded 2-core machine (docs/development/benchmarks.md). */
     private static final Duration PHASE = Duration.ofMinutes(12);
 
     @Test

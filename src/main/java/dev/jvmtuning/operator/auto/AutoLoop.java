@@ -42,12 +42,16 @@ public final class AutoLoop {
      * @param memoryBytes   the container's memory budget, which the heap's percentage renders against, or null
      * @param settledAt     when the rollout of the settings in force completed, or null while it is under way
      * @param jvmsStartedAt when the youngest of the target's JVMs started (its container's last start: a new pod, a restart), or null
-     * @param podFailure    what the pods said when the last step's rollout failed and was rolled back, or null
+     * @param podFailure    the last rollback of failed pods, or null: it reverts the pending step when it came after that step
      * @param window        the latest metrics window, or null
      * @param replanner     the planner fed with a period's measured workload
      */
     public record Input(Auto spec, AutoStatus previous, AutoSettings inForce, Long memoryBytes, Instant settledAt, Instant jvmsStartedAt,
-            String podFailure, Observed window, Replanner replanner, Instant now) {
+            PodFailure podFailure, Observed window, Replanner replanner, Instant now) {
+    }
+
+    /** What the pods said when a rollout failed, and when the operator took it back. */
+    public record PodFailure(String message, Instant at) {
     }
 
     /** The next status.auto and the Events on the way there. */
@@ -60,8 +64,8 @@ public final class AutoLoop {
                 ? new AutoStatus().setState(AutoState.Applying).setChangedAt(in.now().toString())
                 : COPIER.convertValue(in.previous(), AutoStatus.class);
         Optional<AutoIteration> pending = pending(next);
-        if (in.podFailure() != null && pending.isPresent()) {
-            revert(next, pending.get(), null, "the pods failed: " + in.podFailure(), in.now(), events);
+        if (in.podFailure() != null && pending.isPresent() && in.podFailure().at().isAfter(Instant.parse(next.getChangedAt()))) {
+            revert(next, pending.get(), null, "the pods failed: " + in.podFailure().message(), in.now(), events);
             return waiting(next, events, rollout(next), null);
         }
         if (in.settledAt() == null) {

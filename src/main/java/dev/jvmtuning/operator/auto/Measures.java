@@ -20,8 +20,8 @@ public final class Measures {
     private static final double ERROR_FLOOR_POINTS = 0.1;
     /**
      * GC time is judged only past a few points of wall time: it grows with the allocation rate, so a step
-     * that serves twice the requests spends more of it (the lab's io-bound step from 400 to 800 threads:
-     * 2x the throughput, GC 0.9% -> 3.1%), and R15 calls 10% pressure.
+     * that serves twice the requests spends more of it (a good lab step was reverted for that, see
+     * docs/development/benchmarks.md), and R15 calls 10% pressure.
      */
     private static final double GC_FLOOR_POINTS = 5;
     private static final double WAIT_FLOOR_MILLIS = 1;

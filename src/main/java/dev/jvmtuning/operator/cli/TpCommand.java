@@ -8,8 +8,8 @@ import com.github.difflib.DiffUtils;
 import com.github.difflib.UnifiedDiffUtils;
 import dev.jvmtuning.operator.api.v1alpha1.LastRecommendations;
 import dev.jvmtuning.operator.api.v1alpha1.Mode;
-import dev.jvmtuning.operator.api.v1alpha1.Patterns;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
+import dev.jvmtuning.operator.api.v1alpha1.RecommendedAction;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
@@ -17,7 +17,9 @@ import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.config.PublishedSettings;
 import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.metrics.GuardrailQueries;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.Setting;
+import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.preview.Preview;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.render.Rendering;
@@ -152,7 +154,7 @@ public final class TpCommand {
             ConfigMap storedValues = liveValues != null ? liveValues : client.resource(values).inNamespace(target.namespace()).dryRun().create();
             Deployment after = client.resource(DeploymentTuning.desired(live, planned.userContainer(), profile, planned.rendering(),
                             values.getMetadata().getName(), installed.agent(planned.profile(), target.agentImage)))
-                    .inNamespace(target.namespace()).dryRun().fieldManager(TuningConfigMap.MANAGER).forceConflicts().serverSideApply();
+                    .inNamespace(target.namespace()).dryRun().fieldManager(LabelsAndAnnotations.OPERATOR).forceConflicts().serverSideApply();
             return new Prediction(live, after, liveValues, storedValues);
         }
     }
@@ -170,7 +172,7 @@ public final class TpCommand {
             StringBuilder source = new StringBuilder("# " + (target.recommended ? "recommended" : "planned") + " by TuningProfile "
                     + planned.profile().getMetadata().getName() + " for Deployment " + planned.live().getMetadata().getName() + "\n");
             target.notes.forEach(n -> source.append("# ").append(n).append('\n'));
-            target.skipped.forEach(s -> source.append("# not a setting of the profile, left out: ").append(s).append('\n'));
+            target.skipped.forEach(s -> source.append("# left out, no value for a setting of the profile: ").append(s).append('\n'));
             Object document = target.format.equals("helm")
                     ? Map.of("env", entries)
                     : ordered("apiVersion", "apps/v1", "kind", "Deployment", "metadata", Map.of("name", planned.live().getMetadata().getName()),
@@ -368,16 +370,15 @@ public final class TpCommand {
         /**
          * The profile with status.recommendations written into its spec: the workload figures the operator
          * measured, and the thread, pool and heap sizes its pressure conditions ask for. Advice that is no
-         * setting of the profile (a CPU limit, "investigate a leak") stays out, and is listed in {@code skipped}.
+         * value for a setting of the profile (a CPU limit, a leak to investigate) stays out, and is listed in {@code skipped}.
          */
         private TuningProfile withRecommendations(TuningProfile profile) {
             List<Recommendation> recommendations = shownLast(profile);
             ObjectNode spec = YAML.valueToTree(profile.getSpec());
             for (Recommendation r : recommendations) {
-                String value = r.getRecommended();
                 boolean setting = r.getField().startsWith("workload.") || SPEC_SETTINGS.contains(r.getField());
-                if (!setting || value == null || !(value.matches("\\d+") || value.matches(Patterns.MEMORY) || value.matches(Patterns.DURATION))) {
-                    skipped.add(r.getField() + " -> " + value + ": " + r.getReason());
+                if (!setting || r.getAction() != RecommendedAction.Set) {
+                    skipped.add(r.getField() + " -> " + describe(r) + ": " + r.getReason());
                     continue;
                 }
                 String[] path = r.getField().split("\\.");
@@ -385,17 +386,27 @@ public final class TpCommand {
                 for (int i = 0; i < path.length - 1; i++) {
                     parent = parent.has(path[i]) && parent.get(path[i]).isObject() ? (ObjectNode) parent.get(path[i]) : parent.putObject(path[i]);
                 }
-                if (value.matches("\\d+")) {
-                    parent.put(path[path.length - 1], Long.parseLong(value));
-                } else {
-                    parent.put(path[path.length - 1], value);
-                }
+                // Written as text; binding the spec converts it to the field's type (an integer for threads.max).
+                parent.put(path[path.length - 1], r.getRecommended());
             }
             TuningProfile copy = new TuningProfile();
             copy.setMetadata(profile.getMetadata());
             copy.setStatus(profile.getStatus());
             copy.setSpec(YAML.convertValue(spec, TuningProfileSpec.class));
             return copy;
+        }
+
+        /** The advice as a person reads it in the export's comments; status an earlier operator version wrote has no action. */
+        private static String describe(Recommendation r) {
+            if (r.getAction() == null) {
+                return r.getRecommended();
+            }
+            return switch (r.getAction()) {
+                case Set -> r.getRecommended();
+                case Scale -> "x" + Units.number(r.getFactor());
+                case Keep -> "keep " + r.getRecommended();
+                case Investigate -> "investigate";
+            };
         }
 
         /**

@@ -13,8 +13,8 @@ import java.io.IOException;
  * One copy of each short string the Kubernetes client reads. The informers hold every watched
  * Deployment, ConfigMap and TuningProfile, and most of their strings are the same few values
  * repeated in each (label keys and values, API defaults such as "IfNotPresent" or "25%", env names,
- * condition types, reasons, timestamps of one write); read as they arrive, 3000 profiles kept
- * 600,000 strings and filled a 128 MiB heap. Interned strings are collected like any other once
+ * condition types, reasons, timestamps of one write); read as they arrive, they filled the heap of the
+ * reconcile benchmark at a few thousand profiles (docs/development/benchmarks.md). Interned strings are collected like any other once
  * nothing refers to them, so a unique value costs only its entry in the JVM's string table.
  */
 @Singleton

@@ -1,9 +1,14 @@
 package dev.jvmtuning.operator.discovery;
 
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.DISCOVERED_BECAUSE_ANNOTATION;
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.DISCOVERED_LABEL;
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.DISCOVER_EXCLUDE_ANNOTATION;
+
 import dev.jvmtuning.operator.api.v1alpha1.Mode;
 import dev.jvmtuning.operator.api.v1alpha1.TargetRef;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.util.ArrayList;
@@ -24,15 +29,6 @@ import java.util.stream.Collectors;
  * @param overLimit JVM Deployments left without a profile because of the bound
  */
 public record DiscoveryPlan(List<TuningProfile> create, List<String> delete, int overLimit) {
-    /** On a namespace: {@value #RECOMMEND} makes discovery recommend for every JVM Deployment in it. */
-    public static final String NAMESPACE_LABEL = "jvmtuning.dev/discover";
-    public static final String RECOMMEND = "recommend";
-    /** On a Deployment: {@code "false"} keeps discovery away from it. */
-    public static final String EXCLUDE_ANNOTATION = "jvmtuning.dev/discover";
-    /** On the profiles discovery makes, so it only ever deletes its own. */
-    public static final String DISCOVERED_LABEL = "jvmtuning.dev/discovered";
-    /** On the profiles discovery makes: why it took the Deployment for a JVM. */
-    public static final String EVIDENCE_ANNOTATION = "jvmtuning.dev/discovered-because";
 
     /**
      * @param enabled     whether the namespace asks for discovery
@@ -50,7 +46,7 @@ public record DiscoveryPlan(List<TuningProfile> create, List<String> delete, int
         Set<String> tunedByUsers = users.stream().map(p -> p.getSpec().getTargetRef().getName()).collect(Collectors.toSet());
         Set<String> takenNames = users.stream().map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
         List<Deployment> candidates = deployments.stream()
-                .filter(d -> !"false".equals(d.getMetadata().getAnnotations() == null ? null : d.getMetadata().getAnnotations().get(EXCLUDE_ANNOTATION)))
+                .filter(d -> !"false".equals(d.getMetadata().getAnnotations() == null ? null : d.getMetadata().getAnnotations().get(DISCOVER_EXCLUDE_ANNOTATION)))
                 .filter(d -> !tunedByUsers.contains(d.getMetadata().getName()) && !takenNames.contains(d.getMetadata().getName()))
                 .filter(d -> JvmDetection.find(d).isPresent())
                 .sorted(Comparator.comparing(d -> d.getMetadata().getName()))
@@ -89,7 +85,7 @@ public record DiscoveryPlan(List<TuningProfile> create, List<String> delete, int
         profile.setMetadata(new ObjectMetaBuilder().withName(deployment.getMetadata().getName())
                 .withNamespace(deployment.getMetadata().getNamespace())
                 .withLabels(Map.of(DISCOVERED_LABEL, "true"))
-                .withAnnotations(Map.of(EVIDENCE_ANNOTATION, found.evidence()))
+                .withAnnotations(Map.of(DISCOVERED_BECAUSE_ANNOTATION, found.evidence()))
                 .build());
         profile.setSpec(spec);
         return profile;

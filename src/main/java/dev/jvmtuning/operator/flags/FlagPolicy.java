@@ -1,12 +1,13 @@
 package dev.jvmtuning.operator.flags;
 
 import dev.jvmtuning.operator.api.v1alpha1.Patterns;
+import dev.jvmtuning.operator.model.Units;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -26,13 +27,12 @@ public final class FlagPolicy {
     /** The operator setting that widens the policy; messages point at it. */
     public static final String ALLOW_SETTING = "jvm-tuning.flag-policy.allow";
     private static final Pattern ONE_FLAG = Pattern.compile(Patterns.JVM_FLAG);
-    private static final long MIB = 1024 * 1024;
     /** Below this no web service starts, and the profile's heap section has the same floor. */
-    private static final long MAX_HEAP_FLOOR = 32 * MIB;
+    private static final long MAX_HEAP_FLOOR = 32 * Units.MI;
     /** HotSpot refuses an initial or young heap of a few KiB ("Too small initial heap"). */
-    private static final long HEAP_FLOOR = MIB;
+    private static final long HEAP_FLOOR = Units.MI;
     /** More memory than any machine has: a size above it is a mistake, and the planner's sums of sizes stay in a long. */
-    private static final long MAX_MEMORY = 16L * 1024 * 1024 * MIB;
+    private static final long MAX_MEMORY = 16 * 1024 * Units.GI;
     /** Flags the planner reads as memory sizes, with the bytes their bare number counts (ThreadStackSize counts KiB). */
     private static final Map<String, Long> MEMORY_FLAGS = Map.of("MaxHeapSize", 1L, "InitialHeapSize", 1L, "NewSize", 1L,
             "MaxNewSize", 1L, "ReservedCodeCacheSize", 1L, "MaxDirectMemorySize", 1L, "ThreadStackSize", 1024L);
@@ -40,8 +40,6 @@ public final class FlagPolicy {
     private static final int MAX_CPUS = 8192;
     /** Flags the planner reads as counts of CPUs or of GC threads. */
     private static final Set<String> CPU_FLAGS = Set.of("ActiveProcessorCount", "ParallelGCThreads", "ConcGCThreads");
-    private static final Pattern SIZE = Pattern.compile("([0-9]+)([kKmMgGtT]?)");
-    private static final Pattern SIGNED_INTEGER = Pattern.compile("(-?[0-9]+)([kKmMgGtT]?)");
     private static final Pattern DECIMAL = Pattern.compile("[0-9]+(\\.[0-9]+)?");
     private static final Pattern XX = Pattern.compile("-XX:(?:([+-])(\\w+)|(\\w+)=(.*))");
     private static final Pattern LOG_SELECTOR = Pattern.compile("([a-z0-9]+(?:\\+[a-z0-9]+)*)(\\*)?(?:=(off|trace|debug|info|warning|error))?");
@@ -236,12 +234,12 @@ public final class FlagPolicy {
     }
 
     private static Optional<String> integerProblem(KnownFlag flag, String value, KnownFlags known) {
-        Matcher m = SIGNED_INTEGER.matcher(value);
-        if (!m.matches() || (!flag.isSigned() && value.startsWith("-"))) {
+        Optional<BigDecimal> parsed = Units.jvmNumber(value).map(BigDecimal::new);
+        if (parsed.isEmpty() || (!flag.isSigned() && parsed.get().signum() < 0)) {
             return Optional.of("takes " + (flag.isSigned() ? "a whole number" : "a whole number of at least 0")
                     + ", optionally with a k, m, g or t suffix");
         }
-        BigDecimal number = new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(multiplier(m.group(2))));
+        BigDecimal number = parsed.get();
         if (number.compareTo(flag.typeMax()) > 0) {
             return Optional.of("is larger than a " + flag.type() + " holds");
         }
@@ -271,7 +269,7 @@ public final class FlagPolicy {
     }
 
     private static String largerThanAnyMemory() {
-        return "is larger than any memory: at most " + MAX_MEMORY / (1024 * 1024 * MIB) + "t";
+        return "is larger than any memory: at most " + MAX_MEMORY / (Units.GI * 1024) + "t";
     }
 
     private static Optional<String> rangeProblem(KnownFlag flag, BigDecimal number, String value) {
@@ -301,19 +299,14 @@ public final class FlagPolicy {
     }
 
     private static Optional<String> sizeProblem(String option, String value, KnownFlags known) {
-        Matcher m = SIZE.matcher(value);
-        if (!m.matches()) {
+        Optional<BigInteger> size = Units.jvmNumber(value).filter(n -> n.signum() >= 0);
+        if (size.isEmpty()) {
             return Optional.of("takes a size such as " + option + "512m (a number, optionally with k, m, g or t)");
         }
-        long bytes;
-        try {
-            bytes = Math.multiplyExact(Long.parseLong(m.group(1)), multiplier(m.group(2)));
-        } catch (ArithmeticException | NumberFormatException e) {
+        if (size.get().compareTo(BigInteger.valueOf(MAX_MEMORY)) > 0) {
             return Optional.of(largerThanAnyMemory());
         }
-        if (bytes > MAX_MEMORY) {
-            return Optional.of(largerThanAnyMemory());
-        }
+        long bytes = size.get().longValue();
         return switch (option) {
             case "-Xss" -> stackProblem(bytes, known, value);
             case "-Xmx" -> below(bytes, MAX_HEAP_FLOOR, "a maximum heap");
@@ -338,7 +331,7 @@ public final class FlagPolicy {
     }
 
     private static Optional<String> below(long bytes, long floor, String what) {
-        return bytes < floor ? Optional.of("is out of range: " + what + " below " + floor / MIB + "m does not start") : Optional.empty();
+        return bytes < floor ? Optional.of("is out of range: " + what + " below " + floor / Units.MI + "m does not start") : Optional.empty();
     }
 
     /**
@@ -374,16 +367,6 @@ public final class FlagPolicy {
             }
         }
         return Optional.empty();
-    }
-
-    private static long multiplier(String suffix) {
-        return switch (suffix.toLowerCase(Locale.ROOT)) {
-            case "k" -> 1024L;
-            case "m" -> MIB;
-            case "g" -> MIB * 1024;
-            case "t" -> MIB * 1024 * 1024;
-            default -> 1L;
-        };
     }
 
     private static String plain(BigDecimal bound) {

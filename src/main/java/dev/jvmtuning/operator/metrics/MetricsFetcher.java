@@ -95,8 +95,8 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
 
     /**
      * Each idle connection of the JDK's HTTP client keeps a 16 KiB read buffer, and it keeps a connection
-     * 20 minutes by default: one per pod, polled every 30 s, they were the largest item on the heap (about
-     * 48 MiB at 3000 pods). A scrape opens its own connection instead, which costs a connect per poll. The
+     * 20 minutes by default: one per pod, polled every 30 s, they were the largest item on the heap at scale
+     * (docs/development/benchmarks.md). A scrape opens its own connection instead, which costs a connect per poll. The
      * pool reads the setting once, when the first HTTP client of the JVM is built; one set at launch stands.
      * It is set here, a JVM-wide property in a constructor, because this is the place that builds the JVM's
      * JDK HTTP client (the Kubernetes client runs on Vert.x): set at launch instead (the image's JVM options),
@@ -222,7 +222,7 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         return podsOf.apply(deployment).stream()
                 .filter(p -> p.getMetadata().getDeletionTimestamp() == null && p.getStatus() != null && p.getStatus().getPodIP() != null)
                 .filter(p -> Objects.requireNonNullElse(p.getStatus().getConditions(), List.<io.fabric8.kubernetes.api.model.PodCondition>of())
-                        .stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
+                        .stream().anyMatch(c -> "Ready".equals(c.getType()) && ConditionStatus.TRUE.is(c.getStatus())))
                 .toList();
     }
 

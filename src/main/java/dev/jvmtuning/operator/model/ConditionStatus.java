@@ -23,6 +23,11 @@ public enum ConditionStatus {
         throw new IllegalArgumentException("not a condition status: " + text);
     }
 
+    /** Whether a condition's status, as the API writes it (any kind of condition: ours, a pod's, a Deployment's), is this one. */
+    public boolean is(String status) {
+        return text.equals(status);
+    }
+
     public String text() {
         return text;
     }

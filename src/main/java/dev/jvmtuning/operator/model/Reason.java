@@ -31,6 +31,8 @@ public enum Reason {
             + "Deployment went back to its own template; not applied again until the profile or the Deployment changes",
             ConditionType.APPLIED, ConditionType.READY),
     READY("Ready", "every replica runs the tuned settings", ConditionType.READY),
+    RECONCILE_FAILED("ReconcileFailed", "the reconcile failed on an unexpected error, which the message names; the operator retries "
+            + "with backoff, and the next reconcile that gets through says again where the profile stands", ConditionType.READY),
     // RolloutComplete
     ROLLOUT_COMPLETE("RolloutComplete", "every replica runs the tuned settings", ConditionType.ROLLOUT_COMPLETE),
     ROLLING_OUT("RollingOut", Kind.STATE, "the Deployment is rolling the pods onto the tuned settings", ConditionType.ROLLOUT_COMPLETE,

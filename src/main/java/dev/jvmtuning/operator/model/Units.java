@@ -1,8 +1,11 @@
 package dev.jvmtuning.operator.model;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -15,7 +18,7 @@ public final class Units {
 
     private static final Pattern DURATION = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)(ms|s|m|h)");
     private static final Pattern MEMORY = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)(Ki|Mi|Gi|Ti|k|M|G|T)?");
-    private static final Pattern JVM_SIZE = Pattern.compile("([0-9]+)([kKmMgGtT]?)");
+    private static final Pattern JVM_NUMBER = Pattern.compile("(-?[0-9]+)([kKmMgGtT]?)");
 
     private Units() {
     }
@@ -58,24 +61,33 @@ public final class Units {
         }
     }
 
+    /**
+     * The number a HotSpot size or integer argument stands for, such as 512m, 1g, 256k, -1 or 1048576 (a k, m, g or t
+     * suffix multiplies by powers of 1024, either case), without overflow; empty when the JVM would not read it as one.
+     */
+    public static Optional<BigInteger> jvmNumber(String text) {
+        Matcher m = JVM_NUMBER.matcher(text.trim());
+        if (!m.matches()) {
+            return Optional.empty();
+        }
+        int shift = switch (m.group(2).toLowerCase(Locale.ROOT)) {
+            case "k" -> 10;
+            case "m" -> 20;
+            case "g" -> 30;
+            case "t" -> 40;
+            default -> 0;
+        };
+        return Optional.of(new BigInteger(m.group(1)).shiftLeft(shift));
+    }
+
     /** Bytes in a HotSpot size argument such as 512m, 1g, 256k or 1048576. */
     public static long jvmBytes(String size) {
-        Matcher m = JVM_SIZE.matcher(size.trim());
-        if (!m.matches()) {
-            throw new IllegalArgumentException("not a JVM size (e.g. 512m, 1g): '" + size + "'");
+        BigInteger bytes = jvmNumber(size).filter(n -> n.signum() >= 0)
+                .orElseThrow(() -> new IllegalArgumentException("not a JVM size (e.g. 512m, 1g): '" + size + "'"));
+        if (bytes.bitLength() >= Long.SIZE) {
+            throw new IllegalArgumentException("more bytes than a long holds: '" + size + "'");
         }
-        long unit = switch (m.group(2).toLowerCase()) {
-            case "k" -> KI;
-            case "m" -> MI;
-            case "g" -> GI;
-            case "t" -> GI * KI;
-            default -> 1;
-        };
-        try {
-            return Math.multiplyExact(Long.parseLong(m.group(1)), unit);
-        } catch (ArithmeticException e) {
-            throw new IllegalArgumentException("more bytes than a long holds: '" + size + "'", e);
-        }
+        return bytes.longValue();
     }
 
     /** Whole MiB, as Kubernetes writes them: 1536Mi. */

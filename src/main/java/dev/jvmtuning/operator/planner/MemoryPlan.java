@@ -24,8 +24,8 @@ import java.util.OptionalLong;
  */
 record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPlan threads, List<Decision> decisions) {
     /**
-     * R9a: what a busy worker thread's stack really commits. Measured with Spring Boot 3.5 on Tomcat:
-     * RSS rose ~470 MiB from 220 to 2,260 live threads, ~230 KiB each, not the 1 MiB -Xss reserves.
+     * R9a: what a busy worker thread's stack really commits, well under the 1 MiB -Xss reserves: stacks
+     * commit lazily (the measurement is R9a's in docs/explanation/tuning-rules.md).
      */
     static final long STACK_BUDGET = 256 * Units.KI;
     /** Threads besides the workers: JIT, VM, signal, reference handling, acceptors, pollers, pool housekeeping. */

@@ -73,8 +73,8 @@ public final class ObservedWorkload {
         }
         Double allocatedKib = observed.getAllocatedKibPerRequest();
         // R12a assumes a request holds what it allocated until it ends. Most services' request garbage dies at
-        // once; only GC time says it does not (the lab's io-bound app, ~54 KiB per request at ~1% GC, was cut
-        // from ~1000 to 639 threads by the cap), so a measured allocation counts only when GC takes its share.
+        // once, and counting it anyway capped the lab's io-bound app far below its best (docs/development/benchmarks.md);
+        // only GC time says it does not die, so a measured allocation counts only when GC takes its share.
         if (allocatedKib != null && allocatedKib >= 1 && zeroIfAbsent(observed.getGcTimePercent()) >= ALLOCATION_GC_PERCENT) {
             workload.setAllocationPerRequest(Math.round(allocatedKib) + "Ki");
         }
@@ -172,7 +172,7 @@ public final class ObservedWorkload {
 
     private static void recommendation(List<Recommendation> out, String field, String declared, String measured, String reason) {
         if (measured != null && !measured.equals(declared)) {
-            out.add(new Recommendation(field, declared, measured, reason));
+            out.add(Recommendation.set(field, declared, measured, reason));
         }
     }
 

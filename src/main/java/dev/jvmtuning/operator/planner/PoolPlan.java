@@ -11,7 +11,8 @@ import java.util.List;
 
 /**
  * R8: the database connection pool admits the concurrency that reaches the database, and no more
- * than the workers can use. A pool of 10 in front of 5 s queries held 100 clients to 2 req/s.
+ * than the workers can use: a pool smaller than the queries in flight caps throughput whatever the CPU
+ * (the measurement is R8's in docs/explanation/tuning-rules.md).
  */
 record PoolPlan(Integer maxSize, Integer minIdle, List<Decision> decisions) {
     /** Derived sizes stay within the bound the CRD puts on an explicit one. */

@@ -45,6 +45,9 @@ public final class PressureDetector {
     /** R8: a starved pool is doubled; the database's connection limit is the owner's to check. */
     static final int POOL_GROWTH_FACTOR = 2;
 
+    /** The target container's CPU limit: advice outside the profile, for the Deployment's owner. */
+    static final String CPU_LIMIT = "resources.limits.cpu";
+
     private PressureDetector() {
     }
 
@@ -73,12 +76,13 @@ public final class PressureDetector {
                             + (afterGc == null ? "" : ", heap " + number(afterGc) + "% full after GC")));
             Double before = previous == null ? null : previous.getHeapAfterGcPercent();
             if (afterGc != null && before != null && afterGc > before && afterGc >= LEAK_SUSPECT_PERCENT) {
-                recommendations.add(new Recommendation(Setting.HEAP_SIZE.key(), heap, "investigate a leak",
+                recommendations.add(Recommendation.investigate(Setting.HEAP_SIZE.key(), heap,
                         "heap after GC rose from " + number(before) + "% to " + number(afterGc)
                                 + "%: if it keeps rising, more heap only delays the OutOfMemoryError (R15)"));
             } else {
-                recommendations.add(new Recommendation(Setting.HEAP_SIZE.key(), heap, current.heapBytes() == null ? "+50%" : scaledMemory(current.heapBytes(), GROWTH_STEP),
-                        "GC took " + number(gc) + "% of wall time: give it 50% more heap, within the memory limit (R15)"));
+                String why = "GC took " + number(gc) + "% of wall time: give it 50% more heap, within the memory limit (R15)";
+                recommendations.add(current.heapBytes() == null ? Recommendation.scale(Setting.HEAP_SIZE.key(), null, GROWTH_STEP, why)
+                        : Recommendation.set(Setting.HEAP_SIZE.key(), heap, scaledMemory(current.heapBytes(), GROWTH_STEP), why));
             }
         } else {
             findings.add(new Finding(GC_PRESSURE, FALSE, Reason.GC_TIME_NORMAL,
@@ -98,7 +102,7 @@ public final class PressureDetector {
             Integer threads = current.maxThreads();
             if (threads != null && (cpuSaturated || cpu == null)) {
                 int lower = Math.max(cores == null ? THREADS_PER_CPU_FLOOR : (int) Math.ceil(THREADS_PER_CPU_FLOOR * cores), threads / 2);
-                recommendations.add(new Recommendation(Setting.THREADS_MAX.key(), threads.toString(), Integer.toString(lower),
+                recommendations.add(Recommendation.set(Setting.THREADS_MAX.key(), threads.toString(), Integer.toString(lower),
                         "the CPUs are busy and threads preempt each other: fewer threads do the same work with less switching (R2, R4, R17)"));
             }
         } else {
@@ -113,9 +117,9 @@ public final class PressureDetector {
         } else if (throttle >= limits.getCpuThrottlePercent()) {
             findings.add(new Finding(CPU_THROTTLED, TRUE, Reason.THROTTLED, number(throttle) + "% of CFS periods throttled" + window
                     + " (threshold " + limits.getCpuThrottlePercent() + "%)"));
-            recommendations.add(new Recommendation("resources.limits.cpu", cores == null ? null : number(cores),
-                    cores == null ? "raise" : number(Math.ceil(cores * GROWTH_STEP)),
-                    "throttling starves request and GC threads alike: raise the CPU limit, or lower threads.max (R16)"));
+            String why = "throttling starves request and GC threads alike: raise the CPU limit, or lower threads.max (R16)";
+            recommendations.add(cores == null ? Recommendation.scale(CPU_LIMIT, null, GROWTH_STEP, why)
+                    : Recommendation.set(CPU_LIMIT, number(cores), number(Math.ceil(cores * GROWTH_STEP)), why));
         } else {
             findings.add(new Finding(CPU_THROTTLED, FALSE, Reason.NOT_THROTTLED, number(throttle) + "% of CFS periods throttled" + window
                     + " (threshold " + limits.getCpuThrottlePercent() + "%)"));
@@ -136,10 +140,10 @@ public final class PressureDetector {
                     + " request threads busy" + (queueing ? ", " + queue : "")
                     + (cpu == null ? "" : ", CPU " + number(cpu) + (cores == null ? " cores" : " of " + number(cores) + " cores"))));
             if (cpu != null && cores != null && cpu < LOW_CPU_SHARE * cores) {
-                recommendations.add(new Recommendation(Setting.THREADS_MAX.key(), number(max), Integer.toString((int) Math.ceil(max * GROWTH_STEP)),
+                recommendations.add(Recommendation.set(Setting.THREADS_MAX.key(), number(max), Integer.toString((int) Math.ceil(max * GROWTH_STEP)),
                         "every thread is busy while the CPUs idle: the threads wait on I/O, so more of them raise throughput (R1, R4)"));
             } else if (cpuSaturated) {
-                recommendations.add(new Recommendation(Setting.THREADS_MAX.key(), number(max), number(max),
+                recommendations.add(Recommendation.keep(Setting.THREADS_MAX.key(), number(max),
                         "the pool and the CPUs are both saturated: more threads would only add context switches; add replicas or CPU (R2, R4)"));
             }
         } else {
@@ -154,7 +158,7 @@ public final class PressureDetector {
                     + " requests waiting for a database connection on average"));
             Integer pool = current.poolMaxSize();
             if (pool != null) {
-                recommendations.add(new Recommendation(Setting.POOL_MAX_SIZE.key(), pool.toString(), Integer.toString(pool * POOL_GROWTH_FACTOR),
+                recommendations.add(Recommendation.set(Setting.POOL_MAX_SIZE.key(), pool.toString(), Integer.toString(pool * POOL_GROWTH_FACTOR),
                         "workers queue on the pool: it must admit the concurrency that reaches the database (R8); "
                                 + "check the database's connection limit across replicas"));
             }

@@ -10,8 +10,6 @@ import dev.jvmtuning.operator.auto.AutoLoop;
 import dev.jvmtuning.operator.auto.MeasuredReplan;
 import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.metrics.MetricsReport;
-import dev.jvmtuning.operator.model.ConditionStatus;
-import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.TuningValues;
@@ -44,19 +42,16 @@ final class AutoMode {
 
     /** The loop's next step, in status; returns the Events it deserves. */
     List<ProfileEvent> decide(TuningProfile profile, Deployment target, List<Pod> pods, PlanResult.Plan plan, ContainerFacts facts,
-            Optional<MetricsReport> metrics, StatusBuilder status, KubernetesClient client) {
+            Optional<MetricsReport> metrics, StatusBuilder status, KubernetesClient client, Instant now) {
         Auto spec = Objects.requireNonNullElseGet(profile.getSpec().getAuto(), Auto::new);
         AutoStatus previous = status.auto();
         Observed window = metrics.map(MetricsReport::observed).orElse(null);
-        Instant settledAt = status.condition(ConditionType.ROLLOUT_COMPLETE)
-                .filter(c -> ConditionStatus.TRUE.text().equals(c.getStatus()) && c.getLastTransitionTime() != null)
-                .map(c -> Instant.parse(c.getLastTransitionTime())).orElse(null);
         RollBack rolledBack = status.rolledBack();
-        String podFailure = previous != null && rolledBack != null && rolledBack.getAt() != null
-                && Instant.parse(rolledBack.getAt()).isAfter(Instant.parse(previous.getChangedAt())) ? rolledBack.getMessage() : null;
+        AutoLoop.PodFailure podFailure = rolledBack == null || rolledBack.getAt() == null ? null
+                : new AutoLoop.PodFailure(rolledBack.getMessage(), Instant.parse(rolledBack.getAt()));
         AutoLoop.Decision decision = AutoLoop.decide(new AutoLoop.Input(spec, previous, inForce(plan.values(), facts, window),
-                facts.memoryBudgetBytes(), settledAt, youngestStart(pods), podFailure, window,
-                new MeasuredReplan(profile.getSpec(), facts, flagPolicy), Instant.now()));
+                facts.memoryBudgetBytes(), status.rolloutCompletedAt().orElse(null), youngestStart(pods), podFailure, window,
+                new MeasuredReplan(profile.getSpec(), facts, flagPolicy), now));
         status.auto(decision.status().setAutoscaler(autoscaler(client, target)));
         return decision.events();
     }

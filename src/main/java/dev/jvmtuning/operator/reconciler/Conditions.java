@@ -21,10 +21,14 @@ public final class Conditions {
         return conditions.stream().filter(c -> type.text().equals(c.getType())).findFirst();
     }
 
+    public static boolean isTrue(List<Condition> conditions, ConditionType type) {
+        return find(conditions, type).filter(c -> ConditionStatus.TRUE.is(c.getStatus())).isPresent();
+    }
+
     /** The conditions with {@code type} set; its transition time is kept when its status did not change. */
     public static List<Condition> set(List<Condition> conditions, ConditionType type, ConditionStatus status, Reason reason, String message,
             Long generation, String now) {
-        String transition = find(conditions, type).filter(c -> status.text().equals(c.getStatus()))
+        String transition = find(conditions, type).filter(c -> status.is(c.getStatus()))
                 .map(Condition::getLastTransitionTime).orElse(now);
         Condition updated = new ConditionBuilder().withType(type.text()).withStatus(status.text()).withReason(reason.text())
                 .withMessage(message).withObservedGeneration(generation).withLastTransitionTime(transition).build();

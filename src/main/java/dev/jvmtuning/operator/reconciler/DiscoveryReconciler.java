@@ -1,8 +1,14 @@
 package dev.jvmtuning.operator.reconciler;
 
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.DISCOVERED_BECAUSE_ANNOTATION;
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.DISCOVERED_LABEL;
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.DISCOVER_NAMESPACE_LABEL;
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.DISCOVER_RECOMMEND;
+
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.discovery.DiscoveryPlan;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -45,7 +51,7 @@ public class DiscoveryReconciler implements Reconciler<Namespace> {
         // A discovered profile deleted by hand, or gone after its container changed, brings its namespace back at once.
         var discovered = InformerEventSourceConfiguration.from(TuningProfile.class, Namespace.class)
                 .withName("discovered-profiles")
-                .withLabelSelector(DiscoveryPlan.DISCOVERED_LABEL + "=true")
+                .withLabelSelector(DISCOVERED_LABEL + "=true")
                 .withSecondaryToPrimaryMapper(p -> Set.of(new ResourceID(p.getMetadata().getNamespace())));
         // An operator confined to some namespaces may list profiles only there.
         settings.namespaces().ifPresent(namespaces -> discovered.withNamespaces(Set.copyOf(namespaces)));
@@ -55,7 +61,7 @@ public class DiscoveryReconciler implements Reconciler<Namespace> {
     @Override
     public UpdateControl<Namespace> reconcile(Namespace namespace, Context<Namespace> context) {
         String name = namespace.getMetadata().getName();
-        boolean enabled = DiscoveryPlan.RECOMMEND.equals(label(namespace)) && allowed(name);
+        boolean enabled = DISCOVER_RECOMMEND.equals(label(namespace)) && allowed(name);
         Set<TuningProfile> discovered = context.getSecondaryResources(TuningProfile.class);
         if (!enabled && discovered.isEmpty()) {
             return UpdateControl.noUpdate();
@@ -80,7 +86,7 @@ public class DiscoveryReconciler implements Reconciler<Namespace> {
                 continue;
             }
             LOG.infof("discovery in namespace %s: created Recommend TuningProfile %s, %s", name, profile.getMetadata().getName(),
-                    profile.getMetadata().getAnnotations().get(DiscoveryPlan.EVIDENCE_ANNOTATION));
+                    profile.getMetadata().getAnnotations().get(DISCOVERED_BECAUSE_ANNOTATION));
         }
         if (plan.overLimit() > 0) {
             LOG.warnf("discovery in namespace %s: %d JVM Deployments left without a profile, past the bound of %d per namespace",
@@ -95,6 +101,6 @@ public class DiscoveryReconciler implements Reconciler<Namespace> {
 
     private static String label(Namespace namespace) {
         Map<String, String> labels = namespace.getMetadata().getLabels();
-        return labels == null ? null : labels.get(DiscoveryPlan.NAMESPACE_LABEL);
+        return labels == null ? null : labels.get(DISCOVER_NAMESPACE_LABEL);
     }
 }

@@ -11,7 +11,7 @@ import java.util.List;
 
 /**
  * Which Events a status change deserves: Warnings for trouble (a pressure turning True, any other
- * condition turning False), Normal when trouble clears or a profile turns to Recommend only. An
+ * condition but Ready turning False, Ready turning False because a reconcile failed), Normal when trouble clears or a profile turns to Recommend only. An
  * ordinary apply (Applied, RolloutComplete, metrics read for the first time), states on the way
  * (rolling out, no pod Ready yet, a first sample) and Unknown raise none: status says those, and an
  * Event for each of a thousand profiles costs a write each. Pure.
@@ -27,8 +27,10 @@ public final class EventPolicy {
             ConditionType type = ConditionType.find(changed.getType()).orElse(null);
             Reason reason = Reason.find(changed.getReason()).orElse(null);
             ConditionStatus status = ConditionStatus.of(changed.getStatus());
-            // Another writer's conditions are theirs to announce.
-            if (type == null || reason == null || type == ConditionType.READY || status == ConditionStatus.UNKNOWN || reason.isState()) {
+            // Another writer's conditions are theirs to announce; Ready sums up the others, which have their Events, except
+            // when a reconcile failed and only Ready says so.
+            if (type == null || reason == null || (type == ConditionType.READY && reason != Reason.RECONCILE_FAILED)
+                    || status == ConditionStatus.UNKNOWN || reason.isState()) {
                 continue;
             }
             if (trouble(type, changed)) {

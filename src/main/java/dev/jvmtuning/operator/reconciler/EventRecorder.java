@@ -1,8 +1,8 @@
 package dev.jvmtuning.operator.reconciler;
 
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.Names;
 import dev.jvmtuning.operator.model.ProfileEvent;
-import dev.jvmtuning.operator.render.TuningConfigMap;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -14,7 +14,7 @@ import org.jboss.logging.Logger;
 
 /** Writes core/v1 Events about a profile, as `kubectl describe tp` shows them. An Event that cannot be written is logged, never fatal. */
 public final class EventRecorder {
-    public static final String COMPONENT = TuningConfigMap.MANAGER;
+    public static final String COMPONENT = LabelsAndAnnotations.OPERATOR;
     private static final int UNIQUE_SUFFIX = 13;
     private static final Logger LOG = Logger.getLogger(EventRecorder.class);
 

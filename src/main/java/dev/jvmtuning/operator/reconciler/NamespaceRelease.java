@@ -1,10 +1,10 @@
 package dev.jvmtuning.operator.reconciler;
 
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.render.DeploymentTuning;
-import dev.jvmtuning.operator.render.TuningConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -58,7 +58,7 @@ final class NamespaceRelease implements Runnable {
             Set<String> record = new TreeSet<>(watched);
             record.addAll(pending);
             client.configMaps().inNamespace(ownNamespace).resource(new ConfigMapBuilder().withNewMetadata().withName(RECORD)
-                    .addToLabels(TuningConfigMap.MANAGED_BY, TuningConfigMap.MANAGER).endMetadata()
+                    .addToLabels(LabelsAndAnnotations.MANAGED_BY_LABEL, LabelsAndAnnotations.OPERATOR).endMetadata()
                     .addToData(NAMESPACES, String.join(",", record)).build())
                     .fieldManager(TuningProfileReconciler.FIELD_MANAGER).forceConflicts().serverSideApply();
         } catch (KubernetesClientException e) {

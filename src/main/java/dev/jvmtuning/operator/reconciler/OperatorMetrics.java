@@ -156,9 +156,9 @@ public final class OperatorMetrics {
     }
 
     /**
-     * The per-profile series, built from the last records when /q/metrics is read. A Micrometer gauge
-     * per series cost about 10 KiB of heap per profile (a meter, its id and tags, in the composite and
-     * the Prometheus registry): 30 of the 103 MiB live with 3000 profiles.
+     * The per-profile series, built from the last records when /q/metrics is read: a Micrometer gauge
+     * per series (a meter, its id and tags, in the composite and the Prometheus registry) took a large
+     * share of the heap at scale (docs/development/benchmarks.md).
      */
     private final class ProfileCollector extends Collector {
         @Override

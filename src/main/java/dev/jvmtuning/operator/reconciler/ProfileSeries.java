@@ -50,8 +50,7 @@ public final class ProfileSeries {
             series.put(new Key(CONDITION, Map.of("condition", c.getType(), "reason", Objects.requireNonNullElse(c.getReason(), ""))),
                     conditionValue(c.getStatus()));
         }
-        boolean applied = Conditions.find(status.getConditions(), ConditionType.APPLIED)
-                .filter(c -> ConditionStatus.TRUE.text().equals(c.getStatus())).isPresent();
+        boolean applied = Conditions.isTrue(status.getConditions(), ConditionType.APPLIED);
         for (Setting setting : MAIN_SETTINGS) {
             Optional<Double> planned = status.getSettings().stream().filter(s -> setting.key().equals(s.getName())).findFirst()
                     .flatMap(s -> number(s.getValue()));
@@ -82,10 +81,10 @@ public final class ProfileSeries {
 
     /** 1 True, 0 False, -1 Unknown: one series per condition whatever its status, so alerts can hold for a while. */
     static double conditionValue(String status) {
-        if (ConditionStatus.TRUE.text().equals(status)) {
+        if (ConditionStatus.TRUE.is(status)) {
             return 1;
         }
-        return ConditionStatus.FALSE.text().equals(status) ? 0 : -1;
+        return ConditionStatus.FALSE.is(status) ? 0 : -1;
     }
 
     /** The last rollout's outcome: taken back, or the RolloutComplete condition's reason; none in Recommend mode. */

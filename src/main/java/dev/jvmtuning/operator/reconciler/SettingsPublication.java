@@ -1,7 +1,7 @@
 package dev.jvmtuning.operator.reconciler;
 
 import dev.jvmtuning.operator.config.PublishedSettings;
-import dev.jvmtuning.operator.render.TuningConfigMap;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -28,7 +28,7 @@ final class SettingsPublication implements Runnable {
     public void run() {
         try {
             client.configMaps().inNamespace(ownNamespace).resource(new ConfigMapBuilder().withNewMetadata().withName(PublishedSettings.CONFIG_MAP)
-                    .addToLabels(TuningConfigMap.MANAGED_BY, TuningConfigMap.MANAGER).endMetadata()
+                    .addToLabels(LabelsAndAnnotations.MANAGED_BY_LABEL, LabelsAndAnnotations.OPERATOR).endMetadata()
                     .withData(settings.data()).build())
                     .fieldManager(TuningProfileReconciler.FIELD_MANAGER).forceConflicts().serverSideApply();
         } catch (KubernetesClientException e) {

@@ -21,8 +21,10 @@ import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.planner.PlanResult.Plan;
 import dev.jvmtuning.operator.pressure.Verdict;
 import dev.jvmtuning.operator.render.Rendering;
+import dev.jvmtuning.operator.rollout.Rollout;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -82,9 +84,14 @@ public final class StatusBuilder {
         return this;
     }
 
-    /** A condition as it stands so far in this reconcile. */
-    public Optional<Condition> condition(ConditionType type) {
-        return Conditions.find(status.getConditions(), type);
+    /**
+     * When the rollout of the settings in force completed, as this reconcile leaves RolloutComplete: the time it
+     * turned True, which stays while it holds; empty while a rollout is under way. The one reading of that time.
+     */
+    public Optional<Instant> rolloutCompletedAt() {
+        return Conditions.find(status.getConditions(), ROLLOUT_COMPLETE)
+                .filter(c -> ConditionStatus.TRUE.is(c.getStatus()) && c.getLastTransitionTime() != null)
+                .map(c -> Instant.parse(c.getLastTransitionTime()));
     }
 
     /** These settings run on every pod: a later failure comes back to them. */
@@ -104,6 +111,15 @@ public final class StatusBuilder {
         condition(APPLIED, ConditionStatus.FALSE, Reason.ROLLED_BACK, message);
         condition(READY, ConditionStatus.FALSE, Reason.ROLLED_BACK, message);
         status.setConditions(Conditions.remove(status.getConditions(), ROLLOUT_COMPLETE));
+        return this;
+    }
+
+    /**
+     * A reconcile ended in an unexpected error: Ready says so. The other conditions stay as the last reconcile
+     * left them, as nothing tells whether its writes went through.
+     */
+    public StatusBuilder reconcileFailed(String message) {
+        condition(READY, ConditionStatus.FALSE, Reason.RECONCILE_FAILED, message);
         return this;
     }
 
@@ -143,8 +159,7 @@ public final class StatusBuilder {
      * recommendations beside the detector's.
      */
     public StatusBuilder metrics(MetricsReport metrics, Verdict verdict, List<Recommendation> remeasured) {
-        boolean windowShown = status.getObserved() != null && Conditions.find(status.getConditions(), METRICS_AVAILABLE)
-                .filter(c -> ConditionStatus.TRUE.text().equals(c.getStatus())).isPresent();
+        boolean windowShown = status.getObserved() != null && Conditions.isTrue(status.getConditions(), METRICS_AVAILABLE);
         if (metrics.availableReason() == Reason.FIRST_SAMPLE && windowShown) {
             // A replica that just took over, or a new pod, has one sample: the window shown stands until the next, with no flap or Event.
             return this;

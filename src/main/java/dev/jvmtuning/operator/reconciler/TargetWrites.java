@@ -1,6 +1,7 @@
 package dev.jvmtuning.operator.reconciler;
 
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.render.ConfigMapReferences;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.render.TuningConfigMap;
@@ -59,7 +60,7 @@ final class TargetWrites {
             return current;
         }
         LOG.infof("applying settings %s to Deployment %s/%s", desired.getSpec().getTemplate().getMetadata().getAnnotations()
-                .get(DeploymentTuning.SETTINGS_HASH), current.getMetadata().getNamespace(), current.getMetadata().getName());
+                .get(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION), current.getMetadata().getNamespace(), current.getMetadata().getName());
         return context.resourceOperations().serverSideApply(desired);
     }
 

@@ -11,19 +11,20 @@ import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.metrics.GuardrailQueries;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.CurrentSettings;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.planner.ObservedWorkload;
 import dev.jvmtuning.operator.planner.PlanResult;
 import dev.jvmtuning.operator.pressure.PressureDetector;
 import dev.jvmtuning.operator.preview.Preview;
 import dev.jvmtuning.operator.render.DeploymentTuning;
-import dev.jvmtuning.operator.render.TuningConfigMap;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
@@ -46,7 +47,7 @@ import org.jboss.logging.Logger;
 @ControllerConfiguration(name = TuningProfileReconciler.NAME, fieldManager = TuningProfileReconciler.FIELD_MANAGER)
 public class TuningProfileReconciler implements Reconciler<TuningProfile>, Cleaner<TuningProfile> {
     public static final String NAME = "tuningprofile";
-    public static final String FIELD_MANAGER = TuningConfigMap.MANAGER;
+    public static final String FIELD_MANAGER = LabelsAndAnnotations.OPERATOR;
     private static final Logger LOG = Logger.getLogger(TuningProfileReconciler.class);
 
     private final OperatorSettings settings;
@@ -93,16 +94,35 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         return metrics.reconcile(() -> reconcileAndReport(profile, context));
     }
 
+    /**
+     * A reconcile that threw (not a refused write, which tune reports itself): said in status and an Event rather
+     * than only in the operator's log. The framework retries with backoff; the next reconcile that gets through
+     * writes Ready again.
+     */
+    @Override
+    public ErrorStatusUpdateControl<TuningProfile> updateErrorStatus(TuningProfile profile, Context<TuningProfile> context, Exception e) {
+        TuningProfileStatus before = Objects.requireNonNullElseGet(profile.getStatus(), TuningProfileStatus::new);
+        TuningProfileStatus after = new StatusBuilder(before, profile.getMetadata().getGeneration(), Instant.now().toString())
+                .reconcileFailed("reconcile failed: " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()))
+                .build();
+        new EventRecorder(context.getClient()).record(profile, EventPolicy.events(before, after));
+        metrics.record(profile, after);
+        return after.equals(before) ? ErrorStatusUpdateControl.noStatusUpdate()
+                : ErrorStatusUpdateControl.patchStatus(StatusBuilder.patch(profile, after));
+    }
+
     private UpdateControl<TuningProfile> reconcileAndReport(TuningProfile profile, Context<TuningProfile> context) {
         TuningProfileStatus before = Objects.requireNonNullElseGet(profile.getStatus(), TuningProfileStatus::new);
-        StatusBuilder status = new StatusBuilder(before, profile.getMetadata().getGeneration(), Instant.now().toString());
+        // One moment per reconcile: status, a rollback and the Auto loop's decision all say the same time.
+        Instant now = Instant.now();
+        StatusBuilder status = new StatusBuilder(before, profile.getMetadata().getGeneration(), now.toString());
         Optional<Deployment> target = context.getSecondaryResource(Deployment.class);
         if (target.isEmpty()) {
             status.notApplied(Reason.TARGET_NOT_FOUND, "Deployment " + Watches.targetName(profile) + " not found in namespace "
                     + profile.getMetadata().getNamespace());
         } else {
             try {
-                tune(profile, target.get(), context, status);
+                tune(profile, target.get(), context, status, now);
             } catch (KubernetesClientException e) {
                 // Said in status and an Event rather than retried in silence; the next reconcile tries again.
                 LOG.warnf("applying TuningProfile %s failed: %s", profile.key(), e.getMessage());
@@ -120,7 +140,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         return control.rescheduleAfter(settings.resyncPeriod());
     }
 
-    private void tune(TuningProfile profile, Deployment deployment, Context<TuningProfile> context, StatusBuilder status) {
+    private void tune(TuningProfile profile, Deployment deployment, Context<TuningProfile> context, StatusBuilder status, Instant now) {
         String name = profile.getMetadata().getName();
         Optional<TuningProfile> owner = ProfileArbitration.owner(Watches.profilesTargeting(deployment, context));
         if (owner.isPresent() && !owner.get().getMetadata().getName().equals(name)) {
@@ -155,12 +175,12 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
             restoreIfTuned(deployment, name, writes);
             status.recommendOnly();
         } else {
-            new Rollouts(writes, watches::podsOf, settings.agent()).apply(profile, deployment, rendered.userContainer(), rendered.rendering(), status);
+            new Rollouts(writes, watches::podsOf, settings.agent()).apply(profile, deployment, rendered.userContainer(), rendered.rendering(), status, now);
         }
         report(profile, plan, rendered.facts(), plan.current(), status);
         if (auto) {
             new EventRecorder(context.getClient()).record(profile, autoMode.decide(profile, deployment, watches.podsOf(deployment), plan, rendered.facts(),
-                    watches.metrics(profile), status, context.getClient()));
+                    watches.metrics(profile), status, context.getClient(), now));
         }
     }
 

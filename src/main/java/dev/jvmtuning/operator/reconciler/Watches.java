@@ -6,8 +6,9 @@ import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.metrics.MetricsFetcher;
 import dev.jvmtuning.operator.metrics.MetricsReport;
 import dev.jvmtuning.operator.model.CurrentSettings;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.render.DeploymentTuning;
-import dev.jvmtuning.operator.render.TuningConfigMap;
+import dev.jvmtuning.operator.rollout.Rollout;
 import dev.jvmtuning.operator.target.TargetPods;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -91,7 +92,7 @@ final class Watches implements AutoCloseable {
                 .withName("configmaps")
                 .withItemStore(oneInformer ? new WithoutManagedFields<>() : null)
                 .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(TuningProfile.class))
-                .withLabelSelector(TuningConfigMap.MANAGED_BY + "=" + TuningConfigMap.MANAGER)
+                .withLabelSelector(LabelsAndAnnotations.MANAGED_BY_LABEL + "=" + LabelsAndAnnotations.OPERATOR)
                 .withNamespacesInheritedFromController(), context);
         // A pod's change reconciles the profiles of its Deployment (a rollout's pods are judged at once); reads go through podsOf.
         podSource = AddedSinceStart.source(InformerEventSourceConfiguration.from(Pod.class, TuningProfile.class)

@@ -1,8 +1,13 @@
 package dev.jvmtuning.operator.render;
 
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.ORIGINAL_JVM_OPTIONS_ANNOTATION;
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION;
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.TUNED_BY_ANNOTATION;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.Names;
 import io.fabric8.kubernetes.api.model.ConfigMapKeySelector;
 import io.fabric8.kubernetes.api.model.Container;
@@ -35,9 +40,6 @@ import java.util.Optional;
  * variable's original value is recorded in an annotation while the operator owns it.
  */
 public final class DeploymentTuning {
-    public static final String TUNED_BY = "jvmtuning.dev/tuned-by";
-    public static final String ORIGINAL_JVM_OPTIONS = "jvmtuning.dev/original-jvm-options";
-    public static final String SETTINGS_HASH = "jvmtuning.dev/settings-hash";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int HASH_CHARS = 16;
 
@@ -94,19 +96,19 @@ public final class DeploymentTuning {
         }
 
         Map<String, String> annotations = new LinkedHashMap<>();
-        annotations.put(TUNED_BY, profile);
+        annotations.put(TUNED_BY_ANNOTATION, profile);
         // Declared without a value (the API server drops an empty one) is still declared: "" brings the declaration back on restore.
         String userValue = userContainer.getEnv() == null ? null : userContainer.getEnv().stream()
                 .filter(v -> v.getName().equals(rendering.jvmOptionsVariable())).findFirst()
                 .map(v -> Objects.requireNonNullElse(v.getValue(), "")).orElse(null);
-        annotations.put(ORIGINAL_JVM_OPTIONS, json(new OriginalJvmOptions(rendering.jvmOptionsVariable(), userValue, rendering.jvmOptionsValue())));
+        annotations.put(ORIGINAL_JVM_OPTIONS_ANNOTATION, json(new OriginalJvmOptions(rendering.jvmOptionsVariable(), userValue, rendering.jvmOptionsValue())));
         // Plain model objects, not the fluent builders: this runs on every reconcile, and the builders copy each level they nest.
         ObjectMeta metadata = new ObjectMeta();
         metadata.setName(current.getMetadata().getName());
         metadata.setNamespace(current.getMetadata().getNamespace());
         metadata.setAnnotations(annotations);
         ObjectMeta templateMetadata = new ObjectMeta();
-        templateMetadata.setAnnotations(new LinkedHashMap<>(Map.of(SETTINGS_HASH, hash(rendering, configMapName))));
+        templateMetadata.setAnnotations(new LinkedHashMap<>(Map.of(SETTINGS_HASH_ANNOTATION, hash(rendering, configMapName))));
         Container container = new Container();
         container.setName(userContainer.getName());
         container.setEnv(env);
@@ -152,12 +154,12 @@ public final class DeploymentTuning {
         Map<String, String> desiredAnnotations = desired.getMetadata().getAnnotations();
         boolean annotationsMatch = desiredAnnotations.entrySet().stream()
                 .allMatch(e -> e.getValue().equals(currentAnnotations.get(e.getKey())));
-        String desiredHash = desired.getSpec().getTemplate().getMetadata().getAnnotations().get(SETTINGS_HASH);
+        String desiredHash = desired.getSpec().getTemplate().getMetadata().getAnnotations().get(SETTINGS_HASH_ANNOTATION);
         Map<String, String> templateAnnotations = Objects.requireNonNullElse(current.getSpec().getTemplate().getMetadata().getAnnotations(), Map.of());
         Container desiredContainer = desired.getSpec().getTemplate().getSpec().getContainers().get(0);
         Optional<Container> currentContainer = current.getSpec().getTemplate().getSpec().getContainers().stream()
                 .filter(c -> c.getName().equals(desiredContainer.getName())).findFirst();
-        if (!annotationsMatch || !desiredHash.equals(templateAnnotations.get(SETTINGS_HASH)) || currentContainer.isEmpty()) {
+        if (!annotationsMatch || !desiredHash.equals(templateAnnotations.get(SETTINGS_HASH_ANNOTATION)) || currentContainer.isEmpty()) {
             return false;
         }
         boolean agentWanted = desired.getSpec().getTemplate().getSpec().getInitContainers() != null
@@ -173,12 +175,12 @@ public final class DeploymentTuning {
 
     /** True when this Deployment carries the operator's settings, for whichever profile. */
     public static boolean tuned(Deployment deployment) {
-        return deployment.getMetadata().getAnnotations() != null && deployment.getMetadata().getAnnotations().containsKey(TUNED_BY);
+        return deployment.getMetadata().getAnnotations() != null && deployment.getMetadata().getAnnotations().containsKey(TUNED_BY_ANNOTATION);
     }
 
     /** True when this Deployment carries the operator's settings for {@code profile}. */
     public static boolean tunedBy(Deployment deployment, String profile) {
-        return deployment.getMetadata().getAnnotations() != null && profile.equals(deployment.getMetadata().getAnnotations().get(TUNED_BY));
+        return deployment.getMetadata().getAnnotations() != null && profile.equals(deployment.getMetadata().getAnnotations().get(TUNED_BY_ANNOTATION));
     }
 
     /** The Deployment as it was before the operator wrote to it: its own fields removed, the JVM variable restored. */
@@ -196,9 +198,9 @@ public final class DeploymentTuning {
             List<Volume> volumes = pod.getVolumes().stream().filter(v -> !AgentInjection.NAME.equals(v.getName())).toList();
             pod.setVolumes(volumes.isEmpty() ? null : new ArrayList<>(volumes));
         }
-        removeAnnotation(copy.getSpec().getTemplate().getMetadata().getAnnotations(), SETTINGS_HASH);
-        removeAnnotation(copy.getMetadata().getAnnotations(), TUNED_BY);
-        removeAnnotation(copy.getMetadata().getAnnotations(), ORIGINAL_JVM_OPTIONS);
+        removeAnnotation(copy.getSpec().getTemplate().getMetadata().getAnnotations(), SETTINGS_HASH_ANNOTATION);
+        removeAnnotation(copy.getMetadata().getAnnotations(), TUNED_BY_ANNOTATION);
+        removeAnnotation(copy.getMetadata().getAnnotations(), ORIGINAL_JVM_OPTIONS_ANNOTATION);
         if (copy.getSpec().getTemplate().getMetadata().getAnnotations() != null && copy.getSpec().getTemplate().getMetadata().getAnnotations().isEmpty()) {
             copy.getSpec().getTemplate().getMetadata().setAnnotations(null);
         }
@@ -246,7 +248,7 @@ public final class DeploymentTuning {
 
     private static Optional<OriginalJvmOptions> original(Deployment deployment) {
         String recorded = deployment.getMetadata().getAnnotations() == null ? null
-                : deployment.getMetadata().getAnnotations().get(ORIGINAL_JVM_OPTIONS);
+                : deployment.getMetadata().getAnnotations().get(ORIGINAL_JVM_OPTIONS_ANNOTATION);
         if (recorded == null) {
             return Optional.empty();
         }

@@ -1,6 +1,11 @@
 package dev.jvmtuning.operator.render;
 
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.MANAGED_BY_LABEL;
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.OPERATOR;
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.PROFILE_LABEL;
+
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.Names;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -18,10 +23,6 @@ import java.util.TreeMap;
  * profile, so deleting the profile deletes them. Pure.
  */
 public final class TuningConfigMap {
-    /** The operator's name as field manager and in the managed-by label of what it creates. */
-    public static final String MANAGER = "jvm-tuning-operator";
-    public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
-    public static final String PROFILE_LABEL = "jvmtuning.dev/profile";
     /** The key that records the rendered JVM flags, for people reading the ConfigMap. */
     public static final String JVM_OPTIONS_KEY = "jvm-options";
     private static final String SUFFIX = "-jvm-tuning";
@@ -74,7 +75,7 @@ public final class TuningConfigMap {
         String name = profile.getMetadata().getName();
         return new ConfigMapBuilder()
                 .withNewMetadata().withName(configMapName).withNamespace(profile.getMetadata().getNamespace())
-                .addToLabels(MANAGED_BY, MANAGER).addToLabels(PROFILE_LABEL, profileLabel(name))
+                .addToLabels(MANAGED_BY_LABEL, OPERATOR).addToLabels(PROFILE_LABEL, profileLabel(name))
                 .addNewOwnerReference().withApiVersion(profile.getApiVersion()).withKind(profile.getKind())
                 .withName(name).withUid(profile.getMetadata().getUid()).withController(true).endOwnerReference()
                 .endMetadata()

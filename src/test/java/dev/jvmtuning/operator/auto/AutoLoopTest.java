@@ -52,6 +52,10 @@ class AutoLoopTest {
 
         /** One poll: 10 s pass, the pods show {@code window}; a rollout the last poll asked for completed 5 s ago. */
         AutoStatus poll(Observed window, String podFailure) {
+            return poll(window, podFailure == null ? null : new AutoLoop.PodFailure(podFailure, now.plusSeconds(10)));
+        }
+
+        AutoStatus poll(Observed window, AutoLoop.PodFailure podFailure) {
             now = now.plusSeconds(10);
             if (status != null && settledAt == null) {
                 settledAt = now.minusSeconds(5);
@@ -70,7 +74,7 @@ class AutoLoopTest {
         }
 
         AutoStatus poll(Observed window) {
-            return poll(window, null);
+            return poll(window, (AutoLoop.PodFailure) null);
         }
 
         /** Polls until the loop leaves its current settings or {@code max} polls pass. */
@@ -217,6 +221,17 @@ class AutoLoopTest {
         assertThat(d.last().getVerdict()).isEqualTo(AutoVerdict.Reverted);
         assertThat(d.last().getReason()).isEqualTo("the pods failed: pod orders-1, container app: OOMKilled");
         assertThat(d.status.getSettings().getThreads()).as("the profile's own value again").isNull();
+    }
+
+    @Test
+    void aRollbackFromBeforeTheStepDoesNotRevertIt() {
+        Driver d = new Driver(fast(), AutoLoopTest::littlesLaw);
+        d.pollWhileSettled(AutoLoopTest::ioBound, 10);
+        Instant stepAt = Instant.parse(d.status.getChangedAt());
+
+        d.poll(ioBound(200), new AutoLoop.PodFailure("pod orders-0, container app: CrashLoopBackOff", stepAt.minusSeconds(1)));
+
+        assertThat(d.last().getVerdict()).as("status still shows the rollback of an earlier step").isEqualTo(AutoVerdict.Pending);
     }
 
     @Test

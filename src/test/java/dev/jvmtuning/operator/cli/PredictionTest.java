@@ -13,9 +13,9 @@ import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.config.PublishedSettings;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.reconciler.StatusBuilder;
 import dev.jvmtuning.operator.reconciler.TuningProfileReconciler;
-import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
 import dev.jvmtuning.operator.testing.TestProfiles;
@@ -178,7 +178,7 @@ class PredictionTest {
 
     private static String settingsHash(Deployment deployment) {
         Map<String, String> annotations = deployment.getSpec().getTemplate().getMetadata().getAnnotations();
-        return annotations == null ? null : annotations.get(DeploymentTuning.SETTINGS_HASH);
+        return annotations == null ? null : annotations.get(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION);
     }
 
     private static String jvmOptions(Deployment deployment) {

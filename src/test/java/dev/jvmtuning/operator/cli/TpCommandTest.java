@@ -156,13 +156,16 @@ class TpCommandTest {
         String namespace = controlPlane.newNamespace("tp-idle");
         String kubeconfig = controlPlane.kubeconfig().toString();
         client.load(Files.newInputStream(EXAMPLE)).items().forEach(o -> client.resource(o).inNamespace(namespace).create());
-        Recommendation measured = new Recommendation("workload.meanLatency", "300ms", "120ms",
+        Recommendation measured = Recommendation.set("workload.meanLatency", "300ms", "120ms",
                 "measured over 60s: 120 ms in the server per request; planned with the measured figures: threads.max 150 -> 60");
+        // Advice without a value for the profile: exported as comments only, whatever its prose says.
+        Recommendation leak = Recommendation.investigate("heap.size", "1024Mi", "heap after GC rose from 72% to 80%");
+        Recommendation cpu = Recommendation.scale("resources.limits.cpu", null, 1.5, "throttled");
 
         // The status as the operator writes it: a window under load gives advice, the next one (the load test is over) gives none.
         // Retried as a whole, as an operator running in this JVM may write the profile's status in between.
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-            writeStatus(namespace, window("2026-11-24T10:00:00Z", 400.0), List.of(measured));
+            writeStatus(namespace, window("2026-11-24T10:00:00Z", 400.0), List.of(measured, leak, cpu));
             writeStatus(namespace, window("2026-11-24T10:01:00Z", 0.0), List.of());
             TuningProfile idle = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders-api").get();
             assertThat(idle.getStatus().getRecommendations()).as("no advice from an idle window").isEmpty();
@@ -170,7 +173,9 @@ class TpCommandTest {
             Outcome export = tp("export", "orders-api", "-n", namespace, "--kubeconfig", kubeconfig, "--recommended");
 
             assertThat(export.status()).as(export.err()).isZero();
-            assertThat(export.out()).contains("# status.recommendations is empty", "window ending 2026-11-24T10:00:00Z");
+            assertThat(export.out()).contains("# status.recommendations is empty", "window ending 2026-11-24T10:00:00Z",
+                    "# left out, no value for a setting of the profile: heap.size -> investigate: heap after GC rose",
+                    "# left out, no value for a setting of the profile: resources.limits.cpu -> x1.5: throttled");
             JsonNode env = YAML.readTree(export.out()).path("spec").path("template").path("spec").path("containers").get(0).path("env");
             assertThat(env.findValues("name").stream().map(JsonNode::asText).toList()).contains("SERVER_TOMCAT_THREADS_MAX");
             env.forEach(e -> {

@@ -1,9 +1,13 @@
 package dev.jvmtuning.operator.discovery;
 
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.DISCOVERED_BECAUSE_ANNOTATION;
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.DISCOVERED_LABEL;
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.DISCOVER_EXCLUDE_ANNOTATION;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jvmtuning.operator.api.v1alpha1.Mode;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -79,15 +83,15 @@ class DiscoveryPlanTest {
         assertThat(cart.getSpec().getMode()).isEqualTo(Mode.Recommend);
         assertThat(cart.getSpec().getContainer()).as("two containers: the JVM's is named").isEqualTo("app");
         assertThat(plan.create().get(1).getSpec().getContainer()).as("one container: none named").isNull();
-        assertThat(cart.getMetadata().getLabels()).containsEntry(DiscoveryPlan.DISCOVERED_LABEL, "true");
-        assertThat(cart.getMetadata().getAnnotations()).containsEntry(DiscoveryPlan.EVIDENCE_ANNOTATION,
+        assertThat(cart.getMetadata().getLabels()).containsEntry(DISCOVERED_LABEL, "true");
+        assertThat(cart.getMetadata().getAnnotations()).containsEntry(DISCOVERED_BECAUSE_ANNOTATION,
                 "its image eclipse-temurin:21 is a JVM image");
         assertThat(plan.delete()).isEmpty();
     }
 
     @Test
     void anExcludedDeploymentAndOneSomeoneTunesAreLeftAloneAndTheirDiscoveredProfilesGo() {
-        Deployment excluded = deployment("batch", Map.of(DiscoveryPlan.EXCLUDE_ANNOTATION, "false"),
+        Deployment excluded = deployment("batch", Map.of(DISCOVER_EXCLUDE_ANNOTATION, "false"),
                 container("app", "eclipse-temurin:21", List.of()));
         TuningProfile usersOwn = DiscoveryPlan.profileFor(jvm("orders"));
         usersOwn.getMetadata().setName("orders-tuning");

@@ -11,8 +11,8 @@ import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.AutoVerdict;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.model.ConditionType;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.Reason;
-import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.testing.LabPods;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import io.fabric8.kubernetes.api.model.Event;
@@ -33,7 +33,7 @@ class AutoModeTest {
     private static final int CLIENTS = 300;
     /** Seconds the dependency takes per request at first: the plateau is CLIENTS / SECONDS requests per second. */
     private static final double SECONDS = 1.0;
-    /** A Spring Boot start took 80 s on the loaded 2-core machine this was written on; each step restarts the JVM. */
+    /** Each step restarts the JVM, and a Spring Boot start takes over a minute on a loaded 2-core machine (docs/development/benchmarks.md). */
     private static final Duration PHASE = Duration.ofMinutes(12);
 
     @Test
@@ -121,7 +121,7 @@ class AutoModeTest {
 
     private static String currentHash(KubernetesClient client, String namespace) {
         return client.apps().deployments().inNamespace(namespace).withName("orders").get().getSpec().getTemplate().getMetadata()
-                .getAnnotations().getOrDefault(DeploymentTuning.SETTINGS_HASH, "");
+                .getAnnotations().getOrDefault(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION, "");
     }
 
     private static AutoIteration last(AutoStatus auto) {

@@ -53,7 +53,7 @@ class PlannerRulesTest {
             assertThat(decision(plan, "threads.max").rule().id()).isEqualTo("R1");
             assertThat(decision(plan, "threads.max").rationale()).contains("300 requests in flight");
             assertThat(plan.rendering().serverEnvironment()).containsEntry("SERVER_TOMCAT_THREADS_MAX", "375");
-            // far above Tomcat's default 200, which served 660 req/s where 2000 threads served 4149
+            // far above Tomcat's default 200, which served a sixth of what 2000 threads did (R1's measurement in tuning-rules.md)
             assertThat(plan.values().maxThreads()).isGreaterThan(200);
         }
 
@@ -156,7 +156,7 @@ class PlannerRulesTest {
     class ConnectionPool {
         @Test
         void r8_thePoolReachesTheConcurrencyOfFiveSecondQueries() {
-            // 100 concurrent clients, SELECT SLEEP(5): pool 10 gave 2 req/s; 100 in flight need 100 connections
+            // 100 concurrent clients on five-second queries: 100 in flight need 100 connections (R8's measurement in tuning-rules.md)
             Planned plan = plan("""
                     runtime: SpringBootUndertow
                     workload: {requestsPerSecond: 20, meanLatency: 5s, dbTimePerRequest: 5s}
@@ -221,7 +221,8 @@ class PlannerRulesTest {
 
         @Test
         void r9a_twoThousandIoBoundThreadsFitTwoGigabytesBecauseStacksCommitLazily() {
-            // R9a: ~230 KiB per busy thread measured; at 1 MiB each the planner would wrongly reject this service
+            // R9a: a busy thread commits far less than its 1 MiB stack (measured in tuning-rules.md); at 1 MiB each the
+            // planner would wrongly reject this service
             Planned plan = plan("threads: {max: 2000}\nruntime: SpringBootTomcat", container(2, "2Gi"));
 
             assertThat(plan.budget().stackPerThread()).isEqualTo(256 * Units.KI);

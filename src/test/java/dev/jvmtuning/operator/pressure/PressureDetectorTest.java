@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Pressure;
+import dev.jvmtuning.operator.api.v1alpha1.RecommendedAction;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.CurrentSettings;
@@ -40,6 +41,7 @@ class PressureDetectorTest {
         assertThat(v.recommendations()).anySatisfy(r -> {
             assertThat(r.getField()).isEqualTo("heap.size");
             assertThat(r.getCurrent()).isEqualTo("1024Mi");
+            assertThat(r.getAction()).isEqualTo(RecommendedAction.Set);
             assertThat(r.getRecommended()).isEqualTo("1536Mi");
         });
     }
@@ -55,7 +57,8 @@ class PressureDetectorTest {
         Verdict v = PressureDetector.judge(now, before, new Pressure(), CURRENT);
 
         assertThat(v.recommendations()).singleElement().satisfies(r -> {
-            assertThat(r.getRecommended()).isEqualTo("investigate a leak");
+            assertThat(r.getAction()).isEqualTo(RecommendedAction.Investigate);
+            assertThat(r.getRecommended()).as("no value makes a leak go away").isNull();
             assertThat(r.getReason()).contains("rose from 78% to 93%");
         });
     }
@@ -109,6 +112,22 @@ class PressureDetectorTest {
     }
 
     @Test
+    void withoutTheValueInForceTheAdviceIsAFactorNotAValue() {
+        Observed o = window();
+        o.setCpuThrottlePercent(40.0);
+        o.setGcTimePercent(23.4);
+
+        Verdict v = PressureDetector.judge(o, null, new Pressure(), new CurrentSettings(200, null, 10, null));
+
+        assertThat(v.recommendations()).filteredOn(r -> r.getField().equals("heap.size") || r.getField().equals("resources.limits.cpu"))
+                .hasSize(2).allSatisfy(r -> {
+                    assertThat(r.getAction()).isEqualTo(RecommendedAction.Scale);
+                    assertThat(r.getFactor()).isEqualTo(1.5);
+                    assertThat(r.getRecommended()).isNull();
+                });
+    }
+
+    @Test
     void r4_aSaturatedPoolWithIdleCpusNeedsMoreThreadsWithBusyCpusItDoesNot() {
         Observed idle = window();
         idle.setBusyThreads(200.0);
@@ -125,7 +144,7 @@ class PressureDetectorTest {
         assertThat(finding(waiting, "ThreadPoolSaturated").status().text()).isEqualTo("True");
         assertThat(waiting.recommendations()).anyMatch(r -> r.getField().equals("threads.max") && r.getRecommended().equals("300"));
         assertThat(computing.recommendations()).anyMatch(r -> r.getField().equals("threads.max") && r.getRecommended().equals("200")
-                && r.getReason().contains("add replicas or CPU"));
+                && r.getAction() == RecommendedAction.Keep);
     }
 
     @Test

@@ -1,11 +1,14 @@
 package dev.jvmtuning.operator.reconciler;
 
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.ORIGINAL_JVM_OPTIONS_ANNOTATION;
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.TUNED_BY_ANNOTATION;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jvmtuning.operator.api.v1alpha1.Mode;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.render.DeploymentTuning.OriginalJvmOptions;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
@@ -142,7 +145,7 @@ class ApplyRestoreCyclesTest {
             assertThat(applied(name)).as(trail).isEqualTo("Applied");
             Deployment live = client.apps().deployments().inNamespace(namespace).withName(name).get();
             assertThat(DeploymentTuning.tunedBy(live, name)).as(trail).isTrue();
-            OriginalJvmOptions original = JSON.readValue(live.getMetadata().getAnnotations().get(DeploymentTuning.ORIGINAL_JVM_OPTIONS),
+            OriginalJvmOptions original = JSON.readValue(live.getMetadata().getAnnotations().get(ORIGINAL_JVM_OPTIONS_ANNOTATION),
                     OriginalJvmOptions.class);
             String usersValue = user.containsKey(VARIABLE) ? normalized(user.get(VARIABLE)) : null;
             assertThat(original.value()).as("the user's own value, recorded: %s", trail).isEqualTo(usersValue);
@@ -173,7 +176,7 @@ class ApplyRestoreCyclesTest {
         assertThat(back).as("the user's environment back: %s", trail).isEqualTo(expected);
         assertThat(env).as(trail).hasSameSizeAs(expected.keySet());
         assertThat(deployment.getMetadata().getAnnotations()).as(trail)
-                .doesNotContainKeys(DeploymentTuning.TUNED_BY, DeploymentTuning.ORIGINAL_JVM_OPTIONS);
+                .doesNotContainKeys(TUNED_BY_ANNOTATION, ORIGINAL_JVM_OPTIONS_ANNOTATION);
         assertThat(deployment.getSpec().getTemplate().getMetadata().getAnnotations()).as(trail).isNullOrEmpty();
     }
 

@@ -8,7 +8,7 @@ import dev.jvmtuning.operator.api.v1alpha1.AutoIteration;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.AutoVerdict;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
-import dev.jvmtuning.operator.render.DeploymentTuning;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LabPods;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
@@ -94,7 +94,7 @@ class AutoRevertTest {
     private static String settingsHash(KubernetesClient client, String namespace) {
         Map<String, String> annotations = client.apps().deployments().inNamespace(namespace).withName("orders").get()
                 .getSpec().getTemplate().getMetadata().getAnnotations();
-        return annotations == null ? null : annotations.get(DeploymentTuning.SETTINGS_HASH);
+        return annotations == null ? null : annotations.get(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION);
     }
 
     private static List<Event> events(KubernetesClient client, String namespace, String reason) {
@@ -147,7 +147,7 @@ class AutoRevertTest {
                 new FakeKubelet(client).markPodsReady(namespace);
                 Deployment d = client.apps().deployments().inNamespace(namespace).withName("orders").get();
                 Map<String, String> annotations = d.getSpec().getTemplate().getMetadata().getAnnotations();
-                String hash = annotations == null ? null : annotations.get(DeploymentTuning.SETTINGS_HASH);
+                String hash = annotations == null ? null : annotations.get(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION);
                 slow = fastTemplate != null && !Objects.equals(fastTemplate, hash);
             } catch (RuntimeException e) {
                 // The next tick tries again.

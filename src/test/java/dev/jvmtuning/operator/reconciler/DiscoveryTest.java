@@ -1,11 +1,15 @@
 package dev.jvmtuning.operator.reconciler;
 
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.DISCOVERED_BECAUSE_ANNOTATION;
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.DISCOVERED_LABEL;
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.DISCOVER_NAMESPACE_LABEL;
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.DISCOVER_RECOMMEND;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.jvmtuning.operator.api.v1alpha1.Mode;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
-import dev.jvmtuning.operator.discovery.DiscoveryPlan;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.TestSettings;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -56,7 +60,7 @@ class DiscoveryTest {
         create(unlabelled, "billing", "eclipse-temurin:21-jre", List.of("java", "-jar", "/app/billing.jar"), Map.of());
         Map<String, String> before = versions(namespace);
 
-        label(namespace, DiscoveryPlan.RECOMMEND);
+        label(namespace, DISCOVER_RECOMMEND);
         await().atMost(TIMEOUT).untilAsserted(() -> assertThat(profiles(namespace)).extracting(p -> p.getMetadata().getName())
                 .containsExactlyInAnyOrder("cart", "orders"));
 
@@ -64,10 +68,10 @@ class DiscoveryTest {
         assertThat(discovered).allSatisfy(p -> {
             assertThat(p.getSpec().getMode()).isEqualTo(Mode.Recommend);
             assertThat(p.getSpec().getTargetRef().getName()).isEqualTo(p.getMetadata().getName());
-            assertThat(p.getMetadata().getLabels()).containsEntry(DiscoveryPlan.DISCOVERED_LABEL, "true");
+            assertThat(p.getMetadata().getLabels()).containsEntry(DISCOVERED_LABEL, "true");
         });
         assertThat(discovered).filteredOn(p -> p.getMetadata().getName().equals("cart")).singleElement()
-                .extracting(p -> p.getMetadata().getAnnotations().get(DiscoveryPlan.EVIDENCE_ANNOTATION)).isEqualTo("it sets JAVA_TOOL_OPTIONS");
+                .extracting(p -> p.getMetadata().getAnnotations().get(DISCOVERED_BECAUSE_ANNOTATION)).isEqualTo("it sets JAVA_TOOL_OPTIONS");
         // A JVM Deployment added later is found at the next look.
         create(namespace, "search", "docker.io/library/tomcat:10.1", List.of(), Map.of());
         await().atMost(TIMEOUT).untilAsserted(() -> assertThat(profiles(namespace)).hasSize(3));
@@ -91,9 +95,9 @@ class DiscoveryTest {
     private static void label(String namespace, String value) {
         client.namespaces().withName(namespace).edit(ns -> {
             if (value == null) {
-                ns.getMetadata().getLabels().remove(DiscoveryPlan.NAMESPACE_LABEL);
+                ns.getMetadata().getLabels().remove(DISCOVER_NAMESPACE_LABEL);
             } else {
-                ns.getMetadata().getLabels().put(DiscoveryPlan.NAMESPACE_LABEL, value);
+                ns.getMetadata().getLabels().put(DISCOVER_NAMESPACE_LABEL, value);
             }
             return ns;
         });

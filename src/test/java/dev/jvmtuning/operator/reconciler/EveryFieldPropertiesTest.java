@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
@@ -194,7 +195,7 @@ class EveryFieldPropertiesTest {
             Deployment after = client.apps().deployments().inNamespace(namespace).withName(name).get();
             if (applied.getReason().equals("Applied")) {
                 assertThat(DeploymentTuning.tunedBy(after, name)).as("Applied and tuned: %s", body).isTrue();
-                assertThat(after.getSpec().getTemplate().getMetadata().getAnnotations()).containsKey(DeploymentTuning.SETTINGS_HASH);
+                assertThat(after.getSpec().getTemplate().getMetadata().getAnnotations()).containsKey(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION);
                 assertThat(maxHeaps(after)).as("a heap applied fits the container's %d bytes: %s", LIMIT, body)
                         .allMatch(bytes -> bytes.compareTo(BigInteger.valueOf(LIMIT)) <= 0);
             } else {

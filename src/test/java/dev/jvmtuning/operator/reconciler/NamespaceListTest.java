@@ -39,7 +39,7 @@ class NamespaceListTest {
     private static boolean ready(KubernetesClient client, String namespace, String name) {
         TuningProfile profile = client.resources(TuningProfile.class).inNamespace(namespace).withName(name).get();
         return profile != null && profile.getStatus() != null && Conditions.find(profile.getStatus().getConditions(), ConditionType.READY)
-                .filter(c -> ConditionStatus.TRUE.text().equals(c.getStatus())).isPresent();
+                .filter(c -> ConditionStatus.TRUE.is(c.getStatus())).isPresent();
     }
 
     @Test

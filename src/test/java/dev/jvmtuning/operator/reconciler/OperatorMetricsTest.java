@@ -13,6 +13,7 @@ import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.rollout.Rollout;
 import dev.jvmtuning.operator.testing.ManualClock;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import dev.jvmtuning.operator.metrics.PrometheusTextParser;
@@ -85,8 +86,8 @@ class OperatorMetricsTest {
     @Test
     void aRecommendationWithAFigureIsTheRecommendedValueAndAdviceIsNot() {
         TuningProfileStatus status = applied();
-        status.setRecommendations(List.of(new Recommendation("threads.max", "150", "200", "busy"),
-                new Recommendation("heap.size", "1488Mi", "investigate a leak", "rising")));
+        status.setRecommendations(List.of(Recommendation.set("threads.max", "150", "200", "busy"),
+                Recommendation.investigate("heap.size", "1488Mi", "rising")));
         metrics.record(profile, status);
 
         assertThat(series()).containsEntry("jvm_tuning_profile_recommended{setting=threads.max}", 200.0)

@@ -94,7 +94,7 @@ class OperatorRestartTest {
         // Ready: applied and the rollout complete, so nothing is left for the next operator to report
         await().atMost(Duration.ofSeconds(120)).until(() -> client.resources(TuningProfile.class).inNamespace(namespace).list().getItems().stream()
                 .filter(p -> p.getStatus() != null && Conditions.find(p.getStatus().getConditions(), ConditionType.READY)
-                        .filter(c -> ConditionStatus.TRUE.text().equals(c.getStatus())).isPresent()).count() == PROFILES);
+                        .filter(c -> ConditionStatus.TRUE.is(c.getStatus())).isPresent()).count() == PROFILES);
         first.operator.stop();
 
         CountingOperator second = new CountingOperator(controlPlane, namespace);

@@ -5,19 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
-import dev.jvmtuning.operator.discovery.DiscoveryPlan;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.metrics.MetricsReport;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.pressure.Finding;
 import dev.jvmtuning.operator.pressure.Verdict;
+import dev.jvmtuning.operator.rollout.Rollout;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -77,16 +77,16 @@ class StatusAndEventsTest {
             Observed earlier = new Observed().setWindow("30s");
             TuningProfileStatus before = new TuningProfileStatus();
             before.setObserved(earlier);
-            before.setRecommendations(List.of(new Recommendation("threads.max", "200", "100", "old")));
+            before.setRecommendations(List.of(Recommendation.set("threads.max", "200", "100", "old")));
 
             TuningProfileStatus first = new StatusBuilder(before, 1L, T0)
                     .metrics(new MetricsReport(ConditionStatus.TRUE, Reason.FIRST_SAMPLE, "read 1 of 1", null, null), null, List.of()).build();
             Observed now = new Observed().setWindow("31s").setGcTimePercent(12.0);
             Verdict verdict = new Verdict(List.of(new Finding(ConditionType.GC_PRESSURE, ConditionStatus.TRUE, Reason.GC_TIME_HIGH, "12%")),
-                    List.of(new Recommendation("heap.size", "512Mi", "768Mi", "GC")));
+                    List.of(Recommendation.set("heap.size", "512Mi", "768Mi", "GC")));
             TuningProfileStatus judged = new StatusBuilder(first, 1L, T1)
                     .metrics(new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, "read 1 of 1", now, earlier), verdict,
-                            List.of(new Recommendation("workload.meanLatency", "300ms", "120ms", "measured")))
+                            List.of(Recommendation.set("workload.meanLatency", "300ms", "120ms", "measured")))
                     .build();
 
             assertThat(first.getObserved()).isSameAs(earlier);
@@ -133,6 +133,21 @@ class StatusAndEventsTest {
         }
 
         @Test
+        void aFailedReconcileIsAWarningOnceAndTheRecoveryIsSaidByTheOtherConditions() {
+            TuningProfileStatus done = new StatusBuilder(applied(new Rollout(false, Reason.ROLLING_OUT, "0 of 2"), T0), 1L, T1)
+                    .applied("settings abc rendered", new Rollout(true, Reason.ROLLOUT_COMPLETE, "2 of 2 run")).build();
+            TuningProfileStatus failed = new StatusBuilder(done, 1L, T1).reconcileFailed("reconcile failed: NullPointerException").build();
+            TuningProfileStatus failedAgain = new StatusBuilder(failed, 1L, T1).reconcileFailed("reconcile failed: NullPointerException").build();
+            TuningProfileStatus through = new StatusBuilder(failedAgain, 1L, T1)
+                    .applied("settings abc rendered", new Rollout(true, Reason.ROLLOUT_COMPLETE, "2 of 2 run")).build();
+
+            assertThat(EventPolicy.events(done, failed)).containsExactly(
+                    new ProfileEvent(true, Reason.RECONCILE_FAILED, "reconcile failed: NullPointerException"));
+            assertThat(EventPolicy.events(failed, failedAgain)).as("each retry that fails the same way").isEmpty();
+            assertThat(EventPolicy.events(failedAgain, through)).isEmpty();
+        }
+
+        @Test
         void aPressureTrueIsAWarningUnknownIsSilentAndNewWarningsAreAnnounced() {
             TuningProfileStatus calm = withFinding(new TuningProfileStatus(), ConditionStatus.FALSE, Reason.GC_TIME_NORMAL);
             TuningProfileStatus pressed = withFinding(calm, ConditionStatus.TRUE, Reason.GC_TIME_HIGH);
@@ -164,34 +179,6 @@ class StatusAndEventsTest {
     }
 
     @Nested
-    class RolloutJudgement {
-        @Test
-        void theDeploymentsStatusDecides() {
-            assertThat(Rollout.of(deployment(3L, 2L, 2, 2, 2, null)).reason()).isEqualTo(Reason.ROLLING_OUT);
-            assertThat(Rollout.of(deployment(3L, 3L, 1, 2, 2, null))).satisfies(r -> {
-                assertThat(r.complete()).isFalse();
-                assertThat(r.message()).isEqualTo("1 of 2 replicas updated, 2 available");
-            });
-            assertThat(Rollout.of(deployment(3L, 3L, 2, 2, 2, null))).isEqualTo(
-                    new Rollout(true, Reason.ROLLOUT_COMPLETE, "2 of 2 replicas run the tuned settings"));
-            assertThat(Rollout.of(deployment(3L, 3L, 1, 1, 2, "ReplicaSet has timed out progressing")))
-                    .isEqualTo(new Rollout(false, Reason.DEGRADED, "rollout exceeded its progress deadline: ReplicaSet has timed out progressing"));
-        }
-
-        private static Deployment deployment(long generation, long observed, int updated, int available, int total, String stalled) {
-            var builder = new DeploymentBuilder().withNewMetadata().withName("web").withGeneration(generation).endMetadata()
-                    .withNewSpec().withReplicas(2).endSpec()
-                    .withNewStatus().withObservedGeneration(observed).withUpdatedReplicas(updated).withAvailableReplicas(available)
-                    .withReplicas(total);
-            if (stalled != null) {
-                builder.addNewCondition().withType("Progressing").withStatus("False").withReason("ProgressDeadlineExceeded")
-                        .withMessage(stalled).endCondition();
-            }
-            return builder.endStatus().build();
-        }
-    }
-
-    @Nested
     class Arbitration {
         @Test
         void theOldestLiveProfileTunesTheDeploymentAndTheNameBreaksTies() {
@@ -208,7 +195,7 @@ class StatusAndEventsTest {
         @Test
         void aProfileSomeoneWroteWinsOverAnOlderOneDiscoveryMade() {
             TuningProfile discovered = profile("svc", "2026-01-01T00:00:00Z", false);
-            discovered.getMetadata().setLabels(Map.of(DiscoveryPlan.DISCOVERED_LABEL, "true"));
+            discovered.getMetadata().setLabels(Map.of(LabelsAndAnnotations.DISCOVERED_LABEL, "true"));
             TuningProfile written = profile("svc-tuning", "2026-03-01T00:00:00Z", false);
 
             assertThat(ProfileArbitration.owner(List.of(discovered, written))).contains(written);

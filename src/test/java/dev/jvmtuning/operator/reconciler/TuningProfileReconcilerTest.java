@@ -1,10 +1,14 @@
 package dev.jvmtuning.operator.reconciler;
 
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.ORIGINAL_JVM_OPTIONS_ANNOTATION;
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.PROFILE_LABEL;
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION;
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.TUNED_BY_ANNOTATION;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
-import dev.jvmtuning.operator.render.DeploymentTuning;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.render.TuningConfigMap;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
@@ -104,15 +108,15 @@ class TuningProfileReconcilerTest {
 
     private static String settingsHash(Deployment deployment) {
         Map<String, String> annotations = deployment.getSpec().getTemplate().getMetadata().getAnnotations();
-        return annotations == null ? null : annotations.get(DeploymentTuning.SETTINGS_HASH);
+        return annotations == null ? null : annotations.get(SETTINGS_HASH_ANNOTATION);
     }
 
     private static String podHash(io.fabric8.kubernetes.api.model.Pod pod) {
-        return pod.getMetadata().getAnnotations() == null ? null : pod.getMetadata().getAnnotations().get(DeploymentTuning.SETTINGS_HASH);
+        return pod.getMetadata().getAnnotations() == null ? null : pod.getMetadata().getAnnotations().get(SETTINGS_HASH_ANNOTATION);
     }
 
     private List<ConfigMap> profileConfigMaps(String profile) {
-        return client.configMaps().inNamespace(namespace).withLabel(TuningConfigMap.PROFILE_LABEL, profile).list().getItems();
+        return client.configMaps().inNamespace(namespace).withLabel(PROFILE_LABEL, profile).list().getItems();
     }
 
     /** The Events about profiles, not those of the Deployment and ReplicaSet controllers. */
@@ -144,7 +148,7 @@ class TuningProfileReconcilerTest {
             assertThat(values.getData()).containsEntry("SERVER_TOMCAT_THREADS_MAX", "150");
             assertThat(values.getImmutable()).isTrue();
         });
-        assertThat(tuned.getSpec().getTemplate().getMetadata().getAnnotations()).containsKey(DeploymentTuning.SETTINGS_HASH);
+        assertThat(tuned.getSpec().getTemplate().getMetadata().getAnnotations()).containsKey(SETTINGS_HASH_ANNOTATION);
         assertThat(tuned.getMetadata().getManagedFields()).anyMatch(f -> f.getManager().equals("jvm-tuning-operator") && f.getOperation().equals("Apply"));
 
         awaitRollout("orders");
@@ -166,6 +170,43 @@ class TuningProfileReconcilerTest {
     }
 
     @Test
+    void anUnexpectedErrorInAReconcileIsSaidInStatusAndAnEventUntilAReconcileGetsThrough() {
+        client.resource(deployment("failing", "2", "2Gi")).inNamespace(namespace).create();
+        createProfile("failing", "failing", "runtime: Quarkus\nthreads: {max: 64}");
+        awaitCondition("failing", "Applied", "True", "Applied");
+
+        operator.failReconciles(namespace, "failing", new IllegalStateException("injected: the plan could not be read"));
+        try {
+            editProfile("failing", p -> {
+                p.getSpec().getThreads().setMax(65);
+                return p;
+            });
+            awaitCondition("failing", "Ready", "False", "ReconcileFailed");
+            assertThat(condition("failing", "Ready").orElseThrow().getMessage())
+                    .isEqualTo("reconcile failed: IllegalStateException: injected: the plan could not be read");
+            assertThat(condition("failing", "Applied")).as("what the last reconcile that got through wrote stays")
+                    .hasValueSatisfying(c -> assertThat(c.getStatus()).isEqualTo("True"));
+            await().atMost(TIMEOUT).untilAsserted(() -> assertThat(profileEvents())
+                    .anySatisfy(e -> {
+                        assertThat(e.getType()).isEqualTo("Warning");
+                        assertThat(e.getReason()).isEqualTo("ReconcileFailed");
+                        assertThat(e.getMessage()).contains("injected: the plan could not be read");
+                    }));
+        } finally {
+            operator.stopFailing(namespace, "failing");
+        }
+
+        // The framework's retry gets through: the edit is planned and Ready says where the profile stands again.
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            assertThat(condition("failing", "Ready")).hasValueSatisfying(c -> assertThat(c.getReason()).isNotEqualTo("ReconcileFailed"));
+            assertThat(profile("failing").getStatus().getSettings()).anySatisfy(setting -> {
+                assertThat(setting.getName()).isEqualTo("threads.max");
+                assertThat(setting.getValue()).isEqualTo("65");
+            });
+        });
+    }
+
+    @Test
     void deletingTheProfileRestoresThePodTemplateFieldForField() throws Exception {
         client.resource(deployment("billing", "2", "2Gi", new EnvVar("JAVA_TOOL_OPTIONS", "-Dfile.encoding=UTF-8 -Duser.timezone=UTC", null)))
                 .inNamespace(namespace).create();
@@ -183,7 +224,7 @@ class TuningProfileReconcilerTest {
 
         Deployment after = liveDeployment("billing");
         assertThat(after.getSpec().getTemplate()).isEqualTo(before);
-        assertThat(after.getMetadata().getAnnotations()).doesNotContainKeys(DeploymentTuning.TUNED_BY, DeploymentTuning.ORIGINAL_JVM_OPTIONS);
+        assertThat(after.getMetadata().getAnnotations()).doesNotContainKeys(TUNED_BY_ANNOTATION, ORIGINAL_JVM_OPTIONS_ANNOTATION);
         assertThat(profileConfigMaps("billing")).isEmpty();
     }
 
@@ -347,7 +388,7 @@ class TuningProfileReconcilerTest {
         operator.awaitReconciles(namespace, "gitops", 3);
         Deployment live = liveDeployment("gitops");
         assertThat(env(live)).containsKeys("JAVA_TOOL_OPTIONS", "SERVER_TOMCAT_THREADS_MAX");
-        assertThat(live.getSpec().getTemplate().getMetadata().getAnnotations()).containsKey(DeploymentTuning.SETTINGS_HASH);
+        assertThat(live.getSpec().getTemplate().getMetadata().getAnnotations()).containsKey(SETTINGS_HASH_ANNOTATION);
         assertThat(operator.writes(namespace, "deployments")).as("the operator re-wrote fields it still owned").isEqualTo(writesBefore);
     }
 
@@ -381,7 +422,7 @@ class TuningProfileReconcilerTest {
 
         awaitCondition("shrink", "Applied", "False", "Infeasible");
         await().atMost(TIMEOUT).untilAsserted(() -> assertThat(liveDeployment("shrink").getSpec().getTemplate()).isEqualTo(before));
-        assertThat(liveDeployment("shrink").getMetadata().getAnnotations()).doesNotContainKey(DeploymentTuning.TUNED_BY);
+        assertThat(liveDeployment("shrink").getMetadata().getAnnotations()).doesNotContainKey(TUNED_BY_ANNOTATION);
     }
 
     @Test
@@ -468,9 +509,9 @@ class TuningProfileReconcilerTest {
             await().atMost(TIMEOUT).until(() -> {
                 try {
                     client.apps().deployments().inNamespace(namespace).withName("frozen")
-                            .edit(d -> { d.getMetadata().getAnnotations().put(DeploymentTuning.TUNED_BY, "probe"); return d; });
+                            .edit(d -> { d.getMetadata().getAnnotations().put(TUNED_BY_ANNOTATION, "probe"); return d; });
                     client.apps().deployments().inNamespace(namespace).withName("frozen")
-                            .edit(d -> { d.getMetadata().getAnnotations().remove(DeploymentTuning.TUNED_BY); return d; });
+                            .edit(d -> { d.getMetadata().getAnnotations().remove(TUNED_BY_ANNOTATION); return d; });
                     return false;
                 } catch (io.fabric8.kubernetes.client.KubernetesClientException refused) {
                     // A conflict with the Deployment controller is not the policy speaking: try again.
@@ -494,7 +535,7 @@ class TuningProfileReconcilerTest {
     @Test
     void aConfigMapTheOperatorDoesNotOwnIsNeverDeleted() {
         client.resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withNewMetadata().withName("mine-jvm-tuning")
-                .addToLabels(TuningConfigMap.PROFILE_LABEL, "mine").endMetadata().addToData("team", "payments").build())
+                .addToLabels(PROFILE_LABEL, "mine").endMetadata().addToData("team", "payments").build())
                 .inNamespace(namespace).create();
         client.resource(deployment("mine", "1", "1Gi")).inNamespace(namespace).create();
         createProfile("mine", "mine", "runtime: SpringBootTomcat\nthreads: {max: 10}");

@@ -2,6 +2,7 @@ package dev.jvmtuning.operator.render;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.Setting;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -52,7 +53,7 @@ class DeploymentTuningTest {
         Container restored = DeploymentTuning.restored(tuned, PROFILE).getSpec().getTemplate().getSpec().getContainers().get(0);
         assertThat(restored.getEnv()).as(situation).containsExactlyInAnyOrderElementsOf(userEnv);
         assertThat(DeploymentTuning.restored(tuned, PROFILE).getMetadata().getAnnotations())
-                .doesNotContainKeys(DeploymentTuning.TUNED_BY, DeploymentTuning.ORIGINAL_JVM_OPTIONS);
+                .doesNotContainKeys(LabelsAndAnnotations.TUNED_BY_ANNOTATION, LabelsAndAnnotations.ORIGINAL_JVM_OPTIONS_ANNOTATION);
         assertThat(DeploymentTuning.userContainer(tuned, container(tuned), PROFILE).getEnv()).as(situation)
                 .containsExactlyInAnyOrderElementsOf(userEnv);
     }

@@ -3,6 +3,7 @@ package dev.jvmtuning.operator.render;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.Names;
 import dev.jvmtuning.operator.model.Setting;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -36,7 +37,7 @@ class TuningConfigMapTest {
         ConfigMap configMap = TuningConfigMap.desired(profile, rendering("150"));
 
         assertThat(configMap.getMetadata().getName()).hasSizeLessThanOrEqualTo(Names.NAME_MAX).startsWith(TuningConfigMap.prefix(longest));
-        assertThat(configMap.getMetadata().getLabels().get(TuningConfigMap.PROFILE_LABEL)).hasSizeLessThanOrEqualTo(Names.LABEL_MAX);
+        assertThat(configMap.getMetadata().getLabels().get(LabelsAndAnnotations.PROFILE_LABEL)).hasSizeLessThanOrEqualTo(Names.LABEL_MAX);
         assertThat(TuningConfigMap.profileLabel(longest)).isNotEqualTo(TuningConfigMap.profileLabel(longest.substring(1) + "q"));
         assertThat(TuningConfigMap.ownedBy(configMap, profile)).isTrue();
     }

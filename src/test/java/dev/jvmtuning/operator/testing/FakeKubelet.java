@@ -1,5 +1,6 @@
 package dev.jvmtuning.operator.testing;
 
+import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.target.TargetPods;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
@@ -131,7 +132,7 @@ public final class FakeKubelet {
     private static boolean isReady(Pod pod) {
         return pod.getStatus() != null && pod.getStatus().getConditions() != null
                 && pod.getStatus().getConditions().stream()
-                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+                        .anyMatch(c -> "Ready".equals(c.getType()) && ConditionStatus.TRUE.is(c.getStatus()));
     }
 
     private PodStatus readyStatus(Pod pod, String ip) {

@@ -173,7 +173,7 @@ public final class HostileDrill implements AutoCloseable {
     private boolean showsWindow(String name) {
         TuningProfile profile = client.resources(TuningProfile.class).inNamespace(namespace).withName(name).get();
         return profile.getStatus() != null && profile.getStatus().getObserved() != null && profile.getStatus().getObserved().getWindow() != null
-                && metricsAvailable(profile).filter(c -> ConditionStatus.TRUE.text().equals(c.getStatus())
+                && metricsAvailable(profile).filter(c -> ConditionStatus.TRUE.is(c.getStatus())
                         && Reason.METRICS_READ.text().equals(c.getReason())).isPresent();
     }
 

@@ -2,7 +2,7 @@ package dev.jvmtuning.operator.testing;
 
 import dev.jvmtuning.lab.harness.Container;
 import dev.jvmtuning.lab.harness.LabApp;
-import dev.jvmtuning.operator.render.DeploymentTuning;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -110,7 +110,7 @@ public final class LabPods implements AutoCloseable {
                 Deployment d = client.apps().deployments().inNamespace(namespace).withName(deployment).get();
                 if (d != null) {
                     String hash = Objects.requireNonNullElse(d.getSpec().getTemplate().getMetadata().getAnnotations(), Map.<String, String>of())
-                            .getOrDefault(DeploymentTuning.SETTINGS_HASH, "");
+                            .getOrDefault(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION, "");
                     if (!hash.equals(runningHash)) {
                         restart(environment(d));
                         runningHash = hash;

@@ -1,5 +1,6 @@
 package dev.jvmtuning.operator.testing;
 
+import dev.jvmtuning.operator.model.ConditionStatus;
 import io.fabric8.kubeapitest.KubeAPIServer;
 import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -96,7 +97,7 @@ public final class LocalControlPlane {
     private static boolean established(CustomResourceDefinition crd) {
         // Just after the apply the status may have no conditions yet.
         return crd != null && crd.getStatus() != null && crd.getStatus().getConditions() != null && crd.getStatus().getConditions().stream()
-                .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+                .anyMatch(c -> "Established".equals(c.getType()) && ConditionStatus.TRUE.is(c.getStatus()));
     }
 
     /** Starts kube-controller-manager once, so Deployments get ReplicaSets, Pods and status. */

@@ -53,6 +53,7 @@ public final class RunningOperator {
     private final Map<String, AtomicInteger> writes = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> reconciles = new ConcurrentHashMap<>();
     private final Map<String, List<RuntimeException>> failures = new ConcurrentHashMap<>();
+    private final Map<String, RuntimeException> injected = new ConcurrentHashMap<>();
     private final KubernetesClient client;
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final HttpServer metricsServer;
@@ -106,6 +107,10 @@ public final class RunningOperator {
         public UpdateControl<TuningProfile> reconcile(TuningProfile profile, Context<TuningProfile> context) {
             String key = profile.getMetadata().getNamespace() + "/" + profile.getMetadata().getName();
             try {
+                RuntimeException failure = injected.get(key);
+                if (failure != null) {
+                    throw failure;
+                }
                 return super.reconcile(profile, context);
             } catch (RuntimeException e) {
                 failures.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>()).add(e);
@@ -150,6 +155,15 @@ public final class RunningOperator {
     /** What reconciles of one profile threw (the framework then retries them): none, for a profile the operator handles. */
     public List<RuntimeException> failures(String namespace, String profile) {
         return failures.getOrDefault(namespace + "/" + profile, List.of());
+    }
+
+    /** Makes every reconcile of one profile throw {@code failure}, as a bug would, until {@link #stopFailing}. */
+    public void failReconciles(String namespace, String profile, RuntimeException failure) {
+        injected.put(namespace + "/" + profile, failure);
+    }
+
+    public void stopFailing(String namespace, String profile) {
+        injected.remove(namespace + "/" + profile);
     }
 
     /** Waits until a profile has been reconciled {@code more} times after now: resyncs happened, whatever the clock says. */

@@ -177,7 +177,7 @@ public final class SteadyStateBenchmark {
         }
         return (int) items.stream()
                 .filter(p -> p.getStatus() != null && p.getStatus().getObserved() != null && p.getStatus().getConditions().stream()
-                        .anyMatch(c -> ConditionType.METRICS_AVAILABLE.text().equals(c.getType()) && ConditionStatus.TRUE.text().equals(c.getStatus())
+                        .anyMatch(c -> ConditionType.METRICS_AVAILABLE.text().equals(c.getType()) && ConditionStatus.TRUE.is(c.getStatus())
                                 && Reason.METRICS_READ.text().equals(c.getReason())))
                 .count();
     }

@@ -1,7 +1,7 @@
-package dev.jvmtuning.operator.reconciler;
+package dev.jvmtuning.operator.rollout;
 
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.Reason;
-import dev.jvmtuning.operator.render.DeploymentTuning;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -39,7 +39,7 @@ public final class RolloutHealth {
     public static Optional<String> failure(List<Pod> pods, String hash, String container, Rollout rollout) {
         for (Pod pod : pods) {
             Map<String, String> annotations = Objects.requireNonNullElse(pod.getMetadata().getAnnotations(), Map.of());
-            if (!hash.equals(annotations.get(DeploymentTuning.SETTINGS_HASH)) || pod.getStatus() == null) {
+            if (!hash.equals(annotations.get(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION)) || pod.getStatus() == null) {
                 continue;
             }
             for (ContainerStatus status : Objects.requireNonNullElse(pod.getStatus().getContainerStatuses(), List.<ContainerStatus>of())) {

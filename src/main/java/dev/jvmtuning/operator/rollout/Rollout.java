@@ -1,5 +1,6 @@
-package dev.jvmtuning.operator.reconciler;
+package dev.jvmtuning.operator.rollout;
 
+import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.Reason;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentCondition;
@@ -21,7 +22,7 @@ public record Rollout(boolean complete, Reason reason, String message) {
                     "the Deployment controller has not yet seen generation " + deployment.getMetadata().getGeneration());
         }
         Optional<DeploymentCondition> stalled = Objects.requireNonNullElse(status.getConditions(), List.<DeploymentCondition>of()).stream()
-                .filter(c -> "Progressing".equals(c.getType()) && "False".equals(c.getStatus())
+                .filter(c -> "Progressing".equals(c.getType()) && ConditionStatus.FALSE.is(c.getStatus())
                         && "ProgressDeadlineExceeded".equals(c.getReason()))
                 .findFirst();
         if (stalled.isPresent()) {

@@ -282,9 +282,9 @@ YAML
 # and the step is reverted and held. Each rollout gives the pod a new address: the clients read it
 # from a file a watcher keeps current. At most 40 clients, for at most 12 minutes in all.
 LOAD_DIR=""
-current_pod_ip() { # the Ready pod's address, when exactly one is Ready (a rollout's old pod has gone)
+current_pod_ip() { # the newest Ready pod's address: a rollout's new pod takes the clients once it is Ready
   kubectl get pods -n "$NS" -l app=looper -o json | jq -r '[.items[] | select(.metadata.deletionTimestamp == null
-    and any(.status.conditions[]?; .type == "Ready" and .status == "True")) | .status.podIP] | if length == 1 then .[0] else empty end'
+    and any(.status.conditions[]?; .type == "Ready" and .status == "True"))] | sort_by(.metadata.creationTimestamp) | last | .status.podIP // empty'
 }
 start_load() { # SLEEP-MS CLIENTS: replaces the running clients
   stop_load
@@ -301,7 +301,8 @@ start_load() { # SLEEP-MS CLIENTS: replaces the running clients
         ip="$(cat "$LOAD_DIR/ip" 2>/dev/null || true)" ms="$(cat "$LOAD_DIR/sleep" 2>/dev/null || true)"
         if [ -z "$ip" ] || [ -z "$ms" ]; then sleep 1; continue; fi
         url="http://$ip:8080/work?sleepMinMs=$ms"
-        curl -s -m 15 "$url" "$url" "$url" "$url" >/dev/null || sleep 0.5
+        curl -s -m 15 -w '%{http_code}\n' -o /dev/null -o /dev/null -o /dev/null -o /dev/null "$url" "$url" "$url" "$url" \
+          >> "$LOAD_DIR/answers" || sleep 0.5
       done ) &
   done
 }
@@ -310,6 +311,12 @@ stop_load() {
   LOAD_DIR=""
   local jobs; jobs="$(jobs -p)"
   [ -z "$jobs" ] || kill $jobs 2>/dev/null || true
+}
+answers() { # what the clients got since the last call: the figures behind the loop's, from the other side
+  local file="$LOAD_DIR/answers" ok all
+  ok="$(grep -c '^200$' "$file" 2>/dev/null || true)" all="$(grep -c . "$file" 2>/dev/null || true)"
+  : > "$file"
+  echo "the clients since the last count: ${ok:-0} answered, $(( ${all:-0} - ${ok:-0} )) failed or timed out"
 }
 auto_json() { kubectl get tp looper -n "$NS" -o json | jq -c '.status.auto // {}'; }
 state_is() { [ "$(auto_json | jq -r '.state // ""')" = "$1" ]; }
@@ -349,6 +356,7 @@ YAML
   kept="$(auto_json | jq -r '.settings.threads // empty')"
   threads_in_jvm="$(jvm_max_threads)"
   echo "converged on threads $kept; the running JVM's Tomcat max threads: $threads_in_jvm"
+  answers
   [ -n "$kept" ] && [ "$kept" -gt 10 ] && [ "$threads_in_jvm" = "$kept" ]
   steps="$(auto_json | jq '.history | length')"
   # The dependency slows to 1 s: a workload move, so the loop re-plans and steps ...
@@ -359,6 +367,7 @@ YAML
   wait_for 300 "tp/looper: the step reverted" history_has Reverted
   wait_for 240 "tp/looper holding" state_is Holding
   print_history
+  answers
   auto_json | jq -r '"state \(.state), settings \(.settings), last good \(.lastGood); waiting for \(.waitingFor // "-")"'
   [ "$(auto_json | jq -c '.settings')" = "$(auto_json | jq -c '.lastGood')" ]
   auto_json | jq -e '[.history[] | select(.verdict == "Reverted")][-1].reason | test("latency")' >/dev/null

@@ -1,11 +1,9 @@
 package dev.jvmtuning.operator.reconciler;
 
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
-import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.render.DeploymentTuning;
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -13,6 +11,7 @@ import io.javaoperatorsdk.operator.api.config.ControllerConfiguration;
 import java.net.HttpURLConnection;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -57,10 +56,7 @@ final class NamespaceRelease implements Runnable {
             Set<String> pending = dropped.isEmpty() ? Set.of() : release(dropped);
             Set<String> record = new TreeSet<>(watched);
             record.addAll(pending);
-            client.configMaps().inNamespace(ownNamespace).resource(new ConfigMapBuilder().withNewMetadata().withName(RECORD)
-                    .addToLabels(LabelsAndAnnotations.MANAGED_BY_LABEL, LabelsAndAnnotations.OPERATOR).endMetadata()
-                    .addToData(NAMESPACES, String.join(",", record)).build())
-                    .fieldManager(TuningProfileReconciler.FIELD_MANAGER).forceConflicts().serverSideApply();
+            OwnConfigMaps.apply(client, ownNamespace, RECORD, Map.of(NAMESPACES, String.join(",", record)));
         } catch (KubernetesClientException e) {
             LOG.warnf("cannot keep the record of the watched namespaces (ConfigMap %s/%s): %s; profiles in namespaces dropped from the "
                     + "list keep finalizer %s until it is removed by hand", ownNamespace, RECORD, e.getMessage(), finalizer);

@@ -1,8 +1,6 @@
 package dev.jvmtuning.operator.reconciler;
 
 import dev.jvmtuning.operator.config.PublishedSettings;
-import dev.jvmtuning.operator.model.LabelsAndAnnotations;
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.jboss.logging.Logger;
@@ -27,10 +25,7 @@ final class SettingsPublication implements Runnable {
     @Override
     public void run() {
         try {
-            client.configMaps().inNamespace(ownNamespace).resource(new ConfigMapBuilder().withNewMetadata().withName(PublishedSettings.CONFIG_MAP)
-                    .addToLabels(LabelsAndAnnotations.MANAGED_BY_LABEL, LabelsAndAnnotations.OPERATOR).endMetadata()
-                    .withData(settings.data()).build())
-                    .fieldManager(TuningProfileReconciler.FIELD_MANAGER).forceConflicts().serverSideApply();
+            OwnConfigMaps.apply(client, ownNamespace, PublishedSettings.CONFIG_MAP, settings.data());
         } catch (KubernetesClientException e) {
             LOG.warnf("cannot publish the operator's settings (ConfigMap %s/%s): %s; kubectl tp then previews with the standard flag policy "
                     + "and the default agent image", ownNamespace, PublishedSettings.CONFIG_MAP, e.getMessage());

@@ -12,7 +12,7 @@ import dev.jvmtuning.operator.planner.Planner;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.render.Renderer;
 import dev.jvmtuning.operator.render.Rendering;
-import dev.jvmtuning.operator.target.TargetContainer;
+import dev.jvmtuning.operator.deployment.TargetContainer;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.util.List;

@@ -9,7 +9,7 @@ import dev.jvmtuning.operator.model.CurrentSettings;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.rollout.Rollout;
-import dev.jvmtuning.operator.target.TargetPods;
+import dev.jvmtuning.operator.deployment.TargetPods;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
     private static final String ROOT = "dev.jvmtuning.operator";
     private static final String[] PURE = {ROOT + ".model..", ROOT + ".flags..", ROOT + ".planner..", ROOT + ".render..", ROOT + ".pressure..",
-            ROOT + ".discovery..", ROOT + ".auto..", ROOT + ".preview..", ROOT + ".rollout.."};
+            ROOT + ".discovery..", ROOT + ".auto..", ROOT + ".preview..", ROOT + ".rollout..", ROOT + ".deployment.."};
     private static JavaClasses classes;
 
     @BeforeAll
@@ -43,7 +43,7 @@ class ArchitectureTest {
     void theModelDependsOnlyOnTheApiTypes() {
         noClasses().that().resideInAPackage(ROOT + ".model..")
                 .should().dependOnClassesThat().resideInAnyPackage(ROOT + ".planner..", ROOT + ".render..", ROOT + ".pressure..",
-                        ROOT + ".metrics..", ROOT + ".reconciler..", ROOT + ".target..", "io.fabric8..")
+                        ROOT + ".metrics..", ROOT + ".reconciler..", ROOT + ".deployment..", "io.fabric8..")
                 .check(classes);
     }
 

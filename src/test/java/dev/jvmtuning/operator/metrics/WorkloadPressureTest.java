@@ -52,7 +52,7 @@ class WorkloadPressureTest {
         namespace = controlPlane.newNamespace("pressure");
         Map<String, Map<String, String>> targets = new LinkedHashMap<>();
         for (var mode : MODES.entrySet()) {
-            workloads.put(mode.getKey(), WorkloadProcess.start(mode.getKey(), 120, WorkloadProcess.freePort(), mode.getValue()));
+            workloads.put(mode.getKey(), WorkloadProcess.start(mode.getKey(), 600, WorkloadProcess.freePort(), mode.getValue()));
             client.resource(new DeploymentBuilder().withNewMetadata().withName(mode.getKey()).endMetadata()
                     .withNewSpec().withReplicas(1).withNewSelector().addToMatchLabels("app", mode.getKey()).endSelector()
                     .withNewTemplate().withNewMetadata().addToLabels("app", mode.getKey()).endMetadata()

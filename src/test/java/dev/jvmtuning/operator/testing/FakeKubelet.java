@@ -1,7 +1,7 @@
 package dev.jvmtuning.operator.testing;
 
 import dev.jvmtuning.operator.model.ConditionStatus;
-import dev.jvmtuning.operator.target.TargetPods;
+import dev.jvmtuning.operator.deployment.TargetPods;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;

@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.target;
+package dev.jvmtuning.operator.deployment;
 
 import dev.jvmtuning.operator.model.ContainerFacts;
 import io.fabric8.kubernetes.api.model.Container;

@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.target;
+package dev.jvmtuning.operator.deployment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.target;
+package dev.jvmtuning.operator.deployment;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;

@@ -8,6 +8,7 @@ import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.model.ConditionStatus;
+import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.model.Units;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -66,8 +67,8 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
     /**
      * @param targetOf     the profile's target Deployment, from the informer's cache
      * @param podsOf       a Deployment's pods, from the informer's cache
-     * @param processorsOf the CPUs the profile's plan gives the JVM (null when unknown), for per-CPU rates
-     *                     of pods that do not report their own
+     * @param processorsOf the CPU limit of the profile's container (null when unknown), for per-CPU rates
+     *                     of pods that do not report their own CPU count
      * @param leadership   whether this replica leads: a standby polls but does not scrape
      */
     public MetricsFetcher(Function<TuningProfile, Optional<Deployment>> targetOf, Function<Deployment, List<Pod>> podsOf,

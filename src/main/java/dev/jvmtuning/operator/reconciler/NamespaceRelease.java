@@ -1,6 +1,7 @@
 package dev.jvmtuning.operator.reconciler;
 
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.decision.Observation;
 import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.render.DeploymentTuning;
@@ -108,7 +109,7 @@ final class NamespaceRelease implements Runnable {
 
     /** What became of the target, said for the Event: restored, untouched, or left tuned because the operator may not write it. */
     private String restore(TuningProfile profile) {
-        String target = Watches.targetName(profile);
+        String target = Observation.targetName(profile);
         try {
             Deployment live = client.apps().deployments().inNamespace(profile.getMetadata().getNamespace()).withName(target).get();
             if (live == null || !DeploymentTuning.tunedBy(live, profile.getMetadata().getName())) {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
+import dev.jvmtuning.operator.decision.Conditions;
+import dev.jvmtuning.operator.decision.Observation;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.Reason;
@@ -43,7 +45,7 @@ public final class ProfileSeries {
     public static Map<Key, Double> of(TuningProfile profile, TuningProfileStatus status) {
         Map<Key, Double> series = new LinkedHashMap<>();
         var spec = profile.getSpec();
-        series.put(new Key(TARGET, Map.of("target", Watches.targetName(profile),
+        series.put(new Key(TARGET, Map.of("target", Observation.targetName(profile),
                 "mode", spec == null || spec.getMode() == null ? "" : spec.getMode().name(),
                 "runtime", spec == null || spec.getRuntime() == null ? "" : spec.getRuntime().name())), 1.0);
         for (Condition c : status.getConditions()) {

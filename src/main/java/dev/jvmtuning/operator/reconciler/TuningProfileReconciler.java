@@ -1,24 +1,22 @@
 package dev.jvmtuning.operator.reconciler;
 
 import dev.jvmtuning.operator.api.v1alpha1.Mode;
-import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
-import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.config.PublishedSettings;
+import dev.jvmtuning.operator.decision.Decide;
+import dev.jvmtuning.operator.decision.Observation;
+import dev.jvmtuning.operator.decision.StatusBuilder;
 import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.metrics.GuardrailQueries;
-import dev.jvmtuning.operator.model.ContainerFacts;
-import dev.jvmtuning.operator.model.CurrentSettings;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
-import dev.jvmtuning.operator.model.Reason;
-import dev.jvmtuning.operator.planner.ObservedWorkload;
-import dev.jvmtuning.operator.planner.PlanResult;
-import dev.jvmtuning.operator.pressure.PressureDetector;
+import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.preview.Preview;
-import dev.jvmtuning.operator.render.DeploymentTuning;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -33,14 +31,13 @@ import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.annotation.PreDestroy;
 import java.time.Instant;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import org.jboss.logging.Logger;
 
 /**
- * The reconcile as a pipeline: look up the target, plan, render, apply (Apply mode), judge the
- * metrics against the plan, report. Every step but the writes is a pure function of its inputs; the
- * writes go through {@link TargetWrites}, the event sources and the metrics fetcher through {@link Watches}.
+ * The reconcile as observe, decide, act: what it reads comes from {@link Watches} (the event sources and the
+ * metrics poller) into one {@link Observation}; {@link Decide} turns that into writes, status and Events, purely;
+ * {@link TargetWrites} carries the writes out.
  */
 // The profiles' informer keeps the default item store, managed fields and all: an annotation cannot tell one informer
 // from one per namespace, and a store shared by several loses objects (see Watches).
@@ -53,19 +50,16 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
     private final OperatorSettings settings;
     private final OperatorMetrics metrics;
     private final Watches watches;
-    private final FlagPolicy flagPolicy;
-    private final Preview.Installation installation;
-    private final AutoMode autoMode;
+    private final Decide.Installation installation;
     private final Leadership leadership;
 
     public TuningProfileReconciler(OperatorSettings settings, MeterRegistry registry, Leadership leadership) {
         this.settings = settings;
         this.leadership = leadership;
-        this.flagPolicy = FlagPolicy.bundled(settings.flagPolicy().allow().orElse(List.of()));
-        this.installation = new Preview.Installation(flagPolicy, GuardrailQueries.of(settings.metrics().guardrailQueries())::refusal);
+        this.installation = new Decide.Installation(new Preview.Installation(FlagPolicy.bundled(settings.flagPolicy().allow().orElse(List.of())),
+                GuardrailQueries.of(settings.metrics().guardrailQueries())::refusal), settings.agent().image(), settings.agent().jarPath());
         this.metrics = new OperatorMetrics(registry, NAME);
         this.watches = new Watches(settings.metrics(), leadership);
-        this.autoMode = new AutoMode(flagPolicy);
     }
 
     @Override
@@ -95,117 +89,72 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
     }
 
     /**
-     * A reconcile that threw (not a refused write, which tune reports itself): said in status and an Event rather
-     * than only in the operator's log. The framework retries with backoff; the next reconcile that gets through
-     * writes Ready again.
+     * A reconcile that threw (not a refused write, which the reconcile reports itself): said in status and an Event
+     * rather than only in the operator's log. The framework retries with backoff.
      */
     @Override
     public ErrorStatusUpdateControl<TuningProfile> updateErrorStatus(TuningProfile profile, Context<TuningProfile> context, Exception e) {
-        TuningProfileStatus before = Objects.requireNonNullElseGet(profile.getStatus(), TuningProfileStatus::new);
-        TuningProfileStatus after = new StatusBuilder(before, profile.getMetadata().getGeneration(), Instant.now().toString())
-                .reconcileFailed("reconcile failed: " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()))
-                .build();
-        new EventRecorder(context.getClient()).record(profile, EventPolicy.events(before, after));
-        metrics.record(profile, after);
-        return after.equals(before) ? ErrorStatusUpdateControl.noStatusUpdate()
-                : ErrorStatusUpdateControl.patchStatus(StatusBuilder.patch(profile, after));
+        Decide.Decision failed = Decide.reconcileFailed(profile, e, Instant.now());
+        report(profile, failed, context);
+        return failed.status().equals(profile.getStatus()) ? ErrorStatusUpdateControl.noStatusUpdate()
+                : ErrorStatusUpdateControl.patchStatus(StatusBuilder.patch(profile, failed.status()));
     }
 
+    /** Observe, decide, act: every read first, then the pure decision, then its writes, status and Events. */
     private UpdateControl<TuningProfile> reconcileAndReport(TuningProfile profile, Context<TuningProfile> context) {
-        TuningProfileStatus before = Objects.requireNonNullElseGet(profile.getStatus(), TuningProfileStatus::new);
-        // One moment per reconcile: status, a rollback and the Auto loop's decision all say the same time.
-        Instant now = Instant.now();
-        StatusBuilder status = new StatusBuilder(before, profile.getMetadata().getGeneration(), now.toString());
-        Optional<Deployment> target = context.getSecondaryResource(Deployment.class);
-        if (target.isEmpty()) {
-            status.notApplied(Reason.TARGET_NOT_FOUND, "Deployment " + Watches.targetName(profile) + " not found in namespace "
-                    + profile.getMetadata().getNamespace());
-        } else {
-            try {
-                tune(profile, target.get(), context, status, now);
-            } catch (KubernetesClientException e) {
-                // Said in status and an Event rather than retried in silence; the next reconcile tries again.
-                LOG.warnf("applying TuningProfile %s failed: %s", profile.key(), e.getMessage());
-                status.notApplied(Reason.APPLY_FAILED, "writing to Deployment " + Watches.targetName(profile) + " failed: "
-                        + Objects.requireNonNullElse(e.getStatus() == null ? null : e.getStatus().getMessage(), e.getMessage()));
-            }
+        Observation seen = observe(profile, context);
+        Decide.Decision decision = Decide.of(seen, installation);
+        try {
+            new TargetWrites(context).perform(decision.writes());
+        } catch (KubernetesClientException e) {
+            // Said in status and an Event rather than retried in silence; the next reconcile tries again.
+            LOG.warnf("applying TuningProfile %s failed: %s", profile.key(), e.getMessage());
+            decision = Decide.writesRefused(seen, TargetWrites.refusal(e));
         }
-        TuningProfileStatus after = status.build();
-        new EventRecorder(context.getClient()).record(profile, EventPolicy.events(before, after));
-        metrics.record(profile, after);
-        UpdateControl<TuningProfile> control = after.equals(before) ? UpdateControl.noUpdate()
-                : UpdateControl.patchStatus(StatusBuilder.patch(profile, after));
+        report(profile, decision, context);
+        UpdateControl<TuningProfile> control = decision.status().equals(seen.previousStatus()) ? UpdateControl.noUpdate()
+                : UpdateControl.patchStatus(StatusBuilder.patch(profile, decision.status()));
         // The resync timer alone, rollout or not: no shorter check during a rollout, as its pods' and the Deployment's status
         // changes each reconcile the profile.
         return control.rescheduleAfter(settings.resyncPeriod());
     }
 
-    private void tune(TuningProfile profile, Deployment deployment, Context<TuningProfile> context, StatusBuilder status, Instant now) {
-        String name = profile.getMetadata().getName();
-        Optional<TuningProfile> owner = ProfileArbitration.owner(Watches.profilesTargeting(deployment, context));
-        if (owner.isPresent() && !owner.get().getMetadata().getName().equals(name)) {
-            status.notApplied(Reason.CONFLICT, "Deployment " + deployment.getMetadata().getName() + " is already tuned by TuningProfile "
-                    + owner.get().getMetadata().getName() + ", which is older; this profile writes nothing");
-            return;
-        }
-        TargetWrites writes = new TargetWrites(context);
-        Preview preview = Preview.of(name, profile.getSpec(), status.auto(), deployment, null, installation);
-        if (preview instanceof Preview.NoContainer missing) {
-            restoreIfTuned(deployment, name, writes);
-            status.notApplied(Reason.INVALID, missing.problem());
-            return;
-        }
+    /** Everything the decision needs, read once: the informers' caches, the latest metrics poll, in mode Auto the autoscalers. */
+    private Observation observe(TuningProfile profile, Context<TuningProfile> context) {
+        Optional<Deployment> target = context.getSecondaryResource(Deployment.class);
+        Optional<MetricsReport> report = watches.latestReport(profile);
+        report.ifPresent(r -> watches.countAsPolled(profile, r));
         boolean auto = profile.getSpec().getMode() == Mode.Auto;
-        if (!auto) {
-            status.auto(null);
-        }
-        if (preview instanceof Preview.Rejected rejected) {
-            // Flags planned for another spec or container must not stay: the user's own template comes back.
-            restoreIfTuned(deployment, name, writes);
-            status.notApplied(rejected.reason(), String.join("; ", rejected.messages()));
-            watches.planned(profile, CurrentSettings.UNKNOWN);
-            report(profile, null, rejected.facts(), CurrentSettings.UNKNOWN, status);
-            return;
-        }
-        Preview.Rendered rendered = (Preview.Rendered) preview;
-        PlanResult.Plan plan = rendered.plan();
-        status.planned(plan, rendered.rendering());
-        watches.planned(profile, plan.current());
-        if (profile.getSpec().getMode() == Mode.Recommend) {
-            restoreIfTuned(deployment, name, writes);
-            status.recommendOnly();
-        } else {
-            new Rollouts(writes, watches::podsOf, settings.agent()).apply(profile, deployment, rendered.userContainer(), rendered.rendering(), status, now);
-        }
-        report(profile, plan, rendered.facts(), plan.current(), status);
-        if (auto) {
-            new EventRecorder(context.getClient()).record(profile, autoMode.decide(profile, deployment, watches.podsOf(deployment), plan, rendered.facts(),
-                    watches.metrics(profile), status, context.getClient(), now));
+        return new Observation(profile, target,
+                target.map(d -> List.copyOf(Watches.profilesTargeting(d, context))).orElse(List.of()),
+                target.map(watches::podsOf).orElse(List.of()),
+                List.copyOf(context.getSecondaryResources(ConfigMap.class)),
+                report,
+                auto && target.isPresent() ? autoscalers(context.getClient(), profile) : List.of(),
+                Instant.now());
+    }
+
+    /**
+     * The namespace's autoscalers, read once per reconcile of an Auto profile rather than watched: the loop only
+     * reports its target's, and the replica moves it makes reach the loop through the windows' pod counts anyway.
+     */
+    private static List<HorizontalPodAutoscaler> autoscalers(KubernetesClient client, TuningProfile profile) {
+        try {
+            return client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(profile.getMetadata().getNamespace()).list().getItems();
+        } catch (KubernetesClientException e) {
+            LOG.debugf("autoscalers of %s unread: %s", profile.key(), e.getMessage());
+            return List.of();
         }
     }
 
-    private static void restoreIfTuned(Deployment deployment, String profile, TargetWrites writes) {
-        if (DeploymentTuning.tunedBy(deployment, profile)) {
-            writes.restore(deployment, profile);
-        }
-    }
-
-    /** The metrics of the target's pods, judged against the plan in force, and the closed loop's advice. */
-    private void report(TuningProfile profile, PlanResult.Plan plan, ContainerFacts facts, CurrentSettings current, StatusBuilder status) {
-        watches.metrics(profile).map(polled -> polled.steadied(status.observed())).ifPresent(report -> {
-            var verdict = report.observed() == null ? null
-                    : PressureDetector.judge(report.observed(), report.previous(), profile.getSpec().getPressure(), current);
-            List<Recommendation> remeasured = plan == null ? List.of()
-                    : ObservedWorkload.replan(profile.getSpec(), facts, plan, report.observed(), flagPolicy);
-            status.metrics(report, verdict, remeasured);
-        });
+    private void report(TuningProfile profile, Decide.Decision decision, Context<TuningProfile> context) {
+        new EventRecorder(context.getClient()).record(profile, decision.events());
+        metrics.record(profile, decision.status());
     }
 
     @Override
     public DeleteControl cleanup(TuningProfile profile, Context<TuningProfile> context) {
-        TargetWrites writes = new TargetWrites(context);
-        context.getSecondaryResource(Deployment.class).ifPresent(d -> restoreIfTuned(d, profile.getMetadata().getName(), writes));
-        writes.deleteConfigMaps(profile);
+        new TargetWrites(context).perform(Decide.cleanup(observe(profile, context)));
         watches.forget(profile);
         metrics.forget(profile.key());
         return DeleteControl.defaultDelete();

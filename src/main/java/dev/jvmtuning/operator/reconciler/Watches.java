@@ -3,10 +3,12 @@ package dev.jvmtuning.operator.reconciler;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.config.OperatorSettings;
+import dev.jvmtuning.operator.decision.Observation;
+import dev.jvmtuning.operator.deployment.TargetContainer;
 import dev.jvmtuning.operator.metrics.MetricsFetcher;
-import dev.jvmtuning.operator.metrics.MetricsReport;
-import dev.jvmtuning.operator.model.CurrentSettings;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
+import dev.jvmtuning.operator.model.MetricsReport;
+import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.rollout.Rollout;
 import dev.jvmtuning.operator.deployment.TargetPods;
@@ -27,11 +29,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -39,15 +40,13 @@ import java.util.stream.Collectors;
 
 /**
  * What a profile's reconcile reads besides the profile: its target Deployment and its ConfigMap from
- * informers, and its pods' metrics from a poller on threads of its own. Holds the last plan's
- * figures in memory so the poller computes per-CPU rates without reading them back from status.
+ * informers, and its pods' metrics from a poller on threads of its own.
  */
 final class Watches implements AutoCloseable {
     private static final String TARGET_INDEX = "target";
 
     private final OperatorSettings.Metrics settings;
     private final Leadership leadership;
-    private final Map<ResourceID, CurrentSettings> plans = new ConcurrentHashMap<>();
     private final ScheduledExecutorService pollers;
     private MetricsFetcher fetcher;
     private IndexedResourceCache<TuningProfile> profiles;
@@ -68,7 +67,7 @@ final class Watches implements AutoCloseable {
 
     List<EventSource<?, TuningProfile>> eventSources(EventSourceContext<TuningProfile> context) {
         profiles = context.getPrimaryCache();
-        context.getPrimaryCache().addIndexer(TARGET_INDEX, p -> List.of(key(p.getMetadata().getNamespace(), targetName(p))));
+        context.getPrimaryCache().addIndexer(TARGET_INDEX, p -> List.of(key(p.getMetadata().getNamespace(), Observation.targetName(p))));
         // The framework runs an informer per watched namespace and hands them all the configuration's one item store:
         // each namespace's first list then drops the other namespaces' objects from it, and the operator is blind
         // there. Managed fields are left out only where one informer owns the store (all namespaces, or one).
@@ -85,7 +84,7 @@ final class Watches implements AutoCloseable {
                 .withSecondaryToPrimaryMapper(d -> context.getPrimaryCache()
                         .byIndex(TARGET_INDEX, key(d.getMetadata().getNamespace(), d.getMetadata().getName()))
                         .stream().map(ResourceID::fromResource).collect(Collectors.toSet()))
-                .withPrimaryToSecondaryMapper((TuningProfile p) -> Set.of(new ResourceID(targetName(p), p.getMetadata().getNamespace())))
+                .withPrimaryToSecondaryMapper((TuningProfile p) -> Set.of(new ResourceID(Observation.targetName(p), p.getMetadata().getNamespace())))
                 .withNamespacesInheritedFromController(), context);
         InformerEventSource<ConfigMap, TuningProfile> configMapSource = AddedSinceStart.source(InformerEventSourceConfiguration
                 .from(ConfigMap.class, TuningProfile.class)
@@ -104,9 +103,9 @@ final class Watches implements AutoCloseable {
                         .orElse(Set.of()))
                 .withPrimaryToSecondaryMapper((TuningProfile p) -> Set.of())
                 .withNamespacesInheritedFromController(), context);
-        fetcher = new MetricsFetcher(
-                p -> deploymentSource.get(new ResourceID(targetName(p), p.getMetadata().getNamespace())), this::podsOf,
-                p -> plans.getOrDefault(ResourceID.fromResource(p), CurrentSettings.UNKNOWN).processors(),
+        Function<TuningProfile, Optional<Deployment>> targetOf = p -> deploymentSource.get(new ResourceID(Observation.targetName(p),
+                p.getMetadata().getNamespace()));
+        fetcher = new MetricsFetcher(targetOf, this::podsOf, p -> targetOf.apply(p).map(d -> cpuLimit(d, p)).orElse(null),
                 settings, leadership, Clock.systemUTC());
         // Polls at each profile's metrics.interval; a changed report triggers a reconcile.
         metricsSource = new PerResourcePollingEventSource<>(MetricsReport.class, context,
@@ -115,13 +114,7 @@ final class Watches implements AutoCloseable {
         return List.of(deploymentSource, podSource, configMapSource, metricsSource);
     }
 
-    /** Records the figures of the plan now in force for a profile. */
-    void planned(TuningProfile profile, CurrentSettings current) {
-        plans.put(ResourceID.fromResource(profile), current);
-    }
-
     void forget(TuningProfile profile) {
-        plans.remove(ResourceID.fromResource(profile));
         if (fetcher != null) {
             fetcher.forget(profile);
         }
@@ -132,18 +125,17 @@ final class Watches implements AutoCloseable {
         return podSource.list(deployment.getMetadata().getNamespace(), pod -> TargetPods.belongsTo(pod, deployment)).toList();
     }
 
+    /** The last metrics report of a profile, as polled; reading it never scrapes. */
+    Optional<MetricsReport> latestReport(TuningProfile profile) {
+        return fetcher == null ? Optional.empty() : fetcher.latest(profile);
+    }
+
     /**
-     * The last metrics report of a profile, as polled; reading it never scrapes. What a reconcile reads
-     * before the first poll counts as polled, so a first poll that finds the same (no Ready pod yet)
+     * A report a reconcile read counts as polled, so a first poll that finds the same (no Ready pod yet)
      * raises no reconcile: with 3000 new profiles, 5026 reconciles became 3633.
      */
-    Optional<MetricsReport> metrics(TuningProfile profile) {
-        if (fetcher == null) {
-            return Optional.empty();
-        }
-        Optional<MetricsReport> report = fetcher.latest(profile);
-        report.ifPresent(r -> metricsSource.handleRecentResourceCreate(ResourceID.fromResource(profile), r));
-        return report;
+    void countAsPolled(TuningProfile profile, MetricsReport report) {
+        metricsSource.handleRecentResourceCreate(ResourceID.fromResource(profile), report);
     }
 
     /**
@@ -173,8 +165,13 @@ final class Watches implements AutoCloseable {
         return context.getPrimaryCache().byIndex(TARGET_INDEX, key(deployment.getMetadata().getNamespace(), deployment.getMetadata().getName()));
     }
 
-    static String targetName(TuningProfile profile) {
-        return profile.getSpec() == null || profile.getSpec().getTargetRef() == null ? "" : profile.getSpec().getTargetRef().getName();
+    /**
+     * The CPU limit of the profile's container, for per-CPU rates of pods that do not report their own CPU count;
+     * null when the container is not found or has no limit.
+     */
+    private static Double cpuLimit(Deployment deployment, TuningProfile profile) {
+        TargetContainer.Lookup lookup = TargetContainer.find(deployment, profile.getSpec().getContainer());
+        return lookup.isFound() ? TargetContainer.facts(deployment, lookup.container(), null).cpuLimitCores() : null;
     }
 
     private static String key(String namespace, String name) {

@@ -18,8 +18,7 @@ public record Rollout(boolean complete, Reason reason, String message) {
         var status = deployment.getStatus();
         int replicas = Objects.requireNonNullElse(deployment.getSpec().getReplicas(), 1);
         if (status == null || status.getObservedGeneration() == null || status.getObservedGeneration() < deployment.getMetadata().getGeneration()) {
-            return new Rollout(false, Reason.ROLLING_OUT,
-                    "the Deployment controller has not yet seen generation " + deployment.getMetadata().getGeneration());
+            return unseen(deployment.getMetadata().getGeneration());
         }
         Optional<DeploymentCondition> stalled = Objects.requireNonNullElse(status.getConditions(), List.<DeploymentCondition>of()).stream()
                 .filter(c -> "Progressing".equals(c.getType()) && ConditionStatus.FALSE.is(c.getStatus())
@@ -35,5 +34,17 @@ public record Rollout(boolean complete, Reason reason, String message) {
             return new Rollout(true, Reason.ROLLOUT_COMPLETE, replicas + " of " + replicas + " replicas run the tuned settings");
         }
         return new Rollout(false, Reason.ROLLING_OUT, updated + " of " + replicas + " replicas updated, " + available + " available");
+    }
+
+    /**
+     * The rollout of a template about to be written over {@code live}: the write makes the next generation,
+     * which the Deployment controller has yet to see.
+     */
+    public static Rollout written(Deployment live) {
+        return unseen(Objects.requireNonNullElse(live.getMetadata().getGeneration(), 0L) + 1);
+    }
+
+    private static Rollout unseen(Long generation) {
+        return new Rollout(false, Reason.ROLLING_OUT, "the Deployment controller has not yet seen generation " + generation);
     }
 }

@@ -3,7 +3,6 @@ package dev.jvmtuning.operator.rollout;
 import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
 import dev.jvmtuning.operator.api.v1alpha1.RollBack;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -42,9 +41,9 @@ public final class RolloutJudge {
     }
 
     /**
-     * After the tuned template was applied.
+     * Once the tuned template is written.
      *
-     * @param deployment  the Deployment as the apply left it
+     * @param rollout     the Deployment's rollout of it, or {@link Rollout#written} while the write is still to be made
      * @param pods        its pods
      * @param applying    the settings rolled out, as status would record them once healthy
      * @param container   the tuned container
@@ -52,9 +51,8 @@ public final class RolloutJudge {
      * @param generation  the profile's generation, recorded with a rollback
      * @param now         the reconcile's time, recorded with a rollback
      */
-    public static Step judge(Deployment deployment, List<Pod> pods, AppliedSettings applying, String container, AppliedSettings lastHealthy,
+    public static Step judge(Rollout rollout, List<Pod> pods, AppliedSettings applying, String container, AppliedSettings lastHealthy,
             Long generation, Instant now) {
-        Rollout rollout = Rollout.of(deployment);
         if (rollout.complete()) {
             return new Progress(rollout, applying);
         }

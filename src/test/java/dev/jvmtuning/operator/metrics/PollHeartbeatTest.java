@@ -7,6 +7,7 @@ import dev.jvmtuning.operator.api.v1alpha1.TargetRef;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.config.Leadership;
+import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.testing.ManualClock;
 import dev.jvmtuning.operator.testing.TestSettings;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;

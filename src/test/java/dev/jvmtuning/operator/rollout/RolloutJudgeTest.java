@@ -79,7 +79,7 @@ class RolloutJudgeTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource
     void progress(String situation, Deployment deployment, List<Pod> pods, Reason reason, String message, boolean healthy) {
-        RolloutJudge.Step step = RolloutJudge.judge(deployment, pods, APPLYING, "app", HEALTHY, GENERATION, NOW);
+        RolloutJudge.Step step = RolloutJudge.judge(Rollout.of(deployment), pods, APPLYING, "app", HEALTHY, GENERATION, NOW);
 
         assertThat(step).isEqualTo(new RolloutJudge.Progress(new Rollout(healthy, reason, message), healthy ? APPLYING : null));
     }
@@ -104,7 +104,7 @@ class RolloutJudgeTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource
     void takeBack(String situation, Deployment deployment, List<Pod> pods, AppliedSettings lastHealthy, String message, AppliedSettings to) {
-        RolloutJudge.Step step = RolloutJudge.judge(deployment, pods, APPLYING, "app", lastHealthy, GENERATION, NOW);
+        RolloutJudge.Step step = RolloutJudge.judge(Rollout.of(deployment), pods, APPLYING, "app", lastHealthy, GENERATION, NOW);
 
         assertThat(step).isEqualTo(new RolloutJudge.TakeBack(new RollBack("new", GENERATION, message, NOW.toString()), to));
     }

@@ -6,7 +6,7 @@ import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.config.SharedStrings;
-import dev.jvmtuning.operator.reconciler.StatusBuilder;
+import dev.jvmtuning.operator.decision.StatusBuilder;
 import dev.jvmtuning.operator.reconciler.TuningProfileReconciler;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;

@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.reconciler;
+package dev.jvmtuning.operator.decision;
 
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;

@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.reconciler;
+package dev.jvmtuning.operator.decision;
 
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.discovery.DiscoveryPlan;

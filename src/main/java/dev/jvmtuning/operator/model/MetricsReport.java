@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.metrics;
+package dev.jvmtuning.operator.model;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -51,7 +51,7 @@ public record MetricsReport(ConditionStatus availableStatus, Reason availableRea
         return Objects.equals(shown, polled);
     }
 
-    static MetricsReport unavailable(Reason reason, String message) {
+    public static MetricsReport unavailable(Reason reason, String message) {
         return new MetricsReport(ConditionStatus.FALSE, reason, message, null, null);
     }
 }

@@ -1,10 +1,8 @@
-package dev.jvmtuning.operator.metrics;
+package dev.jvmtuning.operator.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
-import dev.jvmtuning.operator.model.ConditionStatus;
-import dev.jvmtuning.operator.model.Reason;
 import org.junit.jupiter.api.Test;
 
 class MetricsReportTest {

@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.reconciler;
+package dev.jvmtuning.operator.decision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

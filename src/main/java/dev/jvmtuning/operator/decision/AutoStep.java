@@ -1,58 +1,50 @@
-package dev.jvmtuning.operator.reconciler;
+package dev.jvmtuning.operator.decision;
 
 import dev.jvmtuning.operator.api.v1alpha1.Auto;
 import dev.jvmtuning.operator.api.v1alpha1.AutoSettings;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.RollBack;
-import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.auto.AutoLoop;
 import dev.jvmtuning.operator.auto.MeasuredReplan;
 import dev.jvmtuning.operator.flags.FlagPolicy;
-import dev.jvmtuning.operator.metrics.MetricsReport;
 import dev.jvmtuning.operator.model.ContainerFacts;
+import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.TuningValues;
 import dev.jvmtuning.operator.planner.PlanResult;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
-import org.jboss.logging.Logger;
 
 /**
- * Mode Auto within a reconcile, after the settings in force were applied: feeds the loop what this
+ * Mode Auto within a decision, after the settings in force were judged: feeds the loop what this
  * reconcile saw (the rollout, a rollback of failed pods, the latest window), keeps its decision in
  * status.auto, from which the next reconcile lays the loop's settings over the profile, and says every
- * step, verdict and revert in an Event.
+ * step, verdict and revert in an Event. Pure.
  */
-final class AutoMode {
-    private static final Logger LOG = Logger.getLogger(AutoMode.class);
+final class AutoStep {
     private static final String DEPLOYMENT = "Deployment";
-    private final FlagPolicy flagPolicy;
 
-    AutoMode(FlagPolicy flagPolicy) {
-        this.flagPolicy = flagPolicy;
+    private AutoStep() {
     }
 
     /** The loop's next step, in status; returns the Events it deserves. */
-    List<ProfileEvent> decide(TuningProfile profile, Deployment target, List<Pod> pods, PlanResult.Plan plan, ContainerFacts facts,
-            Optional<MetricsReport> metrics, StatusBuilder status, KubernetesClient client, Instant now) {
-        Auto spec = Objects.requireNonNullElseGet(profile.getSpec().getAuto(), Auto::new);
-        AutoStatus previous = status.auto();
-        Observed window = metrics.map(MetricsReport::observed).orElse(null);
+    static List<ProfileEvent> decide(Observation seen, Deployment target, PlanResult.Plan plan, ContainerFacts facts, FlagPolicy flagPolicy,
+            StatusBuilder status) {
+        Auto spec = Objects.requireNonNullElseGet(seen.profile().getSpec().getAuto(), Auto::new);
+        // The window as polled, not as steadied for status: the loop counts each window once, by its end.
+        Observed window = seen.metrics().map(MetricsReport::observed).orElse(null);
         RollBack rolledBack = status.rolledBack();
         AutoLoop.PodFailure podFailure = rolledBack == null || rolledBack.getAt() == null ? null
                 : new AutoLoop.PodFailure(rolledBack.getMessage(), Instant.parse(rolledBack.getAt()));
-        AutoLoop.Decision decision = AutoLoop.decide(new AutoLoop.Input(spec, previous, inForce(plan.values(), facts, window),
-                facts.memoryBudgetBytes(), status.rolloutCompletedAt().orElse(null), youngestStart(pods), podFailure, window,
-                new MeasuredReplan(profile.getSpec(), facts, flagPolicy), now));
-        status.auto(decision.status().setAutoscaler(autoscaler(client, target)));
+        AutoLoop.Decision decision = AutoLoop.decide(new AutoLoop.Input(spec, status.auto(), inForce(plan.values(), facts, window),
+                facts.memoryBudgetBytes(), status.rolloutCompletedAt().orElse(null), youngestStart(seen.pods()), podFailure, window,
+                new MeasuredReplan(seen.profile().getSpec(), facts, flagPolicy), seen.now()));
+        status.auto(decision.status().setAutoscaler(autoscaler(seen.autoscalers(), target)));
         return decision.events();
     }
 
@@ -69,14 +61,7 @@ final class AutoMode {
      * rather than watched: the loop only reports it, and the replica moves it makes reach the loop through
      * the windows' pod counts anyway.
      */
-    private static String autoscaler(KubernetesClient client, Deployment target) {
-        List<HorizontalPodAutoscaler> scalers;
-        try {
-            scalers = client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(target.getMetadata().getNamespace()).list().getItems();
-        } catch (KubernetesClientException e) {
-            LOG.debugf("autoscalers of %s unread: %s", target.getMetadata().getName(), e.getMessage());
-            return null;
-        }
+    private static String autoscaler(List<HorizontalPodAutoscaler> scalers, Deployment target) {
         return scalers.stream().filter(h -> h.getSpec() != null && h.getSpec().getScaleTargetRef() != null
                         && DEPLOYMENT.equals(h.getSpec().getScaleTargetRef().getKind())
                         && target.getMetadata().getName().equals(h.getSpec().getScaleTargetRef().getName()))

@@ -1,0 +1,98 @@
+package dev.jvmtuning.operator.decision;
+
+import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
+import dev.jvmtuning.operator.api.v1alpha1.RollBack;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.render.DeploymentTuning;
+import dev.jvmtuning.operator.render.Rendering;
+import dev.jvmtuning.operator.render.TuningConfigMap;
+import dev.jvmtuning.operator.rollout.Rollout;
+import dev.jvmtuning.operator.rollout.RolloutJudge;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * Apply mode's writes: a change reaches the pods as one new template, and comes back out when
+ * {@link RolloutJudge} says its pods fail. Pure: returns the writes, in order, and records the step in status.
+ */
+final class ApplyStep {
+
+    private ApplyStep() {
+    }
+
+    static List<Write> decide(Observation seen, Deployment deployment, Container userContainer, Rendering rendering, DeploymentTuning.Agent agent,
+            StatusBuilder status) {
+        TuningProfile profile = seen.profile();
+        String name = profile.getMetadata().getName();
+        Long generation = profile.getMetadata().getGeneration();
+        ConfigMap values = TuningConfigMap.desired(profile, rendering);
+        String configMapName = values.getMetadata().getName();
+        String hash = DeploymentTuning.hash(rendering, configMapName);
+        Optional<RollBack> keptOut = RolloutJudge.keptOut(status.rolledBack(), hash, generation);
+        if (keptOut.isPresent()) {
+            status.rolledBack(keptOut.get());
+            return List.of();
+        }
+        Deployment desired = DeploymentTuning.desired(deployment, userContainer, name, rendering, configMapName, agent);
+        boolean writing = !DeploymentTuning.upToDate(deployment, desired, name);
+        // A template still to be written is judged as written: its rollout has started, and its pods are judged next time.
+        Rollout rollout = writing ? Rollout.written(deployment) : Rollout.of(deployment);
+        AppliedSettings lastHealthy = status.lastHealthy();
+        AppliedSettings applying = new AppliedSettings(hash, rendering.jvmOptionsValue(), configMapName, TuningConfigMap.data(rendering));
+        RolloutJudge.Step step = RolloutJudge.judge(rollout, seen.pods(), applying, userContainer.getName(), lastHealthy, generation, seen.now());
+        List<Write> writes = new ArrayList<>();
+        if (step instanceof RolloutJudge.TakeBack takeBack) {
+            AppliedSettings to = takeBack.to();
+            if (to != null) {
+                createIfMissing(seen, TuningConfigMap.desired(profile, to.getConfigMap(), to.getConfigMapData()), writes);
+                Deployment back = DeploymentTuning.desired(deployment, userContainer, name, TuningConfigMap.rendering(
+                        rendering.jvmOptionsVariable(), to.getJvmOptions(), to.getConfigMapData()), to.getConfigMap(), agent);
+                if (!DeploymentTuning.upToDate(deployment, back, name)) {
+                    writes.add(new Write.ApplyDeployment(deployment, back));
+                }
+            } else {
+                writes.add(new Write.RestoreDeployment(DeploymentTuning.restored(deployment, name)));
+            }
+            prune(seen, deployment, configMapName, lastHealthy, writes);
+            status.rolledBack(takeBack.rollBack());
+            return writes;
+        }
+        createIfMissing(seen, values, writes);
+        if (writing) {
+            writes.add(new Write.ApplyDeployment(deployment, desired));
+        }
+        prune(seen, deployment, configMapName, lastHealthy, writes);
+        RolloutJudge.Progress progress = (RolloutJudge.Progress) step;
+        if (progress.healthy() != null) {
+            status.healthy(progress.healthy());
+        }
+        status.applied("settings " + hash + " rendered into container " + userContainer.getName() + " of Deployment "
+                + deployment.getMetadata().getName(), progress.rollout());
+        return writes;
+    }
+
+    private static void createIfMissing(Observation seen, ConfigMap configMap, List<Write> writes) {
+        String name = configMap.getMetadata().getName();
+        if (seen.configMaps().stream().noneMatch(c -> c.getMetadata().getName().equals(name))) {
+            writes.add(new Write.CreateConfigMap(configMap));
+        }
+    }
+
+    /** The profile's ConfigMaps other than these values and those a failed rollout would go back to: they go, once no ReplicaSet names them. */
+    private static void prune(Observation seen, Deployment deployment, String configMapName, AppliedSettings lastHealthy, List<Write> writes) {
+        Set<String> keep = lastHealthy == null ? Set.of(configMapName)
+                : Stream.of(configMapName, lastHealthy.getConfigMap()).collect(Collectors.toSet());
+        List<ConfigMap> unused = seen.configMaps().stream()
+                .filter(c -> TuningConfigMap.ownedBy(c, seen.profile()) && !keep.contains(c.getMetadata().getName())).toList();
+        if (!unused.isEmpty()) {
+            writes.add(new Write.PruneConfigMaps(deployment, unused));
+        }
+    }
+}

@@ -1,0 +1,162 @@
+package dev.jvmtuning.operator.decision;
+
+import dev.jvmtuning.operator.api.v1alpha1.Mode;
+import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
+import dev.jvmtuning.operator.model.ContainerFacts;
+import dev.jvmtuning.operator.model.CurrentSettings;
+import dev.jvmtuning.operator.model.ProfileEvent;
+import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.planner.ObservedWorkload;
+import dev.jvmtuning.operator.planner.PlanResult;
+import dev.jvmtuning.operator.pressure.PressureDetector;
+import dev.jvmtuning.operator.preview.Preview;
+import dev.jvmtuning.operator.render.DeploymentTuning;
+import dev.jvmtuning.operator.render.TuningConfigMap;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * A reconcile's decision from what it observed: look up the target, plan, render, judge the rollout
+ * (Apply mode) and the metrics against the plan, take mode Auto's step; the writes to make, in order,
+ * the status that follows and the Events it deserves. Values in, values out: the reconciler reads the
+ * observation and carries the writes out.
+ */
+public final class Decide {
+
+    /**
+     * What an installation decides beyond the profile.
+     *
+     * @param preview        the flags it allows and its guardrail check
+     * @param agentImage     the image holding the metrics agent, for profiles that inject it
+     * @param agentJarPath   where the agent's jar sits in that image
+     */
+    public record Installation(Preview.Installation preview, String agentImage, String agentJarPath) {
+    }
+
+    /** The writes to make, in this order, then the status to record and the Events to write. */
+    public record Decision(List<Write> writes, TuningProfileStatus status, List<ProfileEvent> events) {
+        public Decision {
+            writes = List.copyOf(writes);
+            events = List.copyOf(events);
+        }
+    }
+
+    private Decide() {
+    }
+
+    public static Decision of(Observation seen, Installation installation) {
+        TuningProfileStatus before = seen.previousStatus();
+        StatusBuilder status = statusFrom(seen.profile(), seen.now());
+        List<Write> writes = new ArrayList<>();
+        List<ProfileEvent> autoEvents = List.of();
+        if (seen.target().isEmpty()) {
+            status.notApplied(Reason.TARGET_NOT_FOUND, "Deployment " + Observation.targetName(seen.profile()) + " not found in namespace "
+                    + seen.profile().getMetadata().getNamespace());
+        } else {
+            autoEvents = tune(seen, seen.target().get(), installation, status, writes);
+        }
+        TuningProfileStatus after = status.build();
+        return new Decision(writes, after, Stream.concat(autoEvents.stream(), EventPolicy.events(before, after).stream()).toList());
+    }
+
+    /**
+     * A write of the decision was refused: nothing else of it stands (whatever went through, the next reconcile
+     * sees and finishes). Status says the API's answer; the next reconcile tries again.
+     */
+    public static Decision writesRefused(Observation seen, String message) {
+        return noWrites(seen.profile(), statusFrom(seen.profile(), seen.now()).notApplied(Reason.APPLY_FAILED,
+                "writing to Deployment " + Observation.targetName(seen.profile()) + " failed: " + message));
+    }
+
+    /**
+     * A reconcile that threw, said in status and an Event rather than only in the operator's log. The
+     * next reconcile that gets through writes Ready again.
+     */
+    public static Decision reconcileFailed(TuningProfile profile, Exception failure, Instant now) {
+        return noWrites(profile, statusFrom(profile, now).reconcileFailed("reconcile failed: " + failure.getClass().getSimpleName()
+                + (failure.getMessage() == null ? "" : ": " + failure.getMessage())));
+    }
+
+    /** A deleted profile's writes: the user's template back if this profile tuned it, then its ConfigMaps gone. */
+    public static List<Write> cleanup(Observation seen) {
+        List<Write> writes = new ArrayList<>();
+        seen.target().ifPresent(target -> restoreIfTuned(target, seen.profile().getMetadata().getName(), writes));
+        writes.add(new Write.DeleteConfigMaps(seen.configMaps().stream().filter(c -> TuningConfigMap.ownedBy(c, seen.profile())).toList()));
+        return writes;
+    }
+
+    private static StatusBuilder statusFrom(TuningProfile profile, Instant now) {
+        return new StatusBuilder(Observation.previousStatus(profile), profile.getMetadata().getGeneration(), now.toString());
+    }
+
+    private static Decision noWrites(TuningProfile profile, StatusBuilder status) {
+        TuningProfileStatus after = status.build();
+        return new Decision(List.of(), after, EventPolicy.events(Observation.previousStatus(profile), after));
+    }
+
+    /** The target exists: arbitrate, preview, then apply or recommend; returns mode Auto's Events. */
+    private static List<ProfileEvent> tune(Observation seen, Deployment deployment, Installation installation, StatusBuilder status,
+            List<Write> writes) {
+        TuningProfile profile = seen.profile();
+        String name = profile.getMetadata().getName();
+        Optional<TuningProfile> owner = ProfileArbitration.owner(seen.targeting());
+        if (owner.isPresent() && !owner.get().getMetadata().getName().equals(name)) {
+            status.notApplied(Reason.CONFLICT, "Deployment " + deployment.getMetadata().getName() + " is already tuned by TuningProfile "
+                    + owner.get().getMetadata().getName() + ", which is older; this profile writes nothing");
+            return List.of();
+        }
+        Preview preview = Preview.of(name, profile.getSpec(), status.auto(), deployment, null, installation.preview());
+        if (preview instanceof Preview.NoContainer missing) {
+            restoreIfTuned(deployment, name, writes);
+            status.notApplied(Reason.INVALID, missing.problem());
+            return List.of();
+        }
+        boolean auto = profile.getSpec().getMode() == Mode.Auto;
+        if (!auto) {
+            status.auto(null);
+        }
+        if (preview instanceof Preview.Rejected rejected) {
+            // Flags planned for another spec or container must not stay: the user's own template comes back.
+            restoreIfTuned(deployment, name, writes);
+            status.notApplied(rejected.reason(), String.join("; ", rejected.messages()));
+            report(seen, null, rejected.facts(), CurrentSettings.UNKNOWN, installation, status);
+            return List.of();
+        }
+        Preview.Rendered rendered = (Preview.Rendered) preview;
+        PlanResult.Plan plan = rendered.plan();
+        status.planned(plan, rendered.rendering());
+        if (profile.getSpec().getMode() == Mode.Recommend) {
+            restoreIfTuned(deployment, name, writes);
+            status.recommendOnly();
+        } else {
+            writes.addAll(ApplyStep.decide(seen, deployment, rendered.userContainer(), rendered.rendering(),
+                    DeploymentTuning.Agent.ifInjected(profile.getSpec(), installation.agentImage(), installation.agentJarPath()), status));
+        }
+        report(seen, plan, rendered.facts(), plan.current(), installation, status);
+        return auto ? AutoStep.decide(seen, deployment, plan, rendered.facts(), installation.preview().flagPolicy(), status) : List.of();
+    }
+
+    private static void restoreIfTuned(Deployment deployment, String profile, List<Write> writes) {
+        if (DeploymentTuning.tunedBy(deployment, profile)) {
+            writes.add(new Write.RestoreDeployment(DeploymentTuning.restored(deployment, profile)));
+        }
+    }
+
+    /** The metrics of the target's pods, judged against the plan in force, and the closed loop's advice. */
+    private static void report(Observation seen, PlanResult.Plan plan, ContainerFacts facts, CurrentSettings current, Installation installation,
+            StatusBuilder status) {
+        seen.metrics().map(polled -> polled.steadied(status.observed())).ifPresent(report -> {
+            var verdict = report.observed() == null ? null
+                    : PressureDetector.judge(report.observed(), report.previous(), seen.profile().getSpec().getPressure(), current);
+            List<Recommendation> remeasured = plan == null ? List.of()
+                    : ObservedWorkload.replan(seen.profile().getSpec(), facts, plan, report.observed(), installation.preview().flagPolicy());
+            status.metrics(report, verdict, remeasured);
+        });
+    }
+}

@@ -1,0 +1,559 @@
+package dev.jvmtuning.operator.decision;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import dev.jvmtuning.operator.api.v1alpha1.AutoIteration;
+import dev.jvmtuning.operator.api.v1alpha1.AutoState;
+import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
+import dev.jvmtuning.operator.api.v1alpha1.AutoVerdict;
+import dev.jvmtuning.operator.api.v1alpha1.Observed;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
+import dev.jvmtuning.operator.flags.FlagPolicy;
+import dev.jvmtuning.operator.model.ConditionStatus;
+import dev.jvmtuning.operator.model.ConditionType;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
+import dev.jvmtuning.operator.model.MetricsReport;
+import dev.jvmtuning.operator.model.ProfileEvent;
+import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.preview.Preview;
+import dev.jvmtuning.operator.render.DeploymentTuning;
+import dev.jvmtuning.operator.testing.LabPods;
+import dev.jvmtuning.operator.testing.TestProfiles;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
+import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The decision without a cluster: a small world applies each decision's writes as the API server and the
+ * Deployment controller would (ConfigMaps stored, the Deployment's fields merged, a new generation for a new
+ * template, pods made by {@link World#rollOut} or {@link World#rollOutFailing}), then reconciles again.
+ */
+class DecideTest {
+    private static final Instant T0 = Instant.parse("2026-11-23T10:00:00Z");
+    private static final String NAMESPACE = "shop";
+    private static final Decide.Installation INSTALLATION = new Decide.Installation(
+            new Preview.Installation(FlagPolicy.bundled(List.of()), guardrail -> Optional.empty()), "example/agent:1", "/agent.jar");
+
+    /** The API server, the Deployment controller and the kubelet, as far as a decision sees them. */
+    private static final class World {
+        TuningProfile profile;
+        Deployment deployment = LabPods.deployment("orders");
+        final Map<String, ConfigMap> configMaps = new LinkedHashMap<>();
+        final List<TuningProfile> others = new ArrayList<>();
+        final List<HorizontalPodAutoscaler> autoscalers = new ArrayList<>();
+        List<Pod> pods = new ArrayList<>();
+        /** The env names the operator's last apply set, which its next apply drops when it leaves them out (server-side apply). */
+        Set<String> appliedEnv = new HashSet<>();
+        Instant now = T0;
+        Double meanLatencyMillis;
+        Observed lastWindow;
+        Decide.Decision last;
+        final List<ProfileEvent> events = new ArrayList<>();
+
+        World(String spec) {
+            profile = profile("orders", spec, T0);
+            deployment.getMetadata().setNamespace(NAMESPACE);
+            deployment.getMetadata().setGeneration(1L);
+            rollOut();
+        }
+
+        Observation observe() {
+            List<TuningProfile> targeting = new ArrayList<>(others);
+            targeting.add(profile);
+            MetricsReport report = null;
+            if (meanLatencyMillis != null) {
+                // The figures of AutoRevertTest's pods: 100 req/s on one pod, Tomcat's 200 threads.
+                Observed window = new Observed().setRequestsPerSecond(100.0).setMeanLatencyMillis(meanLatencyMillis).setCpuCores(0.2)
+                        .setGcTimePercent(1.0).setErrorPercent(0.0).setMaxThreads(200.0).setBusyThreads(10.0).setPods(1)
+                        .setWindow("10s").setEnd(now.toString());
+                report = new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, "read 1 of 1 Ready pods", window, lastWindow);
+                lastWindow = window;
+            }
+            return new Observation(profile, Optional.ofNullable(deployment), targeting, pods, List.copyOf(configMaps.values()),
+                    Optional.ofNullable(report), autoscalers, now);
+        }
+
+        /** One reconcile, 10 s after the last: its writes land, its status is stored as the API server keeps it. */
+        Decide.Decision reconcile() {
+            now = now.plusSeconds(10);
+            last = Decide.of(observe(), INSTALLATION);
+            perform(last.writes());
+            record(last);
+            return last;
+        }
+
+        void record(Decide.Decision decision) {
+            profile.setStatus(Serialization.unmarshal(Serialization.asJson(decision.status()), TuningProfileStatus.class));
+            events.addAll(decision.events());
+        }
+
+        void perform(List<Write> writes) {
+            for (Write write : writes) {
+                if (write instanceof Write.CreateConfigMap create) {
+                    configMaps.put(create.configMap().getMetadata().getName(), create.configMap());
+                } else if (write instanceof Write.ApplyDeployment apply) {
+                    assertThat(apply.live()).isSameAs(deployment);
+                    deployment = applied(apply.desired());
+                } else if (write instanceof Write.RestoreDeployment restore) {
+                    appliedEnv = new HashSet<>();
+                    deployment = newTemplate(Serialization.clone(restore.restored()));
+                } else if (write instanceof Write.PruneConfigMaps prune) {
+                    prune.unused().forEach(c -> configMaps.remove(c.getMetadata().getName()));
+                } else if (write instanceof Write.DeleteConfigMaps delete) {
+                    delete.configMaps().forEach(c -> configMaps.remove(c.getMetadata().getName()));
+                }
+            }
+        }
+
+        /** Server-side apply of the operator's fields: annotations merged, the container's env merged by name. */
+        private Deployment applied(Deployment desired) {
+            Deployment next = Serialization.clone(deployment);
+            Map<String, String> annotations = new LinkedHashMap<>(Objects.requireNonNullElse(next.getMetadata().getAnnotations(), Map.of()));
+            annotations.putAll(desired.getMetadata().getAnnotations());
+            next.getMetadata().setAnnotations(annotations);
+            Map<String, String> template = new LinkedHashMap<>(Objects.requireNonNullElse(next.getSpec().getTemplate().getMetadata().getAnnotations(),
+                    Map.of()));
+            template.putAll(desired.getSpec().getTemplate().getMetadata().getAnnotations());
+            next.getSpec().getTemplate().getMetadata().setAnnotations(template);
+            Container wanted = desired.getSpec().getTemplate().getSpec().getContainers().get(0);
+            Container container = next.getSpec().getTemplate().getSpec().getContainers().stream()
+                    .filter(c -> c.getName().equals(wanted.getName())).findFirst().orElseThrow();
+            Set<String> names = new HashSet<>(wanted.getEnv().stream().map(EnvVar::getName).toList());
+            List<EnvVar> env = new ArrayList<>(Objects.requireNonNullElse(container.getEnv(), List.<EnvVar>of()).stream()
+                    .filter(v -> !names.contains(v.getName()) && !appliedEnv.contains(v.getName())).toList());
+            env.addAll(wanted.getEnv());
+            container.setEnv(env);
+            appliedEnv = names;
+            return newTemplate(next);
+        }
+
+        private Deployment newTemplate(Deployment next) {
+            next.getMetadata().setGeneration(deployment.getMetadata().getGeneration() + 1);
+            return next;
+        }
+
+        /** The Deployment controller sees the generation and the kubelet runs its template on every replica, Ready. */
+        void rollOut() {
+            pods = List.of(pod(new ContainerStatusBuilder().withName("app").withReady(true).withRestartCount(0)
+                    .withNewState().withNewRunning().withStartedAt(now.toString()).endRunning().endState().build()));
+            deployment.setStatus(status(1, 1, 1));
+        }
+
+        /** The controller sees the generation, but the new pod crash-loops and the old one still serves. */
+        void rollOutFailing() {
+            pods = List.of(pod(new ContainerStatusBuilder().withName("app").withReady(false).withRestartCount(4)
+                    .withNewState().withNewWaiting().withReason("CrashLoopBackOff").endWaiting().endState().build()));
+            deployment.setStatus(status(2, 1, 1));
+        }
+
+        private DeploymentStatus status(int replicas, int updated, int available) {
+            return new DeploymentStatusBuilder().withObservedGeneration(deployment.getMetadata().getGeneration()).withReplicas(replicas)
+                    .withUpdatedReplicas(updated).withAvailableReplicas(available).withReadyReplicas(available).build();
+        }
+
+        private Pod pod(io.fabric8.kubernetes.api.model.ContainerStatus status) {
+            return new PodBuilder().withNewMetadata().withName("orders-" + deployment.getMetadata().getGeneration()).withNamespace(NAMESPACE)
+                    .withLabels(deployment.getSpec().getTemplate().getMetadata().getLabels())
+                    .withAnnotations(deployment.getSpec().getTemplate().getMetadata().getAnnotations()).endMetadata()
+                    .withNewStatus().withContainerStatuses(status).endStatus().build();
+        }
+
+        /** The user edits the profile: a new generation. */
+        void edit(String spec) {
+            TuningProfile edited = profile("orders", spec, T0);
+            edited.getMetadata().setGeneration(profile.getMetadata().getGeneration() + 1);
+            edited.setStatus(profile.getStatus());
+            profile = edited;
+        }
+
+        String hash() {
+            Map<String, String> annotations = deployment.getSpec().getTemplate().getMetadata().getAnnotations();
+            return annotations == null ? null : annotations.get(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION);
+        }
+
+        String jvmOptions() {
+            return deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv() == null ? null
+                    : deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
+                            .filter(v -> v.getName().equals("JAVA_TOOL_OPTIONS")).map(EnvVar::getValue).findFirst().orElse(null);
+        }
+
+        Optional<io.fabric8.kubernetes.api.model.Condition> condition(ConditionType type) {
+            return Conditions.find(profile.getStatus().getConditions(), type);
+        }
+
+        String reason(ConditionType type) {
+            return condition(type).map(io.fabric8.kubernetes.api.model.Condition::getReason).orElse(null);
+        }
+
+        String status(ConditionType type) {
+            return condition(type).map(io.fabric8.kubernetes.api.model.Condition::getStatus).orElse(null);
+        }
+
+        List<Reason> eventReasons() {
+            return events.stream().map(ProfileEvent::reason).toList();
+        }
+
+        AutoStatus auto() {
+            return profile.getStatus().getAuto();
+        }
+    }
+
+    private static TuningProfile profile(String name, String spec, Instant created) {
+        TuningProfile profile = Serialization.unmarshal(TestProfiles.yaml(name, "orders", spec), TuningProfile.class);
+        profile.getMetadata().setNamespace(NAMESPACE);
+        profile.getMetadata().setUid("uid-" + name);
+        profile.getMetadata().setGeneration(1L);
+        profile.getMetadata().setCreationTimestamp(created.toString());
+        return profile;
+    }
+
+    private static final String APPLY = "runtime: SpringBootTomcat\nthreads: {max: 50}";
+
+    /** Applied and rolled out: the world a test starts from. */
+    private static World applied(String spec) {
+        World world = new World(spec);
+        world.reconcile();
+        world.rollOut();
+        world.reconcile();
+        assertThat(world.reason(ConditionType.READY)).isEqualTo("Ready");
+        return world;
+    }
+
+    @Test
+    void applyWritesTheValuesBeforeTheTemplateThenRollsOutThenIsReadyThenWritesNothing() {
+        World world = new World(APPLY);
+        String userTemplate = Serialization.asJson(world.deployment.getSpec().getTemplate());
+
+        Decide.Decision first = world.reconcile();
+        assertThat(first.writes()).extracting(w -> (Class) w.getClass())
+                .containsExactly(Write.CreateConfigMap.class, Write.ApplyDeployment.class);
+        assertThat(world.configMaps).hasSize(1);
+        String configMap = world.configMaps.keySet().iterator().next();
+        assertThat(world.deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv())
+                .anyMatch(v -> v.getValueFrom() != null && v.getValueFrom().getConfigMapKeyRef().getName().equals(configMap));
+        assertThat(world.reason(ConditionType.APPLIED)).isEqualTo("Applied");
+        assertThat(world.condition(ConditionType.READY).orElseThrow().getMessage())
+                .as("judged as written: the controller has yet to see the new generation")
+                .isEqualTo("the Deployment controller has not yet seen generation 2");
+        assertThat(world.status(ConditionType.ROLLOUT_COMPLETE)).isEqualTo("False");
+
+        world.reconcile();
+        assertThat(world.last.writes()).as("the template is there: nothing more to write").isEmpty();
+        assertThat(world.reason(ConditionType.READY)).isEqualTo("RollingOut");
+
+        world.rollOut();
+        world.reconcile();
+        assertThat(world.status(ConditionType.READY)).isEqualTo("True");
+        assertThat(world.status(ConditionType.ROLLOUT_COMPLETE)).isEqualTo("True");
+        assertThat(world.profile.getStatus().getLastHealthy().getSettingsHash()).isEqualTo(world.hash());
+
+        TuningProfileStatus settled = world.profile.getStatus();
+        Decide.Decision again = world.reconcile();
+        assertThat(again.writes()).isEmpty();
+        assertThat(again.events()).isEmpty();
+        assertThat(again.status()).as("no status write either").isEqualTo(settled);
+        assertThat(Serialization.asJson(world.deployment.getSpec().getTemplate())).isNotEqualTo(userTemplate);
+    }
+
+    @Test
+    void aChangedProfileWritesNewValuesAndPrunesTheOldOnes() {
+        World world = applied(APPLY);
+        String before = world.configMaps.keySet().iterator().next();
+
+        world.edit("runtime: SpringBootTomcat\nthreads: {max: 80}");
+        world.reconcile();
+        assertThat(world.configMaps.keySet()).as("the last healthy values stay for a rollback").hasSize(2).contains(before);
+        world.rollOut();
+        world.reconcile();
+        world.reconcile();
+        assertThat(world.last.writes()).extracting(w -> (Class) w.getClass()).containsExactly(Write.PruneConfigMaps.class);
+        assertThat(world.configMaps.keySet()).hasSize(1).doesNotContain(before);
+        world.reconcile();
+        assertThat(world.last.writes()).isEmpty();
+    }
+
+    @Test
+    void failingPodsGoBackToTheLastHealthySettingsAndStayOut() {
+        World world = applied(APPLY);
+        String healthy = world.hash();
+
+        world.edit("runtime: SpringBootTomcat\nthreads: {max: 80}");
+        world.reconcile();
+        String failing = world.hash();
+        assertThat(failing).isNotEqualTo(healthy);
+        world.rollOutFailing();
+        world.reconcile();
+
+        assertThat(world.hash()).as("back to the last healthy settings").isEqualTo(healthy);
+        assertThat(world.reason(ConditionType.APPLIED)).isEqualTo("RolledBack");
+        assertThat(world.condition(ConditionType.APPLIED).orElseThrow().getMessage()).contains("the last healthy settings " + healthy)
+                .contains("CrashLoopBackOff");
+        assertThat(world.profile.getStatus().getRolledBack().getSettingsHash()).isEqualTo(failing);
+        assertThat(world.eventReasons()).contains(Reason.ROLLED_BACK);
+
+        world.rollOut();
+        for (int i = 0; i < 3; i++) {
+            world.reconcile();
+            assertThat(world.last.writes()).as("kept out").isEmpty();
+            assertThat(world.hash()).isEqualTo(healthy);
+            assertThat(world.reason(ConditionType.APPLIED)).isEqualTo("RolledBack");
+        }
+    }
+
+    @Test
+    void failingPodsOfTheFirstSettingsGiveTheUserTheirOwnTemplateBack() {
+        World world = new World(APPLY);
+        String userTemplate = Serialization.asJson(world.deployment.getSpec().getTemplate());
+        world.reconcile();
+        world.rollOutFailing();
+        world.reconcile();
+
+        assertThat(world.last.writes()).extracting(w -> (Class) w.getClass()).containsExactly(Write.RestoreDeployment.class);
+        assertThat(Serialization.asJson(world.deployment.getSpec().getTemplate())).isEqualTo(userTemplate);
+        assertThat(world.condition(ConditionType.APPLIED).orElseThrow().getMessage()).contains("the Deployment's own template");
+
+        world.rollOut();
+        world.reconcile();
+        world.reconcile();
+        assertThat(world.last.writes()).as("kept out").isEmpty();
+        assertThat(world.hash()).isNull();
+    }
+
+    @Test
+    void recommendWritesNothingAndAfterApplyRestoresTheTemplate() {
+        World recommending = new World("mode: Recommend\n" + APPLY);
+        recommending.reconcile();
+        assertThat(recommending.last.writes()).isEmpty();
+        assertThat(recommending.reason(ConditionType.READY)).isEqualTo("RecommendOnly");
+        assertThat(recommending.profile.getStatus().getSettings()).anyMatch(s -> s.getName().equals("threads.max") && s.getValue().equals("50"));
+
+        World world = applied(APPLY);
+        world.edit("mode: Recommend\n" + APPLY);
+        world.reconcile();
+        assertThat(world.last.writes()).extracting(w -> (Class) w.getClass()).containsExactly(Write.RestoreDeployment.class);
+        assertThat(DeploymentTuning.tuned(world.deployment)).isFalse();
+        assertThat(world.hash()).isNull();
+        assertThat(world.eventReasons()).contains(Reason.RECOMMEND_ONLY);
+        world.reconcile();
+        assertThat(world.last.writes()).isEmpty();
+    }
+
+    @Test
+    void anInvalidOrInfeasibleProfileWritesNothingAndTakesItsSettingsBack() {
+        World invalid = new World("container: sidecar\n" + APPLY);
+        invalid.reconcile();
+        assertThat(invalid.last.writes()).isEmpty();
+        assertThat(invalid.reason(ConditionType.APPLIED)).isEqualTo("Invalid");
+        assertThat(invalid.condition(ConditionType.APPLIED).orElseThrow().getMessage()).contains("has no container named sidecar");
+
+        World infeasible = new World("heap: {size: 2Gi}");
+        infeasible.reconcile();
+        assertThat(infeasible.last.writes()).isEmpty();
+        assertThat(infeasible.reason(ConditionType.APPLIED)).isEqualTo("Infeasible");
+        assertThat(infeasible.condition(ConditionType.APPLIED).orElseThrow().getMessage()).contains("memory limit");
+        assertThat(infeasible.eventReasons()).contains(Reason.INFEASIBLE);
+
+        World world = applied(APPLY);
+        world.edit("heap: {size: 2Gi}");
+        world.reconcile();
+        assertThat(world.last.writes()).extracting(w -> (Class) w.getClass()).containsExactly(Write.RestoreDeployment.class);
+        assertThat(world.reason(ConditionType.APPLIED)).isEqualTo("Infeasible");
+    }
+
+    @Test
+    void aMissingTargetIsSaidAndNothingWritten() {
+        World world = new World(APPLY);
+        world.deployment = null;
+        world.reconcile();
+        assertThat(world.last.writes()).isEmpty();
+        assertThat(world.reason(ConditionType.READY)).isEqualTo("TargetNotFound");
+        assertThat(world.condition(ConditionType.READY).orElseThrow().getMessage()).isEqualTo("Deployment orders not found in namespace shop");
+    }
+
+    @Test
+    void aYoungerProfileOnTheSameDeploymentConflictsAndWritesNothing() {
+        World world = new World(APPLY);
+        world.others.add(profile("first", "threads: {max: 30}", T0.minusSeconds(60)));
+        world.reconcile();
+        assertThat(world.last.writes()).isEmpty();
+        assertThat(world.reason(ConditionType.APPLIED)).isEqualTo("Conflict");
+        assertThat(world.condition(ConditionType.APPLIED).orElseThrow().getMessage()).contains("already tuned by TuningProfile first");
+
+        World older = new World(APPLY);
+        older.others.add(profile("second", "threads: {max: 30}", T0.plusSeconds(60)));
+        older.reconcile();
+        assertThat(older.reason(ConditionType.APPLIED)).isEqualTo("Applied");
+    }
+
+    private static final String AUTO = """
+            runtime: SpringBootTomcat
+            mode: Auto
+            workload: {requestsPerSecond: 100}
+            metrics: {port: 8080, path: /metrics, interval: 5s}
+            auto: {minInterval: 0s, warmUp: 0s, observationWindows: 1}
+            """;
+
+    /** An Auto profile whose first settings run on every pod, and the first window after: the loop's step from 200 threads. */
+    private static World autoStepped() {
+        World world = applied(AUTO);
+        String before = world.hash();
+        world.meanLatencyMillis = 100.0;
+        world.reconcile();
+        assertThat(world.auto().getHistory()).hasSize(1);
+        AutoIteration step = world.auto().getHistory().get(0);
+        assertThat(step.getFrom().getThreads()).as("the server's 200 threads in force").isEqualTo(200);
+        assertThat(step.getTo().getThreads()).as(step.getReason()).isEqualTo(100);
+        assertThat(step.getVerdict()).isEqualTo(AutoVerdict.Pending);
+        assertThat(world.eventReasons()).contains(Reason.AUTO_STEP);
+        world.reconcile();
+        assertThat(world.hash()).as("the step's template").isNotEqualTo(before);
+        world.rollOut();
+        world.reconcile();
+        return world;
+    }
+
+    @Test
+    void autoStepsThenKeepsAStepThatIsNoWorse() {
+        World world = autoStepped();
+        world.reconcile();
+        world.reconcile();
+        assertThat(world.auto().getHistory().get(0).getVerdict()).isEqualTo(AutoVerdict.Kept);
+        assertThat(world.eventReasons()).contains(Reason.AUTO_KEPT);
+        assertThat(world.auto().getLastGood().getThreads()).as("the step's settings are the ones to come back to").isEqualTo(100);
+        assertThat(world.eventReasons()).doesNotContain(Reason.AUTO_REVERTED);
+    }
+
+    @Test
+    void autoRevertsAStepThatIsWorseThenHolds() {
+        World world = applied(AUTO);
+        String before = world.hash();
+        world.meanLatencyMillis = 100.0;
+        world.reconcile();
+        world.reconcile();
+        world.rollOut();
+        world.reconcile();
+        world.meanLatencyMillis = 300.0;
+        world.reconcile();
+        world.reconcile();
+
+        assertThat(world.auto().getHistory().get(0).getVerdict()).isEqualTo(AutoVerdict.Reverted);
+        assertThat(world.auto().getHistory().get(0).getReason()).contains("mean latency 100 -> 300 ms");
+        assertThat(world.auto().getSettings().isNone()).as("the profile's own values again").isTrue();
+        assertThat(world.hash()).as("the template before the step").isEqualTo(before);
+        assertThat(world.eventReasons().stream().filter(Reason.AUTO_REVERTED::equals)).hasSize(1);
+
+        world.rollOut();
+        world.meanLatencyMillis = 100.0;
+        for (int i = 0; i < 3; i++) {
+            world.reconcile();
+        }
+        assertThat(world.auto().getState()).as("holding until the workload moves").isEqualTo(AutoState.Holding);
+        assertThat(world.auto().getHistory()).hasSize(1);
+        assertThat(world.hash()).isEqualTo(before);
+        assertThat(world.eventReasons().stream().filter(Reason.AUTO_REVERTED::equals)).as("said once").hasSize(1);
+    }
+
+    @Test
+    void autoNamesTheAutoscalerOfItsTargetOnly() {
+        World world = new World(AUTO);
+        world.autoscalers.add(hpa("payments-scaler", "payments", 2, null));
+        world.reconcile();
+        assertThat(world.auto().getAutoscaler()).as("another Deployment's autoscaler is not the target's").isNull();
+
+        world.autoscalers.add(hpa("orders-scaler", "orders", 3, 3));
+        world.reconcile();
+        assertThat(world.auto().getAutoscaler()).isEqualTo("scaled by HorizontalPodAutoscaler orders-scaler (3 to 6 replicas), 3 now:"
+                + " the loop plans and judges per pod, and a step's verdict waits while the replicas move");
+    }
+
+    private static HorizontalPodAutoscaler hpa(String name, String deployment, int min, Integer current) {
+        return new HorizontalPodAutoscalerBuilder().withNewMetadata().withName(name).withNamespace(NAMESPACE).endMetadata()
+                .withNewSpec().withNewScaleTargetRef().withApiVersion("apps/v1").withKind("Deployment").withName(deployment).endScaleTargetRef()
+                .withMinReplicas(min).withMaxReplicas(6).endSpec()
+                .withNewStatus().withCurrentReplicas(current).endStatus().build();
+    }
+
+    @Test
+    void autosStateIsDroppedOutsideAuto() {
+        World world = autoStepped();
+        assertThat(world.auto()).isNotNull();
+        world.edit(APPLY);
+        world.reconcile();
+        assertThat(world.auto()).isNull();
+        assertThat(world.jvmOptions()).doesNotContain("maxThreads");
+    }
+
+    @Test
+    void cleanupGivesTheTemplateBackAndDeletesTheProfilesConfigMaps() {
+        World world = applied(APPLY);
+        ConfigMap foreign = Serialization.clone(world.configMaps.values().iterator().next());
+        foreign.getMetadata().setName("someone-elses");
+        foreign.getMetadata().setOwnerReferences(List.of());
+        world.configMaps.put("someone-elses", foreign);
+
+        List<Write> writes = Decide.cleanup(world.observe());
+        assertThat(writes).extracting(w -> (Class) w.getClass()).containsExactly(Write.RestoreDeployment.class, Write.DeleteConfigMaps.class);
+        world.perform(writes);
+        assertThat(DeploymentTuning.tuned(world.deployment)).isFalse();
+        assertThat(world.configMaps.keySet()).containsExactly("someone-elses");
+
+        World untouched = new World("container: sidecar\n" + APPLY);
+        assertThat(Decide.cleanup(untouched.observe())).extracting(w -> (Class) w.getClass()).containsExactly(Write.DeleteConfigMaps.class);
+    }
+
+    @Test
+    void aRefusedWriteLeavesNothingOfTheDecisionButApplyFailed() {
+        World world = new World(APPLY);
+        world.now = world.now.plusSeconds(10);
+        Observation seen = world.observe();
+        assertThat(Decide.of(seen, INSTALLATION).writes()).isNotEmpty();
+
+        Decide.Decision refused = Decide.writesRefused(seen, "admission webhook denied the request");
+        world.record(refused);
+        assertThat(refused.writes()).isEmpty();
+        assertThat(world.reason(ConditionType.APPLIED)).isEqualTo("ApplyFailed");
+        assertThat(world.reason(ConditionType.READY)).isEqualTo("ApplyFailed");
+        assertThat(world.condition(ConditionType.APPLIED).orElseThrow().getMessage())
+                .isEqualTo("writing to Deployment orders failed: admission webhook denied the request");
+        assertThat(world.profile.getStatus().getSettings()).as("the plan was not applied, so not shown").isEmpty();
+        assertThat(refused.events()).extracting(ProfileEvent::reason).containsExactly(Reason.APPLY_FAILED);
+
+        world.reconcile();
+        assertThat(world.reason(ConditionType.APPLIED)).as("the next reconcile tries again").isEqualTo("Applied");
+    }
+
+    @Test
+    void aReconcileFailureSaysSoInReadyAndLeavesTheRest() {
+        World world = applied(APPLY);
+        Decide.Decision failed = Decide.reconcileFailed(world.profile, new IllegalStateException("informer not synced"), world.now.plusSeconds(1));
+        world.record(failed);
+        assertThat(failed.writes()).isEmpty();
+        assertThat(world.reason(ConditionType.READY)).isEqualTo("ReconcileFailed");
+        assertThat(world.condition(ConditionType.READY).orElseThrow().getMessage())
+                .isEqualTo("reconcile failed: IllegalStateException: informer not synced");
+        assertThat(world.reason(ConditionType.APPLIED)).as("the last reconcile's writes may have gone through").isEqualTo("Applied");
+        assertThat(failed.events()).extracting(ProfileEvent::warning, ProfileEvent::reason)
+                .containsExactly(tuple(true, Reason.RECONCILE_FAILED));
+    }
+}

@@ -14,6 +14,7 @@ import dev.jvmtuning.operator.pressure.PressureDetector;
 import dev.jvmtuning.operator.preview.Preview;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.render.TuningConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -83,11 +84,15 @@ public final class Decide {
                 + (failure.getMessage() == null ? "" : ": " + failure.getMessage())));
     }
 
-    /** A deleted profile's writes: the user's template back if this profile tuned it, then its ConfigMaps gone. */
-    public static List<Write> cleanup(Observation seen) {
+    /**
+     * A deleted profile's writes: the user's template back if this profile tuned it, then its ConfigMaps gone.
+     *
+     * @param configMaps the profile's ConfigMaps as the informer holds them; only those it owns are deleted
+     */
+    public static List<Write> cleanup(TuningProfile profile, Optional<Deployment> target, List<ConfigMap> configMaps) {
         List<Write> writes = new ArrayList<>();
-        seen.target().ifPresent(target -> restoreIfTuned(target, seen.profile().getMetadata().getName(), writes));
-        writes.add(new Write.DeleteConfigMaps(seen.configMaps().stream().filter(c -> TuningConfigMap.ownedBy(c, seen.profile())).toList()));
+        target.ifPresent(deployment -> restoreIfTuned(deployment, profile.getMetadata().getName(), writes));
+        writes.add(new Write.DeleteConfigMaps(configMaps.stream().filter(c -> TuningConfigMap.ownedBy(c, profile)).toList()));
         return writes;
     }
 

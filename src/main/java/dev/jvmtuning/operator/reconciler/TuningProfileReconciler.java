@@ -154,7 +154,8 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
 
     @Override
     public DeleteControl cleanup(TuningProfile profile, Context<TuningProfile> context) {
-        new TargetWrites(context).perform(Decide.cleanup(observe(profile, context)));
+        new TargetWrites(context).perform(Decide.cleanup(profile, context.getSecondaryResource(Deployment.class),
+                List.copyOf(context.getSecondaryResources(ConfigMap.class))));
         watches.forget(profile);
         metrics.forget(profile.key());
         return DeleteControl.defaultDelete();

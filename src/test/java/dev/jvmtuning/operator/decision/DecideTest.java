@@ -512,14 +512,14 @@ class DecideTest {
         foreign.getMetadata().setOwnerReferences(List.of());
         world.configMaps.put("someone-elses", foreign);
 
-        List<Write> writes = Decide.cleanup(world.observe());
+        List<Write> writes = Decide.cleanup(world.profile, Optional.of(world.deployment), List.copyOf(world.configMaps.values()));
         assertThat(writes).extracting(w -> (Class) w.getClass()).containsExactly(Write.RestoreDeployment.class, Write.DeleteConfigMaps.class);
         world.perform(writes);
         assertThat(DeploymentTuning.tuned(world.deployment)).isFalse();
         assertThat(world.configMaps.keySet()).containsExactly("someone-elses");
 
         World untouched = new World("container: sidecar\n" + APPLY);
-        assertThat(Decide.cleanup(untouched.observe())).extracting(w -> (Class) w.getClass()).containsExactly(Write.DeleteConfigMaps.class);
+        assertThat(Decide.cleanup(untouched.profile, Optional.of(untouched.deployment), List.of())).extracting(w -> (Class) w.getClass()).containsExactly(Write.DeleteConfigMaps.class);
     }
 
     @Test

@@ -59,6 +59,15 @@ public final class TargetContainer {
                 javaMajorVersion, replicas);
     }
 
+    /**
+     * The CPU limit of the named container (or the only one), in cores; null when there is no such container or
+     * it has no limit. The CPUs the metrics window counts per for a pod that does not report its own.
+     */
+    public static Double cpuLimitCores(Deployment deployment, String containerName) {
+        Lookup lookup = find(deployment, containerName);
+        return lookup.isFound() ? facts(deployment, lookup.container(), null).cpuLimitCores() : null;
+    }
+
     private static Double cores(Map<String, Quantity> resources) {
         Quantity cpu = resources == null ? null : resources.get("cpu");
         return cpu == null ? null : Quantity.getAmountInBytes(cpu).doubleValue();

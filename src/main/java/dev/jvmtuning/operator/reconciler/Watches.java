@@ -8,7 +8,6 @@ import dev.jvmtuning.operator.deployment.TargetContainer;
 import dev.jvmtuning.operator.metrics.MetricsFetcher;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.MetricsReport;
-import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.rollout.Rollout;
 import dev.jvmtuning.operator.deployment.TargetPods;
@@ -32,10 +31,10 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -105,7 +104,8 @@ final class Watches implements AutoCloseable {
                 .withNamespacesInheritedFromController(), context);
         Function<TuningProfile, Optional<Deployment>> targetOf = p -> deploymentSource.get(new ResourceID(Observation.targetName(p),
                 p.getMetadata().getNamespace()));
-        fetcher = new MetricsFetcher(targetOf, this::podsOf, p -> targetOf.apply(p).map(d -> cpuLimit(d, p)).orElse(null),
+        fetcher = new MetricsFetcher(targetOf, this::podsOf,
+                p -> targetOf.apply(p).map(d -> TargetContainer.cpuLimitCores(d, p.getSpec().getContainer())).orElse(null),
                 settings, leadership, Clock.systemUTC());
         // Polls at each profile's metrics.interval; a changed report triggers a reconcile.
         metricsSource = new PerResourcePollingEventSource<>(MetricsReport.class, context,
@@ -163,15 +163,6 @@ final class Watches implements AutoCloseable {
     /** The live profiles (not being deleted) that name this Deployment as their target. */
     static Collection<TuningProfile> profilesTargeting(Deployment deployment, Context<TuningProfile> context) {
         return context.getPrimaryCache().byIndex(TARGET_INDEX, key(deployment.getMetadata().getNamespace(), deployment.getMetadata().getName()));
-    }
-
-    /**
-     * The CPU limit of the profile's container, for per-CPU rates of pods that do not report their own CPU count;
-     * null when the container is not found or has no limit.
-     */
-    private static Double cpuLimit(Deployment deployment, TuningProfile profile) {
-        TargetContainer.Lookup lookup = TargetContainer.find(deployment, profile.getSpec().getContainer());
-        return lookup.isFound() ? TargetContainer.facts(deployment, lookup.container(), null).cpuLimitCores() : null;
     }
 
     private static String key(String namespace, String name) {

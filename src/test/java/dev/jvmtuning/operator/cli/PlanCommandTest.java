@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+/** {@code kubectl tp plan}: a preview from files, without a cluster. */
 class PlanCommandTest {
     @TempDir
     Path dir;
@@ -24,7 +25,10 @@ class PlanCommandTest {
     static Outcome run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = PlanCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        String[] plan = new String[args.length + 1];
+        plan[0] = "plan";
+        System.arraycopy(args, 0, plan, 1, args.length);
+        int status = TpCommand.run(plan, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Outcome(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
@@ -136,9 +140,16 @@ class PlanCommandTest {
 
         assertThat(run("-f", typo.toString(), "--cpu", "2", "--memory", "2Gi").err()).contains("Unrecognized field \"threds\"");
         assertThat(run("-f", typo.toString(), "--cpu", "2", "--memory", "2Gi").status()).isEqualTo(2);
-        assertThat(run().err()).contains("give the profile with -f FILE");
-        assertThat(run("-f", "examples/orders-api.yaml", "--memory", "lots").err()).contains("--memory takes a Kubernetes quantity");
-        assertThat(run("-f", dir.resolve("absent.yaml").toString()).status()).isEqualTo(2);
+        assertThat(run().err()).contains("Missing required option: '--file=FILE'");
+        assertThat(run().status()).isEqualTo(2);
+        Outcome notAQuantity = run("-f", "examples/orders-api.yaml", "--memory", "lots");
+        assertThat(notAQuantity.err()).contains("Invalid value for option '--memory': takes a Kubernetes quantity such as 2, 500m or 2Gi");
+        assertThat(notAQuantity.status()).isEqualTo(2);
+        assertThat(run("-f", "examples/orders-api.yaml", "--replicas", "0").err())
+                .contains("Invalid value for option '--replicas': takes a positive whole number, got 0");
+        Outcome absent = run("-f", dir.resolve("absent.yaml").toString());
+        assertThat(absent.status()).isEqualTo(2);
+        assertThat(absent.err()).startsWith("kubectl tp plan: cannot read ").doesNotContain("Exception", "\tat ");
     }
 
     @Test

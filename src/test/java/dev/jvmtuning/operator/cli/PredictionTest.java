@@ -30,6 +30,8 @@ import io.javaoperatorsdk.operator.Operator;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -105,11 +107,11 @@ class PredictionTest {
             await().atMost(TIMEOUT).until(() -> client.configMaps().inNamespace(operatorNamespace).withName(PublishedSettings.CONFIG_MAP).get() != null);
             String[] where = {"-n", namespace, "--kubeconfig", controlPlane.kubeconfig().toString(), "--operator-namespace", operatorNamespace};
 
-            Map<String, TpCommand.Prediction> predicted = new LinkedHashMap<>();
+            Map<String, DiffCommand.Prediction> predicted = new LinkedHashMap<>();
             for (String name : PROFILES.keySet()) {
-                ByteArrayOutputStream err = new ByteArrayOutputStream();
-                predicted.put(name, TpCommand.predict(arguments(name, where), new PrintStream(err, true, StandardCharsets.UTF_8)));
-                assertThat(err.toString(StandardCharsets.UTF_8)).as("the operator's settings were read").isEmpty();
+                StringWriter err = new StringWriter();
+                predicted.put(name, DiffCommand.predict(arguments(name, where), new PrintWriter(err, true)));
+                assertThat(err.toString()).as("the operator's settings were read").isEmpty();
             }
             assertThat(predicted.get("auto").values().getData()).as("planned with the loop's settings").containsEntry("SERVER_TOMCAT_THREADS_MAX", "60");
             assertThat(jvmOptions(predicted.get("allowed").deployment())).contains(ALLOWED_FLAG);
@@ -119,7 +121,7 @@ class PredictionTest {
                 return p;
             }));
             for (String name : PROFILES.keySet()) {
-                TpCommand.Prediction prediction = predicted.get(name);
+                DiffCommand.Prediction prediction = predicted.get(name);
                 // The operator writes a profile's Deployment once for settings that do not change: the first write is the one.
                 await().atMost(TIMEOUT).until(() -> settingsHash(client.apps().deployments().inNamespace(namespace).withName(name).get()) != null);
                 Deployment written = client.apps().deployments().inNamespace(namespace).withName(name).get();

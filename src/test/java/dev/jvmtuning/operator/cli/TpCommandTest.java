@@ -80,6 +80,8 @@ class TpCommandTest {
         assertThat(rejected.status()).isEqualTo(1);
         assertThat(new ObjectMapper().readTree(rejected.out()).path("rejected").path("reason").asText()).isEqualTo("INFEASIBLE");
 
+        assertThat(tp("plan", "-f", EXAMPLE.toString(), "-v", "-o", "yaml").out()).as("-v, for the launcher, anywhere on the line")
+                .isEqualTo(yaml.out());
         assertThat(tp("plan", "-f", EXAMPLE.toString(), "-o", "xml").status()).isEqualTo(2);
         assertThat(tp("nonsense").status()).isEqualTo(2);
         assertThat(tp().status()).isEqualTo(2);
@@ -117,8 +119,8 @@ class TpCommandTest {
         assertThat(after.out()).isEmpty();
 
         Outcome missing = tp("diff", "no-such-profile", "-n", namespace, "--kubeconfig", kubeconfig, "--operator-namespace", operatorNamespace);
-        assertThat(missing.status()).isEqualTo(2);
-        assertThat(missing.err()).contains("no TuningProfile no-such-profile in namespace " + namespace);
+        assertThat(missing.status()).as("an error, as kubectl diff says it: above 1").isEqualTo(2);
+        assertThat(missing.err()).isEqualTo("kubectl tp diff: no TuningProfile no-such-profile in namespace " + namespace + "\n");
     }
 
     @Test
@@ -146,8 +148,15 @@ class TpCommandTest {
         // applied by the API server as a patch, it yields literal values: no ConfigMap in a GitOps repository
         assertThat(container.path("env").findValues("valueFrom")).isEmpty();
 
+        // What the cluster cannot give is an error (1), said in one line without a stack trace; bad usage stays 2.
+        Outcome unknown = tp("export", "no-such-profile", "-n", namespace, "--kubeconfig", kubeconfig);
+        assertThat(unknown.status()).isEqualTo(1);
+        assertThat(unknown.out()).isEmpty();
+        assertThat(unknown.err()).endsWith("kubectl tp export: no TuningProfile no-such-profile in namespace " + namespace + "\n")
+                .doesNotContain("Exception");
         Outcome noStatus = tp("export", "orders-api", "-n", namespace, "--kubeconfig", kubeconfig, "--recommended");
-        assertThat(noStatus.status()).isEqualTo(2);
+        assertThat(noStatus.status()).isEqualTo(1);
+        assertThat(noStatus.err()).contains("kubectl tp export: TuningProfile orders-api has no recommendations in its status yet");
         assertThat(tp("export", "-f", EXAMPLE.toString(), "--recommended").err()).contains("--recommended reads the profile's status");
     }
 

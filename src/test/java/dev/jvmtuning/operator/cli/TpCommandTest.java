@@ -154,6 +154,8 @@ class TpCommandTest {
         assertThat(unknown.out()).isEmpty();
         assertThat(unknown.err()).endsWith("kubectl tp export: no TuningProfile no-such-profile in namespace " + namespace + "\n")
                 .doesNotContain("Exception");
+        client.load(Files.newInputStream(EXAMPLE)).items().stream().filter(o -> o.getKind().equals("TuningProfile"))
+                .forEach(o -> client.resource(o).inNamespace(namespace).create());
         Outcome noStatus = tp("export", "orders-api", "-n", namespace, "--kubeconfig", kubeconfig, "--recommended");
         assertThat(noStatus.status()).isEqualTo(1);
         assertThat(noStatus.err()).contains("kubectl tp export: TuningProfile orders-api has no recommendations in its status yet");

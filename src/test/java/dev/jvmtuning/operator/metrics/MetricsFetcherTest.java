@@ -18,6 +18,7 @@ import dev.jvmtuning.operator.pressure.PressureDetector;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.ManualClock;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import dev.jvmtuning.operator.testing.TestSettings;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.Test;
  * The fetcher against a real API server (pods found by the Deployment's selector, Ready per their
  * status) and a loopback endpoint that misbehaves on demand.
  */
+@StartsProcesses
 class MetricsFetcherTest {
     enum Behaviour { GOOD, HANG, ERROR_500, HUGE, GARBAGE, DRIP }
 

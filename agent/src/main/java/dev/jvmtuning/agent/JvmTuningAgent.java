@@ -10,8 +10,8 @@ import java.nio.file.Path;
 
 /**
  * Java agent that serves, on its own port, the JVM metrics plus the per-container scheduler, cgroup and
- * web server thread pool metrics the JVM tuning operator needs. Whatever goes wrong, the application
- * runs on: the agent prints one line to stderr and serves nothing.
+ * web server thread pool metrics the JVM tuning operator needs, and the HotSpot options the JVM runs with.
+ * Whatever goes wrong, the application runs on: the agent prints one line to stderr and serves nothing.
  */
 public final class JvmTuningAgent {
 
@@ -76,6 +76,7 @@ public final class JvmTuningAgent {
         new ThreadSchedulingMetrics(hostFiles).register(registry);
         new CgroupCpuMetrics(hostFiles).register(registry);
         new ServerThreadPoolMetrics(ManagementFactory.getPlatformMBeanServer()).register(registry);
+        new VmOptionMetrics().register(registry);
         return new BackgroundCollector(registry, System::nanoTime);
     }
 }

@@ -18,6 +18,7 @@ import dev.jvmtuning.operator.reconciler.StatusBuilder;
 import dev.jvmtuning.operator.reconciler.TuningProfileReconciler;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import dev.jvmtuning.operator.testing.TestProfiles;
 import dev.jvmtuning.operator.testing.TestSettings;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -47,6 +48,7 @@ import org.junit.jupiter.api.Test;
  * installation's allow-list admits, the Deployment and ConfigMap the preview gets from the API server's dry run are
  * the ones the operator then writes, against the real API server and an operator installed with that allow-list.
  */
+@StartsProcesses
 class PredictionTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(90);
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());

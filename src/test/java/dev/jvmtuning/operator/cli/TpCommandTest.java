@@ -18,6 +18,7 @@ import dev.jvmtuning.operator.reconciler.StatusBuilder;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.ByteArrayOutputStream;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** {@code kubectl tp}: output formats, exit codes, and a diff that agrees with what the operator then writes. */
+@StartsProcesses
 class TpCommandTest {
     private static final Path EXAMPLE = Path.of("examples/orders-api.yaml");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());

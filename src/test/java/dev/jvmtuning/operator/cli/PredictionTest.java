@@ -29,11 +29,8 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -131,13 +128,13 @@ class PredictionTest {
 
                 assertThat(stored(written)).as(name + ": the Deployment as written").isEqualTo(stored(prediction.deployment()));
                 assertThat(stored(writtenValues)).as(name + ": the ConfigMap as written").isEqualTo(stored(prediction.values()));
-                Outcome after = diff(name, where);
+                Tp after = diff(name, where);
                 assertThat(after.status()).as(name + ": " + after.out() + after.err()).isZero();
             }
             assertThat(client.resources(TuningProfile.class).inNamespace(namespace).withName("auto").get().getStatus().getAuto().getSettings())
                     .as("the loop still stands where it stood when predicted").isEqualTo(LOOP_SETTINGS);
 
-            Outcome elsewhere = diff("allowed", "-n", namespace, "--kubeconfig", controlPlane.kubeconfig().toString(),
+            Tp elsewhere = diff("allowed", "-n", namespace, "--kubeconfig", controlPlane.kubeconfig().toString(),
                     "--operator-namespace", namespace);
             assertThat(elsewhere.err()).as("no settings there: said, and the standard policy refuses the flag the installation allows")
                     .contains("warning: the operator's settings (ConfigMap " + namespace + "/" + PublishedSettings.CONFIG_MAP + ") cannot be read",
@@ -148,18 +145,12 @@ class PredictionTest {
         }
     }
 
-    private record Outcome(int status, String out, String err) {
-    }
-
-    private static Outcome diff(String name, String... where) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private static Tp diff(String name, String... where) {
         String[] args = new String[where.length + 2];
         args[0] = "diff";
         args[1] = name;
         System.arraycopy(where, 0, args, 2, where.length);
-        int status = TpCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Outcome(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        return Tp.run(args);
     }
 
     private static String[] arguments(String name, String[] where) {

@@ -10,7 +10,8 @@ import java.nio.file.Path;
 
 /**
  * Java agent that serves, on its own port, the JVM metrics plus the per-container scheduler, cgroup and
- * web server thread pool metrics the JVM tuning operator needs, and the HotSpot options the JVM runs with.
+ * web server thread pool metrics the JVM tuning operator needs, the HotSpot options the JVM runs with, and its
+ * native memory by category when it tracks it.
  * Whatever goes wrong, the application runs on: the agent prints one line to stderr and serves nothing.
  */
 public final class JvmTuningAgent {
@@ -77,6 +78,7 @@ public final class JvmTuningAgent {
         new CgroupCpuMetrics(hostFiles).register(registry);
         new ServerThreadPoolMetrics(ManagementFactory.getPlatformMBeanServer()).register(registry);
         new VmOptionMetrics().register(registry);
+        NativeMemoryMetrics.registerIfTracked(registry);
         return new BackgroundCollector(registry, System::nanoTime);
     }
 }

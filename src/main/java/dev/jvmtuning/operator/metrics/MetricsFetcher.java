@@ -9,6 +9,7 @@ import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.EffectiveOptions;
+import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.model.Units;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -181,11 +182,13 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
                 : scrapePods(pods, metrics.effectivePort(), MetricsEndpoint.path(profile.getSpec()));
         Map<String, PodSnapshot> snapshots = new LinkedHashMap<>();
         Map<String, EffectiveOptions> options = new LinkedHashMap<>();
+        Map<String, MemoryUse> memory = new LinkedHashMap<>();
         Map<String, String> failures = new LinkedHashMap<>();
         outcomes.forEach((pod, outcome) -> {
             if (outcome.reading() != null) {
                 snapshots.put(pod, outcome.reading().snapshot());
                 options.put(pod, outcome.reading().options());
+                memory.put(pod, outcome.reading().memory());
             } else {
                 failures.put(pod, outcome.problem());
             }
@@ -202,13 +205,13 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
                         .map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining("; ")));
         if (observed == null) {
             return new MetricsReport(ConditionStatus.TRUE, Reason.FIRST_SAMPLE, read + "; rates follow after the next sample", null, null,
-                    options);
+                    options, memory);
         }
         Guardrail guardrail = profile.getSpec().getAuto() == null ? null : profile.getSpec().getAuto().getGuardrail();
         if (guardrail != null) {
             read += guardrail(profile, guardrail, target.get(), pods, observed);
         }
-        return new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, read, observed, past.observed(), options);
+        return new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, read, observed, past.observed(), options, memory);
     }
 
     /** The report when there is nothing to scrape: no target, or no Ready pod of it. */

@@ -59,6 +59,8 @@ class MetricsFetcherTest {
             process_cpu_seconds_total %s
             jvmtuning_vm_option{option="MaxHeapSize",origin="ENVIRON_VAR"} 5.36870912E8
             jvmtuning_vm_option{option="UseG1GC",origin="ERGONOMIC"} 1.0
+            jvm_threads_current 42
+            jvmtuning_native_memory_bytes{category="Thread",kind="committed"} 4.4040192E7
             """;
 
     private final AtomicReference<Behaviour> behaviour = new AtomicReference<>(Behaviour.GOOD);
@@ -174,6 +176,10 @@ class MetricsFetcherTest {
         assertThat(report.observed().getInvoluntarySwitchesPerCorePerSecond()).isGreaterThan(2000);
         assertThat(report.effectiveOptions().values()).singleElement().isEqualTo(new EffectiveOptions(Map.of(
                 "MaxHeapSize", new Option(512.0 * 1024 * 1024, Origin.ENVIRON_VAR), "UseG1GC", new Option(1, Origin.ERGONOMIC))));
+        assertThat(report.memory().values()).singleElement().satisfies(memory -> {
+            assertThat(memory.threads()).isEqualTo(42);
+            assertThat(memory.nativeMemory().committed("Thread")).isEqualTo(42L * 1024 * 1024);
+        });
         assertThat(PressureDetector.judge(report.observed(), report.previous(), null, CurrentSettings.UNKNOWN).findings())
                 .anyMatch(f -> f.type() == ConditionType.CONTEXT_SWITCH_PRESSURE && f.status() == ConditionStatus.TRUE);
     }

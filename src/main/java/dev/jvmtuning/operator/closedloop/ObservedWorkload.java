@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.planner;
+package dev.jvmtuning.operator.closedloop;
 
 import static dev.jvmtuning.operator.model.Units.mebibytes;
 import static dev.jvmtuning.operator.model.Units.number;
@@ -12,6 +12,8 @@ import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.Setting;
 import dev.jvmtuning.operator.model.TuningValues;
+import dev.jvmtuning.operator.planner.PlanResult;
+import dev.jvmtuning.operator.planner.Planner;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;

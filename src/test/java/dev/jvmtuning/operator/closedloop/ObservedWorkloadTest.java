@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.planner;
+package dev.jvmtuning.operator.closedloop;
 
 import static dev.jvmtuning.operator.planner.Specs.container;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,6 +14,7 @@ import dev.jvmtuning.operator.api.v1alpha1.Workload;
 import dev.jvmtuning.operator.model.TuningValues;
 import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.planner.PlanResult.Plan;
+import dev.jvmtuning.operator.planner.Planner;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.DoubleRange;

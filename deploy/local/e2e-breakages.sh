@@ -23,7 +23,7 @@ BREAKAGES=(
   "5b|5b|$main/reconciler/ProfileSeries.java|s/\"jvm.tuning.profile.condition\"/\"jvm.tuning.profile.state\"/|the per-profile condition series is not published under its name"
   "6|6|$main/config/LeaderElection.java|s/.build()).orElse(null);/.build()).filter(configuration -> false).orElse(null);/|the operator runs without leader election"
   "7|7|$main/reconciler/Watches.java|s/getEffectiveNamespaces().size() == 1;/getEffectiveNamespaces().size() > 0;/|the informers of a namespace list share one item store"
-  "8|8|$main/auto/AutoLoop.java|s/Optional<String> worse = Measures.regression(in.spec(), pending.get().getBefore(), period);/Optional<String> worse = Optional.empty();/|a step that made things worse is kept, never reverted"
+  "8|8|$main/closedloop/AutoLoop.java|s/Optional<String> worse = Measures.regression(in.spec(), pending.get().getBefore(), period);/Optional<String> worse = Optional.empty();/|a step that made things worse is kept, never reverted"
 )
 ONLY=" $* "
 

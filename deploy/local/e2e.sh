@@ -2,6 +2,7 @@
 # End-to-end checks on the real node, after demo.sh (its cluster, operator and orders-api profile).
 # Each check reads what the kernel, the kubelet or the JVM itself reports, never only the pod spec:
 #   1. the tuned flags as the running JVM reports them (attach API), in every new pod;
+#   1b. an image's entrypoint overriding the planned heap: SettingsEffective=False, from the JVMs' own readings;
 #   2. deleting the profile rolls the pods back to the user's own JVM options;
 #   3. a flag no JVM knows: refused by the flag policy before any pod sees it; then settings the
 #      application cannot start with: a real CrashLoopBackOff, rolled back to the user's template;
@@ -48,6 +49,7 @@ pods_of() {
 jvm_flags() { kubectl exec -n "$NS" "$1" -c app -- env -u JAVA_TOOL_OPTIONS java -m jdk.jcmd/sun.tools.jcmd.JCmd 1 VM.flags; }
 condition() { kubectl get tp "$2" -n "$NS" -o jsonpath="{.status.conditions[?(@.type==\"$1\")].status}"; }
 applied() { kubectl get tp "$1" -n "$NS" -o jsonpath="{.status.conditions[?(@.type==\"Applied\")].$2}"; } # PROFILE FIELD
+condition_is() { [ "$(condition "$1" "$2")" = "$3" ]; } # TYPE PROFILE STATUS
 rolled_back() { [ "$(applied "$1" reason)" = RolledBack ]; }
 
 # A Deployment of the lab workload: NAME, replicas, the container's extra YAML (indented 8).
@@ -93,12 +95,34 @@ flags_in_running_jvms() {
   kubectl apply -n "$NS" -f "$REPO_ROOT/deploy/local/demo/orders-api.yaml" >/dev/null
   kubectl wait --for=condition=Ready tp/orders-api -n "$NS" --timeout=240s
   kubectl rollout status deployment/orders-api -n "$NS" --timeout=120s
+  # what the JVMs report of themselves, through the agent, within a metrics interval or two
+  wait_for 120 "tp/orders-api SettingsEffective=True" condition_is SettingsEffective orders-api True
+  echo "SettingsEffective=True: $(kubectl get tp orders-api -n "$NS" -o jsonpath='{.status.conditions[?(@.type=="SettingsEffective")].message}')"
   for pod in $(pods_of orders-api); do
     flags="$(jvm_flags "$pod")"
     echo "$pod: $(tr ' ' '\n' <<<"$flags" | grep -E 'UseG1GC|MaxGCPauseMillis|ExitOnOutOfMemoryError|MaxRAMPercentage' | paste -sd' ')"
     grep -q -- '-XX:+UseG1GC' <<<"$flags" && grep -q -- '-XX:MaxGCPauseMillis=100' <<<"$flags" &&
       grep -q -- '-XX:+ExitOnOutOfMemoryError' <<<"$flags" || return 1
   done
+}
+
+# An image whose entrypoint passes the JVM its own options, out of the pod spec's sight (a variable only the
+# entrypoint reads): the JVM runs the image's heap, not the planned one, and the profile says so, read from the
+# JVMs themselves. The demo's profile, on the same node, says its settings are in effect (check 1).
+settings_read_from_the_jvms() {
+  local message
+  workload imager 1 "        command: [/bin/sh, -c, 'exec java \$IMAGE_OPTS -jar /app/app.jar']
+        env: [{name: IMAGE_OPTS, value: '-Xmx200m -XX:-UseContainerSupport'}]
+        resources: {requests: {cpu: 10m, memory: 256Mi}, limits: {cpu: '1', memory: 640Mi}}"
+  profile imager imager '  metrics: {injectAgent: true, interval: 10s}'
+  wait_for 240 "tp/imager SettingsEffective=False" condition_is SettingsEffective imager False
+  message="$(kubectl get tp imager -n "$NS" -o jsonpath='{.status.conditions[?(@.type=="SettingsEffective")].message}')"
+  echo "SettingsEffective=False: $message"
+  grep -q 'MaxHeapSize' <<<"$message" && grep -q 'VM_CREATION' <<<"$message"
+  condition_is Ready imager False
+  condition_is SettingsEffective orders-api True
+  kubectl delete tp imager -n "$NS" --wait=true --timeout=60s >/dev/null
+  kubectl delete deployment imager -n "$NS" --wait=false >/dev/null
 }
 
 restored_on_delete() {
@@ -383,6 +407,7 @@ YAML
 }
 
 check "1. the running JVMs report the tuned flags" flags_in_running_jvms
+check "1b. an image's own -Xmx beats the planned heap: SettingsEffective=False, read from the JVMs" settings_read_from_the_jvms
 check "2. deleting the profile restores the pods' own JVM options" restored_on_delete
 check "3. a flag no JVM knows: refused, no pod touched" unknown_flag_refused_before_any_pod
 check "3b. settings the service cannot start with: a real CrashLoopBackOff, rolled back" crash_loop_rolled_back
@@ -400,7 +425,7 @@ if [[ "$ONLY" = "  " || "$ONLY" == *" 7 "* ]]; then
     --set "watchNamespaces={$NS}" --wait --timeout 180s >/dev/null || echo "could not set the operator's namespaces back to $NS" >&2
 fi
 kubectl delete namespace "${NS_LIST[@]}" --ignore-not-found --wait=false >/dev/null
-kubectl delete tp -n "$NS" refuser oomer throttled looper --ignore-not-found --wait=false >/dev/null
-kubectl delete deployment -n "$NS" refuser oomer throttled looper --ignore-not-found --wait=false >/dev/null
+kubectl delete tp -n "$NS" imager refuser oomer throttled looper --ignore-not-found --wait=false >/dev/null
+kubectl delete deployment -n "$NS" imager refuser oomer throttled looper --ignore-not-found --wait=false >/dev/null
 printf '\n%d of %d end-to-end checks failed\n' "$failures" "$ran"
 [ "$failures" -eq 0 ]

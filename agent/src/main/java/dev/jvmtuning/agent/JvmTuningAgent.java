@@ -10,8 +10,9 @@ import java.nio.file.Path;
 
 /**
  * Java agent that serves, on its own port, the JVM metrics plus the per-container scheduler, cgroup and
- * web server thread pool metrics the JVM tuning operator needs. Whatever goes wrong, the application
- * runs on: the agent prints one line to stderr and serves nothing.
+ * web server thread pool metrics the JVM tuning operator needs, the HotSpot options the JVM runs with, and its
+ * native memory by category when it tracks it.
+ * Whatever goes wrong, the application runs on: the agent prints one line to stderr and serves nothing.
  */
 public final class JvmTuningAgent {
 
@@ -76,6 +77,8 @@ public final class JvmTuningAgent {
         new ThreadSchedulingMetrics(hostFiles).register(registry);
         new CgroupCpuMetrics(hostFiles).register(registry);
         new ServerThreadPoolMetrics(ManagementFactory.getPlatformMBeanServer()).register(registry);
+        new VmOptionMetrics().register(registry);
+        NativeMemoryMetrics.registerIfTracked(registry);
         return new BackgroundCollector(registry, System::nanoTime);
     }
 }

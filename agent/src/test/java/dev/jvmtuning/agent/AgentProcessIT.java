@@ -92,6 +92,7 @@ class AgentProcessIT {
                 .doesNotContain("\"ThreadDump\"", "\"FindDeadlocks\"");
         assertThat(second.get(PROCESS_CPU)).isGreaterThan(first.get(PROCESS_CPU));
         assertThat(second.get("jvmtuning_tasks")).isGreaterThan(3);
+        assertThat(second.keySet()).anyMatch(series -> series.startsWith("jvmtuning_vm_option{option=\"MaxHeapSize\""));
     }
 
     @Test

@@ -1,10 +1,5 @@
 package dev.jvmtuning.operator.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.model.ContainerFacts;
@@ -17,80 +12,94 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
-import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.file.Files;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code plan}: previews what the operator would render for a TuningProfile, without a cluster.
  * The container's CPU and memory come from a Deployment in the same files, or from flags.
- * Exit status: 0 a plan, 1 the profile is invalid or infeasible for the container, 2 bad usage or input.
  */
-public final class PlanCommand {
-    static final String USAGE = """
-            usage: plan -f FILE [-f FILE ...] [--cpu CORES] [--memory QUANTITY] [--replicas N] [--java VERSION] [--allow PREFIX ...]
-                        [-o text|yaml|json]
+@Command(name = "plan", mixinStandardHelpOptions = true, versionProvider = TpCommand.Version.class,
+        description = {"The settings the operator would render for a TuningProfile, and why, without a cluster.",
+                "The profile is read from the -f files. Its Deployment may sit in the same or another one: its container's resources, "
+                        + "env, command and replicas are then used. The options below supply or override them."},
+        exitCodeListHeading = "%nExit status:%n", exitCodeList = {"0:a plan", "1:the profile is invalid or infeasible for the container",
+                "2:bad usage or input"})
+final class PlanCommand implements Callable<Integer> {
+    @Option(names = {"-f", "--file"}, paramLabel = "FILE", required = true,
+            description = "A file of YAML documents with the TuningProfile, and perhaps its Deployment; repeat for more files.")
+    private List<Path> files;
 
-            Prints the settings the operator would render for the TuningProfile in FILE, and why.
-            The target Deployment may sit in the same or another -f file: its container's resources,
-            env, command and replicas are then used. Flags supply or override them:
-              --cpu CORES         CPU limit of the container, e.g. 2 or 500m
-              --memory QUANTITY   memory limit of the container, e.g. 2Gi
-              --replicas N        replicas of the Deployment (for database connection totals)
-              --java VERSION      the JVM's feature version, e.g. 21
-              --allow PREFIX      a flag prefix the installation allows (its flagPolicy.allow), e.g. -Dfile.encoding=;
-                                  once per entry. Without it jvmOptions are judged by the standard policy
-              -o, --output FORMAT text (default), or yaml or json for scripts
-            Exit status: 0 a plan, 1 invalid or infeasible, 2 bad usage or input.
-            """;
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
-            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER).enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS));
+    @Option(names = "--cpu", paramLabel = "CORES", converter = PositiveQuantity.class, description = "CPU limit of the container, e.g. 2 or 500m.")
+    private Quantity cpu;
 
-    private PlanCommand() {
+    @Option(names = "--memory", paramLabel = "QUANTITY", converter = PositiveQuantity.class, description = "Memory limit of the container, e.g. 2Gi.")
+    private Quantity memory;
+
+    @Option(names = "--replicas", paramLabel = "N", converter = PositiveNumber.class,
+            description = "Replicas of the Deployment (for database connection totals).")
+    private Integer replicas;
+
+    @Option(names = "--java", paramLabel = "VERSION", converter = PositiveNumber.class, description = "The JVM's feature version, e.g. 21.")
+    private Integer java;
+
+    @Option(names = "--allow", paramLabel = "PREFIX",
+            description = "A flag prefix the installation allows (its flagPolicy.allow), e.g. -Dfile.encoding=; once per entry. "
+                    + "Without it jvmOptions are judged by the standard policy.")
+    private List<String> allow = new ArrayList<>();
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "text", description = "text (the default), or yaml or json for scripts.")
+    private Output output;
+
+    @Spec
+    private CommandSpec spec;
+
+    /** How -o prints. */
+    enum Output {
+        TEXT, YAML, JSON;
+
+        /** As typed on the line, and as help, errors and completion show it. */
+        @Override
+        public String toString() {
+            return name().toLowerCase(Locale.ROOT);
+        }
     }
 
-    public static void main(String[] args) {
-        System.exit(run(args, System.out, System.err));
-    }
-
-    static int run(String[] args, PrintStream out, PrintStream err) {
-        Options options;
+    @Override
+    public Integer call() {
+        FlagPolicy flagPolicy;
         try {
-            options = Options.parse(args);
+            flagPolicy = FlagPolicy.bundled(allow);
         } catch (IllegalArgumentException e) {
-            err.println("plan: " + e.getMessage());
-            err.print(USAGE);
-            return 2;
+            throw new ParameterException(spec.commandLine(), "--allow: " + e.getMessage());
         }
-        if (options.help) {
-            out.print(USAGE);
-            return 0;
-        }
-        try {
-            return plan(options, out, err);
-        } catch (InputException e) {
-            err.println("plan: " + e.getMessage());
-            return 2;
-        }
+        return plan(flagPolicy, spec.commandLine().getOut(), spec.commandLine().getErr());
     }
 
-    private static int plan(Options options, PrintStream out, PrintStream err) {
+    private int plan(FlagPolicy flagPolicy, PrintWriter out, PrintWriter err) {
         List<TuningProfile> profiles = new ArrayList<>();
         List<Deployment> deployments = new ArrayList<>();
-        for (Path file : options.files) {
-            readObjects(file, profiles, deployments);
+        for (Path file : files) {
+            Documents.read(file, profiles, deployments);
         }
         if (profiles.size() != 1) {
-            throw new InputException("expected exactly one TuningProfile in " + options.files + ", found " + profiles.size());
+            throw new InputException("expected exactly one TuningProfile in " + files + ", found " + profiles.size());
         }
         TuningProfile profile = profiles.get(0);
         if (profile.getSpec() == null || profile.getSpec().getTargetRef() == null || profile.getSpec().getTargetRef().getName() == null) {
@@ -100,18 +109,19 @@ public final class PlanCommand {
         Deployment deployment = deployments.stream()
                 .filter(d -> d.getMetadata() != null && target.equals(d.getMetadata().getName()))
                 .findFirst()
-                .map(d -> overridden(d, options))
-                .orElseGet(() -> fromFlags(options, target, profile.getSpec().getContainer()));
+                .map(this::overridden)
+                .orElseGet(() -> fromFlags(target, profile.getSpec().getContainer()));
         // Offline, the guardrail's query cannot be known: the operator's check of it is diff's and export's.
         Preview preview = Preview.of(profile.getMetadata().getName(), profile.getSpec(),
-                profile.getStatus() == null ? null : profile.getStatus().getAuto(), deployment, options.java,
-                new Preview.Installation(options.flagPolicy(), guardrail -> Optional.empty()));
+                profile.getStatus() == null ? null : profile.getStatus().getAuto(), deployment, java,
+                new Preview.Installation(flagPolicy, guardrail -> Optional.empty()));
         if (preview instanceof Preview.NoContainer missing) {
             throw new InputException(missing.problem());
         }
         ContainerFacts facts = preview instanceof Preview.Rendered rendered ? rendered.facts() : ((Preview.Rejected) preview).facts();
-        if (options.output != Output.TEXT) {
-            out.print(options.output.write(structured(profile, facts, preview)));
+        if (output != Output.TEXT) {
+            Map<String, Object> document = structured(profile, facts, preview);
+            out.print(output == Output.JSON ? Documents.json(document) : Documents.yaml(document));
             return preview instanceof Preview.Rendered ? 0 : 1;
         }
         out.println("TuningProfile " + profile.getMetadata().getName() + " -> Deployment " + target
@@ -161,63 +171,20 @@ public final class PlanCommand {
         return doc;
     }
 
-    /** How -o prints. */
-    enum Output {
-        TEXT, YAML, JSON;
-
-        String write(Object document) {
-            try {
-                return this == JSON ? new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(document) + "\n"
-                        : PlanCommand.YAML.writeValueAsString(document);
-            } catch (JsonProcessingException e) {
-                throw new IllegalStateException("a plan is plain data", e);
-            }
-        }
-
-        static Output parse(String value) {
-            return switch (value) {
-                case "text" -> TEXT;
-                case "yaml" -> YAML;
-                case "json" -> JSON;
-                default -> throw new IllegalArgumentException("-o takes text, yaml or json, got " + value);
-            };
-        }
-    }
-
-    /** The TuningProfiles and Deployments of a file of YAML documents; other kinds are skipped. */
-    static void readObjects(Path file, List<TuningProfile> profiles, List<Deployment> deployments) {
-        try (var documents = YAML.readerFor(JsonNode.class).<JsonNode>readValues(Files.newBufferedReader(file))) {
-            while (documents.hasNext()) {
-                JsonNode document = documents.next();
-                if (document == null || document.isNull() || document.isMissingNode()) {
-                    continue;
-                }
-                String kind = document.path("kind").asText();
-                if (kind.equals("TuningProfile")) {
-                    profiles.add(YAML.treeToValue(document, TuningProfile.class));
-                } else if (kind.equals("Deployment")) {
-                    deployments.add(YAML.treeToValue(document, Deployment.class));
-                }
-            }
-        } catch (IOException e) {
-            throw new InputException("cannot read " + file + ": " + e.getMessage().lines().findFirst().orElse(""));
-        }
-    }
-
     /** The Deployment with the limits and replicas the flags give; only the target container's limits are read. */
-    private static Deployment overridden(Deployment deployment, Options options) {
+    private Deployment overridden(Deployment deployment) {
         Deployment copy = new DeploymentBuilder(deployment).build();
-        if (options.replicas != null && copy.getSpec() != null) {
-            copy.getSpec().setReplicas(options.replicas);
+        if (replicas != null && copy.getSpec() != null) {
+            copy.getSpec().setReplicas(replicas);
         }
         Optional.ofNullable(copy.getSpec()).map(d -> d.getTemplate()).map(t -> t.getSpec()).map(p -> p.getContainers()).orElse(List.of()).forEach(c -> {
             ResourceRequirements resources = Objects.requireNonNullElseGet(c.getResources(), ResourceRequirements::new);
             Map<String, Quantity> limits = new LinkedHashMap<>(Objects.requireNonNullElse(resources.getLimits(), Map.of()));
-            if (options.cpu != null) {
-                limits.put("cpu", options.cpu);
+            if (cpu != null) {
+                limits.put("cpu", cpu);
             }
-            if (options.memory != null) {
-                limits.put("memory", options.memory);
+            if (memory != null) {
+                limits.put("memory", memory);
             }
             resources.setLimits(limits);
             c.setResources(resources);
@@ -226,15 +193,15 @@ public final class PlanCommand {
     }
 
     /** A Deployment of one container with the limits and replicas the flags give, when the files hold none. */
-    private static Deployment fromFlags(Options options, String target, String containerName) {
-        if (options.cpu == null && options.memory == null) {
+    private Deployment fromFlags(String target, String containerName) {
+        if (cpu == null && memory == null) {
             throw new InputException("no Deployment named " + target + " in the given files: pass it with -f, or give --cpu and --memory");
         }
         Map<String, Quantity> limits = new LinkedHashMap<>();
-        Optional.ofNullable(options.cpu).ifPresent(cpu -> limits.put("cpu", cpu));
-        Optional.ofNullable(options.memory).ifPresent(memory -> limits.put("memory", memory));
+        Optional.ofNullable(cpu).ifPresent(cpu -> limits.put("cpu", cpu));
+        Optional.ofNullable(memory).ifPresent(memory -> limits.put("memory", memory));
         return new DeploymentBuilder().withNewMetadata().withName(target).endMetadata()
-                .withNewSpec().withReplicas(options.replicas != null ? options.replicas : 1).withNewTemplate().withNewSpec()
+                .withNewSpec().withReplicas(replicas != null ? replicas : 1).withNewTemplate().withNewSpec()
                 .addNewContainer().withName(Objects.requireNonNullElse(containerName, target)).withNewResources().withLimits(limits).endResources()
                 .endContainer().endSpec().endTemplate().endSpec().build();
     }
@@ -246,7 +213,7 @@ public final class PlanCommand {
                 + (facts.javaMajorVersion() == null ? "" : ", JDK " + facts.javaMajorVersion());
     }
 
-    private static void print(PlanResult.Plan plan, Rendering rendering, PrintStream out) {
+    private static void print(PlanResult.Plan plan, Rendering rendering, PrintWriter out) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"SETTING", "VALUE", "RENDERED AS", "RULE", "WHY"});
         for (Decision d : plan.decisions()) {
@@ -274,85 +241,35 @@ public final class PlanCommand {
         }
     }
 
-    /** Input the user must fix; printed without a stack trace. */
-    static final class InputException extends RuntimeException {
-        InputException(String message) {
-            super(message);
+    /** A Kubernetes quantity above zero, such as 2, 500m or 2Gi. */
+    static final class PositiveQuantity implements ITypeConverter<Quantity> {
+        @Override
+        public Quantity convert(String value) {
+            try {
+                Quantity quantity = Quantity.parse(value);
+                if (Quantity.getAmountInBytes(quantity).signum() > 0) {
+                    return quantity;
+                }
+            } catch (IllegalArgumentException | ArithmeticException e) {
+                // said below, as for zero
+            }
+            throw new TypeConversionException("takes a Kubernetes quantity such as 2, 500m or 2Gi, above zero; got " + value);
         }
     }
 
-    private static final class Options {
-        final List<Path> files = new ArrayList<>();
-        Quantity cpu;
-        Quantity memory;
-        final List<String> allow = new ArrayList<>();
-        Integer replicas;
-        Integer java;
-        Output output = Output.TEXT;
-        boolean help;
-
-        static Options parse(String[] args) {
-            Options o = new Options();
-            for (int i = 0; i < args.length; i++) {
-                String arg = args[i];
-                switch (arg) {
-                    case "-h", "--help" -> o.help = true;
-                    case "-f", "--file" -> o.files.add(Path.of(value(args, ++i, arg)));
-                    case "--cpu" -> o.cpu = parseQuantity(value(args, ++i, arg), arg);
-                    case "--memory" -> o.memory = parseQuantity(value(args, ++i, arg), arg);
-                    case "--allow" -> o.allow.add(value(args, ++i, arg));
-                    case "--replicas" -> o.replicas = positive(value(args, ++i, arg), arg);
-                    case "--java" -> o.java = positive(value(args, ++i, arg), arg);
-                    case "-o", "--output" -> o.output = Output.parse(value(args, ++i, arg));
-                    default -> throw new IllegalArgumentException("unknown argument " + arg);
-                }
-            }
-            if (!o.help && o.files.isEmpty()) {
-                throw new IllegalArgumentException("give the profile with -f FILE");
-            }
-            for (Path file : o.files) {
-                if (!Files.isReadable(file)) {
-                    throw new IllegalArgumentException("cannot read " + file);
-                }
-            }
-            o.flagPolicy();
-            return o;
-        }
-
-        /** The policy the installation's allow-list makes; an entry it could never allow is bad usage. */
-        FlagPolicy flagPolicy() {
-            return FlagPolicy.bundled(allow);
-        }
-
-        private static String value(String[] args, int i, String flag) {
-            if (i >= args.length) {
-                throw new IllegalArgumentException(flag + " needs a value");
-            }
-            return args[i];
-        }
-
-        private static Quantity parseQuantity(String value, String flag) {
+    /** A whole number above zero. */
+    static final class PositiveNumber implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
             try {
-                Quantity q = Quantity.parse(value);
-                if (Quantity.getAmountInBytes(q).signum() <= 0) {
-                    throw new IllegalArgumentException(flag + " must be positive, got " + value);
+                int number = Integer.parseInt(value);
+                if (number > 0) {
+                    return number;
                 }
-                return q;
-            } catch (IllegalArgumentException | ArithmeticException e) {
-                throw new IllegalArgumentException(flag + " takes a Kubernetes quantity such as 2, 500m or 2Gi, got " + value);
-            }
-        }
-
-        private static int positive(String value, String flag) {
-            try {
-                int n = Integer.parseInt(value);
-                if (n < 1) {
-                    throw new NumberFormatException();
-                }
-                return n;
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(flag + " takes a positive whole number, got " + value);
+                // said below, as for zero
             }
+            throw new TypeConversionException("takes a positive whole number, got " + value);
         }
     }
 }

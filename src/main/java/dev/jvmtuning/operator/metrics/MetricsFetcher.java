@@ -8,6 +8,8 @@ import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.model.ConditionStatus;
+import dev.jvmtuning.operator.model.EffectiveOptions;
+import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.model.Units;
@@ -46,8 +48,8 @@ import java.util.stream.Collectors;
  * window against the plan in force.
  */
 public final class MetricsFetcher implements PerResourcePollingEventSource.ResourceFetcher<MetricsReport, TuningProfile>, AutoCloseable {
-    /** The series a window reads: samples of any other are not kept. */
-    private static final Set<String> READ = Set.copyOf(PodSnapshot.SERIES);
+    /** The series a reading reads: samples of any other are not kept. */
+    private static final Set<String> READ = Set.copyOf(PodReading.SERIES);
     private static final String KEEP_ALIVE_SECONDS = "jdk.httpclient.keepalive.timeout";
     private final Function<TuningProfile, Optional<Deployment>> targetOf;
     private final Function<Deployment, List<Pod>> podsOf;
@@ -180,10 +182,14 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
                 ? queryPrometheus(profile, pods)
                 : scrapePods(pods, metrics.effectivePort(), MetricsEndpoint.path(profile.getSpec()));
         Map<String, PodSnapshot> snapshots = new LinkedHashMap<>();
+        Map<String, EffectiveOptions> options = new LinkedHashMap<>();
+        Map<String, MemoryUse> memory = new LinkedHashMap<>();
         Map<String, String> failures = new LinkedHashMap<>();
         outcomes.forEach((pod, outcome) -> {
-            if (outcome.snapshot() != null) {
-                snapshots.put(pod, outcome.snapshot());
+            if (outcome.reading() != null) {
+                snapshots.put(pod, outcome.reading().snapshot());
+                options.put(pod, outcome.reading().options());
+                memory.put(pod, outcome.reading().memory());
             } else {
                 failures.put(pod, outcome.problem());
             }
@@ -199,13 +205,14 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
                 + (failures.isEmpty() ? "" : "; failed: " + failures.entrySet().stream().limit(3)
                         .map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining("; ")));
         if (observed == null) {
-            return new MetricsReport(ConditionStatus.TRUE, Reason.FIRST_SAMPLE, read + "; rates follow after the next sample", null, null);
+            return new MetricsReport(ConditionStatus.TRUE, Reason.FIRST_SAMPLE, read + "; rates follow after the next sample", null, null,
+                    options, memory);
         }
         Guardrail guardrail = profile.getSpec().getAuto() == null ? null : profile.getSpec().getAuto().getGuardrail();
         if (guardrail != null) {
             read += guardrail(profile, guardrail, target.get(), pods, observed);
         }
-        return new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, read, observed, past.observed());
+        return new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, read, observed, past.observed(), options, memory);
     }
 
     /** The report when there is nothing to scrape: no target, or no Ready pod of it. */
@@ -228,7 +235,7 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
     }
 
 
-    record Outcome(PodSnapshot snapshot, String problem) {
+    record Outcome(PodReading reading, String problem) {
     }
 
     private Map<String, Outcome> scrapePods(List<Pod> pods, int port, String path) {
@@ -242,7 +249,7 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         return outcomes;
     }
 
-    /** One scrape: only the samples of the series the window reads, at most maxSamples of them, within the bounds of {@link #bounded}. */
+    /** One scrape: only the samples of the series a reading reads, at most maxSamples of them, within the bounds of {@link #bounded}. */
     private CompletableFuture<Outcome> scrape(URI uri) {
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(settings.timeout()).header("Accept", "text/plain;version=0.0.4")
                 .header("User-Agent", userAgent).GET().build();
@@ -257,7 +264,7 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
                         return new Outcome(null, "no metrics in the response of " + uri
                                 + (scrape.skippedLines() > 0 ? " (" + scrape.skippedLines() + " malformed lines)" : ""));
                     }
-                    return new Outcome(PodSnapshot.of(scrape, clock.millis()), null);
+                    return new Outcome(PodReading.of(scrape, clock.millis()), null);
                 })
                 .exceptionally(e -> new Outcome(null, describe(e) + " (" + uri + ")"));
     }
@@ -298,12 +305,12 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         try {
             // the samples of as many pods as a scrape of each would keep
             int maxSamples = (int) Math.min(Integer.MAX_VALUE, (long) settings.maxSamples() * pods.size());
-            Map<String, PodSnapshot> byPod = PrometheusQuery.snapshotsByPod(query(PrometheusQuery.seriesOfPods(profile.getMetadata().getNamespace(),
+            Map<String, PodReading> byPod = PrometheusQuery.readingsByPod(query(PrometheusQuery.seriesOfPods(profile.getMetadata().getNamespace(),
                     podNames(pods))), maxSamples);
             for (Pod pod : pods) {
                 String name = pod.getMetadata().getName();
-                PodSnapshot snapshot = byPod.get(name);
-                outcomes.put(name, snapshot == null ? new Outcome(null, "Prometheus has no series for this pod") : new Outcome(snapshot, null));
+                PodReading reading = byPod.get(name);
+                outcomes.put(name, reading == null ? new Outcome(null, "Prometheus has no series for this pod") : new Outcome(reading, null));
             }
         } catch (Exception e) {
             pods.forEach(p -> outcomes.put(p.getMetadata().getName(), new Outcome(null, describe(e))));

@@ -143,7 +143,7 @@ public record PodSnapshot(
         return seconds != null || micrometerNanos == null ? seconds : Double.valueOf(micrometerNanos / 1e9);
     }
 
-    private static Predicate<Sample> series(String name) {
+    static Predicate<Sample> series(String name) {
         return s -> s.name().equals(name) && !Double.isNaN(s.value());
     }
 
@@ -151,8 +151,9 @@ public record PodSnapshot(
         return gc != null && (gc.contains("Concurrent") || gc.contains("Cycles"));
     }
 
+    /** The sum of the samples of the first dialect that has any; null when none has. */
     @SafeVarargs
-    private static Double firstSum(List<Sample> samples, Predicate<Sample>... dialects) {
+    static Double firstSum(List<Sample> samples, Predicate<Sample>... dialects) {
         for (Predicate<Sample> dialect : dialects) {
             double sum = 0;
             boolean found = false;

@@ -23,18 +23,18 @@ final class PrometheusQuery {
     private PrometheusQuery() {
     }
 
-    /** Every series the snapshot reads, for the named pods of one namespace. */
+    /** Every series a reading reads, for the named pods of one namespace. */
     static String seriesOfPods(String namespace, List<String> pods) {
-        return "{__name__=~\"" + String.join("|", PodSnapshot.SERIES) + "\",namespace=\"" + namespace + "\",pod=~\""
+        return "{__name__=~\"" + String.join("|", PodReading.SERIES) + "\",namespace=\"" + namespace + "\",pod=~\""
                 + pods.stream().collect(Collectors.joining("|")) + "\"}";
     }
 
     /**
-     * An /api/v1/query answer as one snapshot per pod label, taken at the newest sample time of that pod.
+     * An /api/v1/query answer as one reading per pod label, taken at the newest sample time of that pod.
      *
      * @throws IOException when the answer is not JSON or holds more than {@code maxSamples} samples
      */
-    static Map<String, PodSnapshot> snapshotsByPod(String body, int maxSamples) throws IOException {
+    static Map<String, PodReading> readingsByPod(String body, int maxSamples) throws IOException {
         Map<String, List<Sample>> byPod = new LinkedHashMap<>();
         Map<String, Long> timeByPod = new LinkedHashMap<>();
         for (JsonNode series : read(body, maxSamples).result()) {
@@ -46,9 +46,9 @@ final class PrometheusQuery {
             byPod.computeIfAbsent(pod, k -> new ArrayList<>()).add(new Sample(labels.remove("__name__"), labels, value, at));
             timeByPod.merge(pod, at, Math::max);
         }
-        Map<String, PodSnapshot> snapshots = new LinkedHashMap<>();
-        byPod.forEach((pod, samples) -> snapshots.put(pod, PodSnapshot.of(new Scrape(samples, 0, List.of()), timeByPod.get(pod))));
-        return snapshots;
+        Map<String, PodReading> readings = new LinkedHashMap<>();
+        byPod.forEach((pod, samples) -> readings.put(pod, PodReading.of(new Scrape(samples, 0, List.of()), timeByPod.get(pod))));
+        return readings;
     }
 
     /**

@@ -4,17 +4,39 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.model.ConditionStatus;
+import dev.jvmtuning.operator.model.EffectiveOptions;
+import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.Reason;
 import java.util.Map;
 import java.util.Objects;
 
 /**
  * One metrics poll of a profile: whether metrics could be read (the MetricsAvailable condition), the
- * window's figures (null until two samples exist) and the window before it, for trends. A report
- * that differs from the last one triggers a reconcile, which judges it against the plan in force.
+ * window's figures (null until two samples exist), the window before it, for trends, and the HotSpot
+ * options each pod read reports running with (EffectiveOptions.NONE for a pod without the agent's series), and each
+ * pod's memory by kind, native memory tracking's categories included (MemoryUse.NONE for a pod that reports none): the
+ * last account of a pod before an OOM kill (OomKill).
+ * A report that differs from the last one triggers a reconcile, which judges it against the plan in force.
  */
 public record MetricsReport(ConditionStatus availableStatus, Reason availableReason, String availableMessage, Observed observed,
-        Observed previous) {
+        Observed previous, Map<String, EffectiveOptions> effectiveOptions, Map<String, MemoryUse> memory) {
+
+    public MetricsReport {
+        effectiveOptions = Map.copyOf(effectiveOptions);
+        memory = Map.copyOf(memory);
+    }
+
+    /** A report without memory: none was read. */
+    public MetricsReport(ConditionStatus availableStatus, Reason availableReason, String availableMessage, Observed observed,
+            Observed previous, Map<String, EffectiveOptions> effectiveOptions) {
+        this(availableStatus, availableReason, availableMessage, observed, previous, effectiveOptions, Map.of());
+    }
+
+    /** A report without options or memory: none were read. */
+    public MetricsReport(ConditionStatus availableStatus, Reason availableReason, String availableMessage, Observed observed,
+            Observed previous) {
+        this(availableStatus, availableReason, availableMessage, observed, previous, Map.of());
+    }
 
     /** How far a figure may move, relative to the one shown (or 0.01 absolute), and still be measurement noise. */
     static final double NOISE = 0.01;
@@ -30,7 +52,7 @@ public record MetricsReport(ConditionStatus availableStatus, Reason availableRea
      */
     public MetricsReport steadied(Observed shown) {
         return observed == null || shown == null || !withinNoise(shown, observed) ? this
-                : new MetricsReport(availableStatus, availableReason, availableMessage, shown, previous);
+                : new MetricsReport(availableStatus, availableReason, availableMessage, shown, previous, effectiveOptions, memory);
     }
 
     private static boolean withinNoise(Observed shown, Observed polled) {

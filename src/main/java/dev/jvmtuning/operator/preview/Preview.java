@@ -3,7 +3,7 @@ package dev.jvmtuning.operator.preview;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.Guardrail;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
-import dev.jvmtuning.operator.auto.Overlay;
+import dev.jvmtuning.operator.closedloop.Overlay;
 import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.Reason;

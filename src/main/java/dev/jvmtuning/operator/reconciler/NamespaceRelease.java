@@ -34,6 +34,7 @@ final class NamespaceRelease implements Runnable {
     static final String NAMESPACES = "namespaces";
     static final String ALL = "*";
     private static final Logger LOG = Logger.getLogger(NamespaceRelease.class);
+    private static final int RESTORE_ATTEMPTS = 5;
 
     private final KubernetesClient client;
     private final String ownNamespace;
@@ -111,12 +112,21 @@ final class NamespaceRelease implements Runnable {
     private String restore(TuningProfile profile) {
         String target = Observation.targetName(profile);
         try {
-            Deployment live = client.apps().deployments().inNamespace(profile.getMetadata().getNamespace()).withName(target).get();
-            if (live == null || !DeploymentTuning.tunedBy(live, profile.getMetadata().getName())) {
-                return "Deployment " + target + " carries none of its settings";
+            for (int attempt = 1; ; attempt++) {
+                Deployment live = client.apps().deployments().inNamespace(profile.getMetadata().getNamespace()).withName(target).get();
+                if (live == null || !DeploymentTuning.tunedBy(live, profile.getMetadata().getName())) {
+                    return "Deployment " + target + " carries none of its settings";
+                }
+                try {
+                    client.resource(DeploymentTuning.restored(live, profile.getMetadata().getName())).update();
+                    return "Deployment " + target + " restored to its own template";
+                } catch (KubernetesClientException e) {
+                    // The Deployment controller writes its status between our read and our replace: read again, a few times.
+                    if (e.getCode() != HttpURLConnection.HTTP_CONFLICT || attempt == RESTORE_ATTEMPTS) {
+                        throw e;
+                    }
+                }
             }
-            client.resource(DeploymentTuning.restored(live, profile.getMetadata().getName())).update();
-            return "Deployment " + target + " restored to its own template";
         } catch (KubernetesClientException e) {
             if (e.getCode() != HttpURLConnection.HTTP_FORBIDDEN) {
                 LOG.warnf("restoring Deployment %s/%s failed: %s", profile.getMetadata().getNamespace(), target, e.getMessage());

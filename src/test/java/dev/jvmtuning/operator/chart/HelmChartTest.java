@@ -10,6 +10,7 @@ import dev.jvmtuning.operator.reconciler.TuningProfileReconciler;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import dev.jvmtuning.operator.testing.TestSettings;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The chart with a real helm against the real API server. */
+@StartsProcesses
 class HelmChartTest {
     private static final Path CHART = Path.of("charts/jvm-tuning-operator");
     private static final String HELM = System.getProperty("helm.binary", "helm");

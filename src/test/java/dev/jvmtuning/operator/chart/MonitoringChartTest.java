@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * on its series and stays quiet on the others, and the chart's PrometheusRule, the plain rules
  * file and deploy/manifests/monitoring.yaml carry the same rules.
  */
+@StartsProcesses
 class MonitoringChartTest {
     private static final Path CHART_RULES = Path.of("charts/jvm-tuning-operator/files/alerts.yaml");
     private static final Path PLAIN_RULES = Path.of("deploy/prometheus/alerts.yaml");

@@ -2,10 +2,7 @@ package dev.jvmtuning.operator.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
@@ -14,18 +11,16 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+/** {@code kubectl tp plan}: a preview from files, without a cluster. */
 class PlanCommandTest {
     @TempDir
     Path dir;
 
-    record Outcome(int status, String out, String err) {
-    }
-
-    static Outcome run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = PlanCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Outcome(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    static Tp run(String... args) {
+        String[] plan = new String[args.length + 1];
+        plan[0] = "plan";
+        System.arraycopy(args, 0, plan, 1, args.length);
+        return Tp.run(plan);
     }
 
     static Stream<Path> examples() throws IOException {
@@ -35,7 +30,7 @@ class PlanCommandTest {
     @ParameterizedTest
     @MethodSource("examples")
     void rendersEveryExample(Path example) {
-        Outcome outcome = run("-f", example.toString());
+        Tp outcome = run("-f", example.toString());
 
         assertThat(outcome.status()).as(outcome.err()).isZero();
         assertThat(outcome.out()).contains("SETTING", "gc.collector", "heap.size", "-Xmx");
@@ -44,7 +39,7 @@ class PlanCommandTest {
 
     @Test
     void readsTheContainerFromTheDeploymentAndPrintsTheRationale() {
-        Outcome outcome = run("-f", "examples/orders-api.yaml");
+        Tp outcome = run("-f", "examples/orders-api.yaml");
 
         assertThat(outcome.out())
                 .contains("container: cpu 2, memory 2048Mi, 2 replica(s)")
@@ -62,7 +57,7 @@ class PlanCommandTest {
                 spec: {targetRef: {name: web}, heap: {size: 768Mi}}
                 """);
 
-        Outcome outcome = run("-f", profile.toString(), "--cpu", "500m", "--memory", "1536Mi");
+        Tp outcome = run("-f", profile.toString(), "--cpu", "500m", "--memory", "1536Mi");
 
         assertThat(outcome.status()).isZero();
         assertThat(outcome.out()).contains("container: cpu 0.5, memory 1536Mi").contains("-Xmx768m").contains("-XX:ActiveProcessorCount=1");
@@ -77,8 +72,8 @@ class PlanCommandTest {
                 spec: {targetRef: {name: web}, jvmOptions: ["-Duser.timezone=UTC"]}
                 """);
 
-        Outcome standard = run("-f", profile.toString(), "--cpu", "2", "--memory", "2Gi");
-        Outcome allowed = run("-f", profile.toString(), "--cpu", "2", "--memory", "2Gi", "--allow", "-Duser.timezone=");
+        Tp standard = run("-f", profile.toString(), "--cpu", "2", "--memory", "2Gi");
+        Tp allowed = run("-f", profile.toString(), "--cpu", "2", "--memory", "2Gi", "--allow", "-Duser.timezone=");
 
         assertThat(standard.status()).isEqualTo(1);
         assertThat(standard.err()).contains("Invalid", "-Duser.timezone=UTC");
@@ -104,7 +99,7 @@ class PlanCommandTest {
                   auto: {state: Observing, settings: {threads: 60}}
                 """);
 
-        Outcome outcome = run("-f", profile.toString(), "--cpu", "2", "--memory", "2Gi");
+        Tp outcome = run("-f", profile.toString(), "--cpu", "2", "--memory", "2Gi");
 
         assertThat(outcome.status()).as(outcome.err()).isZero();
         assertThat(outcome.out()).contains("configmap SERVER_TOMCAT_THREADS_MAX=60");
@@ -119,7 +114,7 @@ class PlanCommandTest {
                 spec: {targetRef: {name: web}, heap: {size: 2Gi}}
                 """);
 
-        Outcome outcome = run("-f", profile.toString(), "--cpu", "2", "--memory", "2Gi");
+        Tp outcome = run("-f", profile.toString(), "--cpu", "2", "--memory", "2Gi");
 
         assertThat(outcome.status()).isEqualTo(1);
         assertThat(outcome.err()).startsWith("Infeasible:").contains("exceeds the 2048Mi memory limit");
@@ -136,9 +131,16 @@ class PlanCommandTest {
 
         assertThat(run("-f", typo.toString(), "--cpu", "2", "--memory", "2Gi").err()).contains("Unrecognized field \"threds\"");
         assertThat(run("-f", typo.toString(), "--cpu", "2", "--memory", "2Gi").status()).isEqualTo(2);
-        assertThat(run().err()).contains("give the profile with -f FILE");
-        assertThat(run("-f", "examples/orders-api.yaml", "--memory", "lots").err()).contains("--memory takes a Kubernetes quantity");
-        assertThat(run("-f", dir.resolve("absent.yaml").toString()).status()).isEqualTo(2);
+        assertThat(run().err()).contains("Missing required option: '--file=FILE'");
+        assertThat(run().status()).isEqualTo(2);
+        Tp notAQuantity = run("-f", "examples/orders-api.yaml", "--memory", "lots");
+        assertThat(notAQuantity.err()).contains("Invalid value for option '--memory': takes a Kubernetes quantity such as 2, 500m or 2Gi");
+        assertThat(notAQuantity.status()).isEqualTo(2);
+        assertThat(run("-f", "examples/orders-api.yaml", "--replicas", "0").err())
+                .contains("Invalid value for option '--replicas': takes a positive whole number, got 0");
+        Tp absent = run("-f", dir.resolve("absent.yaml").toString());
+        assertThat(absent.status()).isEqualTo(2);
+        assertThat(absent.err()).startsWith("kubectl tp plan: cannot read ").doesNotContain("Exception", "\tat ");
     }
 
     @Test
@@ -150,7 +152,7 @@ class PlanCommandTest {
                 spec: {targetRef: {name: web}}
                 """);
 
-        Outcome outcome = run("-f", profile.toString());
+        Tp outcome = run("-f", profile.toString());
 
         assertThat(outcome.status()).isEqualTo(2);
         assertThat(outcome.err()).contains("no Deployment named web in the given files");

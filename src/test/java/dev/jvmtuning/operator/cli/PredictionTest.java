@@ -18,6 +18,7 @@ import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.reconciler.TuningProfileReconciler;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import dev.jvmtuning.operator.testing.TestProfiles;
 import dev.jvmtuning.operator.testing.TestSettings;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -28,9 +29,8 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -45,6 +45,7 @@ import org.junit.jupiter.api.Test;
  * installation's allow-list admits, the Deployment and ConfigMap the preview gets from the API server's dry run are
  * the ones the operator then writes, against the real API server and an operator installed with that allow-list.
  */
+@StartsProcesses
 class PredictionTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(90);
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -105,11 +106,11 @@ class PredictionTest {
             await().atMost(TIMEOUT).until(() -> client.configMaps().inNamespace(operatorNamespace).withName(PublishedSettings.CONFIG_MAP).get() != null);
             String[] where = {"-n", namespace, "--kubeconfig", controlPlane.kubeconfig().toString(), "--operator-namespace", operatorNamespace};
 
-            Map<String, TpCommand.Prediction> predicted = new LinkedHashMap<>();
+            Map<String, DiffCommand.Prediction> predicted = new LinkedHashMap<>();
             for (String name : PROFILES.keySet()) {
-                ByteArrayOutputStream err = new ByteArrayOutputStream();
-                predicted.put(name, TpCommand.predict(arguments(name, where), new PrintStream(err, true, StandardCharsets.UTF_8)));
-                assertThat(err.toString(StandardCharsets.UTF_8)).as("the operator's settings were read").isEmpty();
+                StringWriter err = new StringWriter();
+                predicted.put(name, DiffCommand.predict(arguments(name, where), new PrintWriter(err, true)));
+                assertThat(err.toString()).as("the operator's settings were read").isEmpty();
             }
             assertThat(predicted.get("auto").values().getData()).as("planned with the loop's settings").containsEntry("SERVER_TOMCAT_THREADS_MAX", "60");
             assertThat(jvmOptions(predicted.get("allowed").deployment())).contains(ALLOWED_FLAG);
@@ -119,7 +120,7 @@ class PredictionTest {
                 return p;
             }));
             for (String name : PROFILES.keySet()) {
-                TpCommand.Prediction prediction = predicted.get(name);
+                DiffCommand.Prediction prediction = predicted.get(name);
                 // The operator writes a profile's Deployment once for settings that do not change: the first write is the one.
                 await().atMost(TIMEOUT).until(() -> settingsHash(client.apps().deployments().inNamespace(namespace).withName(name).get()) != null);
                 Deployment written = client.apps().deployments().inNamespace(namespace).withName(name).get();
@@ -127,13 +128,13 @@ class PredictionTest {
 
                 assertThat(stored(written)).as(name + ": the Deployment as written").isEqualTo(stored(prediction.deployment()));
                 assertThat(stored(writtenValues)).as(name + ": the ConfigMap as written").isEqualTo(stored(prediction.values()));
-                Outcome after = diff(name, where);
+                Tp after = diff(name, where);
                 assertThat(after.status()).as(name + ": " + after.out() + after.err()).isZero();
             }
             assertThat(client.resources(TuningProfile.class).inNamespace(namespace).withName("auto").get().getStatus().getAuto().getSettings())
                     .as("the loop still stands where it stood when predicted").isEqualTo(LOOP_SETTINGS);
 
-            Outcome elsewhere = diff("allowed", "-n", namespace, "--kubeconfig", controlPlane.kubeconfig().toString(),
+            Tp elsewhere = diff("allowed", "-n", namespace, "--kubeconfig", controlPlane.kubeconfig().toString(),
                     "--operator-namespace", namespace);
             assertThat(elsewhere.err()).as("no settings there: said, and the standard policy refuses the flag the installation allows")
                     .contains("warning: the operator's settings (ConfigMap " + namespace + "/" + PublishedSettings.CONFIG_MAP + ") cannot be read",
@@ -144,18 +145,12 @@ class PredictionTest {
         }
     }
 
-    private record Outcome(int status, String out, String err) {
-    }
-
-    private static Outcome diff(String name, String... where) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private static Tp diff(String name, String... where) {
         String[] args = new String[where.length + 2];
         args[0] = "diff";
         args[1] = name;
         System.arraycopy(where, 0, args, 2, where.length);
-        int status = TpCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Outcome(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        return Tp.run(args);
     }
 
     private static String[] arguments(String name, String[] where) {

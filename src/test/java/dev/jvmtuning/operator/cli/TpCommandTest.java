@@ -18,11 +18,9 @@ import dev.jvmtuning.operator.pressure.Verdict;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,27 +29,18 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** {@code kubectl tp}: output formats, exit codes, and a diff that agrees with what the operator then writes. */
+@StartsProcesses
 class TpCommandTest {
     private static final Path EXAMPLE = Path.of("examples/orders-api.yaml");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static LocalControlPlane controlPlane;
     private static KubernetesClient client;
 
-    record Outcome(int status, String out, String err) {
-    }
-
     @BeforeAll
     static void controlPlane() {
         controlPlane = LocalControlPlane.shared();
         controlPlane.installCrd();
         client = controlPlane.client();
-    }
-
-    static Outcome tp(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = TpCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Outcome(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
     /** The outputs, for the examples in docs/how-to/kubectl-tp.md. */
@@ -62,8 +51,8 @@ class TpCommandTest {
 
     @Test
     void planPrintsTheSameSettingsAsYamlAndJsonAndRejectsWithStatusOne() throws Exception {
-        Outcome yaml = tp("plan", "-f", EXAMPLE.toString(), "-o", "yaml");
-        Outcome json = tp("plan", "-f", EXAMPLE.toString(), "-o", "json");
+        Tp yaml = Tp.run("plan", "-f", EXAMPLE.toString(), "-o", "yaml");
+        Tp json = Tp.run("plan", "-f", EXAMPLE.toString(), "-o", "json");
 
         assertThat(yaml.status()).as(yaml.err()).isZero();
         assertThat(json.status()).isZero();
@@ -76,13 +65,15 @@ class TpCommandTest {
 
         Path tooBig = Files.createTempFile("profile", ".yaml");
         Files.writeString(tooBig, Files.readString(EXAMPLE).replace("gc: {", "heap: {size: 4Gi}\n  gc: {"));
-        Outcome rejected = tp("plan", "-f", tooBig.toString(), "-o", "json");
+        Tp rejected = Tp.run("plan", "-f", tooBig.toString(), "-o", "json");
         assertThat(rejected.status()).isEqualTo(1);
         assertThat(new ObjectMapper().readTree(rejected.out()).path("rejected").path("reason").asText()).isEqualTo("INFEASIBLE");
 
-        assertThat(tp("plan", "-f", EXAMPLE.toString(), "-o", "xml").status()).isEqualTo(2);
-        assertThat(tp("nonsense").status()).isEqualTo(2);
-        assertThat(tp().status()).isEqualTo(2);
+        assertThat(Tp.run("plan", "-f", EXAMPLE.toString(), "-v", "-o", "yaml").out()).as("-v, for the launcher, anywhere on the line")
+                .isEqualTo(yaml.out());
+        assertThat(Tp.run("plan", "-f", EXAMPLE.toString(), "-o", "xml").status()).isEqualTo(2);
+        assertThat(Tp.run("nonsense").status()).isEqualTo(2);
+        assertThat(Tp.run().status()).isEqualTo(2);
     }
 
     @Test
@@ -94,7 +85,7 @@ class TpCommandTest {
         List<HasMetadata> objects = client.load(Files.newInputStream(EXAMPLE)).items();
         objects.stream().filter(o -> o.getKind().equals("Deployment")).forEach(o -> client.resource(o).inNamespace(namespace).create());
 
-        Outcome before = tp("diff", "-f", EXAMPLE.toString(), "-n", namespace, "--kubeconfig", kubeconfig, "--operator-namespace", operatorNamespace);
+        Tp before = Tp.run("diff", "-f", EXAMPLE.toString(), "-n", namespace, "--kubeconfig", kubeconfig, "--operator-namespace", operatorNamespace);
 
         assertThat(before.status()).as(before.err()).isEqualTo(1);
         assertThat(before.out()).contains("+++ planned/configmap/orders-api-jvm-tuning-", "+++ planned/deployment/orders-api",
@@ -112,13 +103,13 @@ class TpCommandTest {
             assertThat(profile.getStatus()).isNotNull();
             assertThat(profile.getStatus().getConditions()).anyMatch(c -> c.getType().equals("Applied") && c.getStatus().equals("True"));
         });
-        Outcome after = tp("diff", "orders-api", "-n", namespace, "--kubeconfig", kubeconfig, "--operator-namespace", operatorNamespace);
+        Tp after = Tp.run("diff", "orders-api", "-n", namespace, "--kubeconfig", kubeconfig, "--operator-namespace", operatorNamespace);
         assertThat(after.status()).as(after.out() + after.err()).isZero();
         assertThat(after.out()).isEmpty();
 
-        Outcome missing = tp("diff", "no-such-profile", "-n", namespace, "--kubeconfig", kubeconfig, "--operator-namespace", operatorNamespace);
-        assertThat(missing.status()).isEqualTo(2);
-        assertThat(missing.err()).contains("no TuningProfile no-such-profile in namespace " + namespace);
+        Tp missing = Tp.run("diff", "no-such-profile", "-n", namespace, "--kubeconfig", kubeconfig, "--operator-namespace", operatorNamespace);
+        assertThat(missing.status()).as("an error, as kubectl diff says it: above 1").isEqualTo(2);
+        assertThat(missing.err()).isEqualTo("kubectl tp diff: no TuningProfile no-such-profile in namespace " + namespace + "\n");
     }
 
     @Test
@@ -128,8 +119,8 @@ class TpCommandTest {
         client.load(Files.newInputStream(EXAMPLE)).items().stream().filter(o -> o.getKind().equals("Deployment"))
                 .forEach(o -> client.resource(o).inNamespace(namespace).create());
 
-        Outcome kustomize = tp("export", "-f", EXAMPLE.toString(), "-n", namespace, "--kubeconfig", kubeconfig);
-        Outcome helm = tp("export", "-f", EXAMPLE.toString(), "-n", namespace, "--kubeconfig", kubeconfig, "--format", "helm");
+        Tp kustomize = Tp.run("export", "-f", EXAMPLE.toString(), "-n", namespace, "--kubeconfig", kubeconfig);
+        Tp helm = Tp.run("export", "-f", EXAMPLE.toString(), "-n", namespace, "--kubeconfig", kubeconfig, "--format", "helm");
 
         assertThat(kustomize.status()).as(kustomize.err()).isZero();
         keep("export-kustomize.yaml", kustomize.out());
@@ -146,9 +137,18 @@ class TpCommandTest {
         // applied by the API server as a patch, it yields literal values: no ConfigMap in a GitOps repository
         assertThat(container.path("env").findValues("valueFrom")).isEmpty();
 
-        Outcome noStatus = tp("export", "orders-api", "-n", namespace, "--kubeconfig", kubeconfig, "--recommended");
-        assertThat(noStatus.status()).isEqualTo(2);
-        assertThat(tp("export", "-f", EXAMPLE.toString(), "--recommended").err()).contains("--recommended reads the profile's status");
+        // What the cluster cannot give is an error (1), said in one line without a stack trace; bad usage stays 2.
+        Tp unknown = Tp.run("export", "no-such-profile", "-n", namespace, "--kubeconfig", kubeconfig);
+        assertThat(unknown.status()).isEqualTo(1);
+        assertThat(unknown.out()).isEmpty();
+        assertThat(unknown.err()).endsWith("kubectl tp export: no TuningProfile no-such-profile in namespace " + namespace + "\n")
+                .doesNotContain("Exception");
+        client.load(Files.newInputStream(EXAMPLE)).items().stream().filter(o -> o.getKind().equals("TuningProfile"))
+                .forEach(o -> client.resource(o).inNamespace(namespace).create());
+        Tp noStatus = Tp.run("export", "orders-api", "-n", namespace, "--kubeconfig", kubeconfig, "--recommended");
+        assertThat(noStatus.status()).isEqualTo(1);
+        assertThat(noStatus.err()).contains("kubectl tp export: TuningProfile orders-api has no recommendations in its status yet");
+        assertThat(Tp.run("export", "-f", EXAMPLE.toString(), "--recommended").err()).contains("--recommended reads the profile's status");
     }
 
     @Test
@@ -170,7 +170,7 @@ class TpCommandTest {
             TuningProfile idle = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders-api").get();
             assertThat(idle.getStatus().getRecommendations()).as("no advice from an idle window").isEmpty();
 
-            Outcome export = tp("export", "orders-api", "-n", namespace, "--kubeconfig", kubeconfig, "--recommended");
+            Tp export = Tp.run("export", "orders-api", "-n", namespace, "--kubeconfig", kubeconfig, "--recommended");
 
             assertThat(export.status()).as(export.err()).isZero();
             assertThat(export.out()).contains("# status.recommendations is empty", "window ending 2026-11-24T10:00:00Z",

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +14,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The generated reference pages are committed: they must be what the CRD and the enums say today. */
+@StartsProcesses
 class ReferenceDocsTest {
 
     @Test

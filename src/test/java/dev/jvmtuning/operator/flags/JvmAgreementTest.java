@@ -2,6 +2,7 @@ package dev.jvmtuning.operator.flags;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +15,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * every supported JDK this machine has. What the policy takes the JVM must take, and what the JVM
  * refuses the policy must refuse, so a wrong list (a missing flag, a wrong type or range) fails here.
  */
+@StartsProcesses
 class JvmAgreementTest {
     /** Tuning flags the policy takes: the JVM must start with each. */
     private static final List<String> TAKEN = List.of("-XX:+UseG1GC", "-XX:+UseSerialGC", "-XX:+UseParallelGC", "-XX:+UseZGC",

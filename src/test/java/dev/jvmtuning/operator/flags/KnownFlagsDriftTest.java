@@ -3,6 +3,7 @@ package dev.jvmtuning.operator.flags;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.List;
@@ -11,6 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** The committed flag lists are what the JDKs print today: regenerated from every supported JDK this machine has. */
+@StartsProcesses
 class KnownFlagsDriftTest {
 
     static List<Integer> supported() {

@@ -15,6 +15,7 @@ import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.testing.LabPods;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * threads to the plateau; then a dependency slows down right after a step, and that step is reverted
  * with the reason in status.
  */
+@StartsProcesses
 class AutoModeTest {
     private static final int CLIENTS = 300;
     /** Seconds the dependency takes per request at first: the plateau is CLIENTS / SECONDS requests per second. */

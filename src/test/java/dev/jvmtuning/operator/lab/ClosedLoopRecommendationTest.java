@@ -12,6 +12,7 @@ import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LabPods;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * closed-loop load, with a profile that declares 20 ms at the database. The operator must read
  * the real actuator counters and recommend the measured figures, with the congestion taken out.
  */
+@StartsProcesses
 class ClosedLoopRecommendationTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(120);
 

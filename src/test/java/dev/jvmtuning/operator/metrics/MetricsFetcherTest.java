@@ -14,11 +14,15 @@ import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.CurrentSettings;
+import dev.jvmtuning.operator.model.EffectiveOptions;
+import dev.jvmtuning.operator.model.EffectiveOptions.Option;
+import dev.jvmtuning.operator.model.EffectiveOptions.Origin;
 import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.pressure.PressureDetector;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.ManualClock;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import dev.jvmtuning.operator.testing.TestSettings;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -43,6 +47,7 @@ import org.junit.jupiter.api.Test;
  * The fetcher against a real API server (pods found by the Deployment's selector, Ready per their
  * status) and a loopback endpoint that misbehaves on demand.
  */
+@StartsProcesses
 class MetricsFetcherTest {
     enum Behaviour { GOOD, HANG, ERROR_500, HUGE, GARBAGE, DRIP }
 
@@ -53,6 +58,10 @@ class MetricsFetcherTest {
             jvmtuning_context_switches_total{kind="involuntary"} %d
             jvmtuning_available_processors 2
             process_cpu_seconds_total %s
+            jvmtuning_vm_option{option="MaxHeapSize",origin="ENVIRON_VAR"} 5.36870912E8
+            jvmtuning_vm_option{option="UseG1GC",origin="ERGONOMIC"} 1.0
+            jvm_threads_current 42
+            jvmtuning_native_memory_bytes{category="Thread",kind="committed"} 4.4040192E7
             """;
 
     private final AtomicReference<Behaviour> behaviour = new AtomicReference<>(Behaviour.GOOD);
@@ -166,6 +175,12 @@ class MetricsFetcherTest {
         assertThat(report.availableMessage()).startsWith("read 1 of 1 Ready pods");
         assertThat(report.observed().getGcTimePercent()).isPositive();
         assertThat(report.observed().getInvoluntarySwitchesPerCorePerSecond()).isGreaterThan(2000);
+        assertThat(report.effectiveOptions().values()).singleElement().isEqualTo(new EffectiveOptions(Map.of(
+                "MaxHeapSize", new Option(512.0 * 1024 * 1024, Origin.ENVIRON_VAR), "UseG1GC", new Option(1, Origin.ERGONOMIC))));
+        assertThat(report.memory().values()).singleElement().satisfies(memory -> {
+            assertThat(memory.threads()).isEqualTo(42);
+            assertThat(memory.nativeMemory().committed("Thread")).isEqualTo(42L * 1024 * 1024);
+        });
         assertThat(PressureDetector.judge(report.observed(), report.previous(), null, CurrentSettings.UNKNOWN).findings())
                 .anyMatch(f -> f.type() == ConditionType.CONTEXT_SWITCH_PRESSURE && f.status() == ConditionStatus.TRUE);
     }

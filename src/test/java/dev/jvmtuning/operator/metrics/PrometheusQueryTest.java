@@ -8,6 +8,8 @@ import java.io.IOException;
 import dev.jvmtuning.operator.api.v1alpha1.Metrics;
 import dev.jvmtuning.operator.api.v1alpha1.Runtime;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
+import dev.jvmtuning.operator.model.EffectiveOptions;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -21,6 +23,7 @@ class PrometheusQueryTest {
 
         assertThat(query).startsWith("{__name__=~\"jvm_gc_pause_seconds_sum|").endsWith("\",namespace=\"shop\",pod=~\"web-1|web-2\"}");
         PodSnapshot.SERIES.forEach(series -> assertThat(query).contains(series));
+        assertThat(query).contains("|jvmtuning_vm_option|", "|jvm_threads_current|", "|jvmtuning_native_memory_bytes\"");
     }
 
     @Test
@@ -48,7 +51,7 @@ class PrometheusQueryTest {
                 .mapToObj(i -> "{\"metric\":{\"__name__\":\"process_cpu_seconds_total\",\"pod\":\"web-" + i + "\"},\"value\":[1700000000,\"1\"]}")
                 .collect(java.util.stream.Collectors.joining(",")));
 
-        assertThatThrownBy(() -> PrometheusQuery.snapshotsByPod(body, 100)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> PrometheusQuery.readingsByPod(body, 100)).isInstanceOf(IOException.class)
                 .hasMessageContaining("more than 100 samples");
     }
 
@@ -60,22 +63,29 @@ class PrometheusQueryTest {
                    "value":[1700000000.5,"1.25"]},
                   {"metric":{"__name__":"jvmtuning_available_processors","namespace":"shop","pod":"web-1"},"value":[1700000001,"2"]},
                   {"metric":{"__name__":"process_cpu_seconds_total","namespace":"shop","pod":"web-2"},"value":[1700000000,"+Inf"]},
-                  {"metric":{"__name__":"hikaricp_connections_pending","namespace":"shop","pod":"web-2"},"value":[1700000000,"NaN"]}
+                  {"metric":{"__name__":"hikaricp_connections_pending","namespace":"shop","pod":"web-2"},"value":[1700000000,"NaN"]},
+                  {"metric":{"__name__":"jvmtuning_vm_option","option":"MaxHeapSize","origin":"VM_CREATION","namespace":"shop","pod":"web-2"},
+                   "value":[1700000000,"268435456"]}
                 ]}}""";
 
-        Map<String, PodSnapshot> snapshots = PrometheusQuery.snapshotsByPod(body, 4);
+        Map<String, PodReading> readings = PrometheusQuery.readingsByPod(body, 5);
+        Map<String, PodSnapshot> snapshots = new LinkedHashMap<>();
+        readings.forEach((pod, reading) -> snapshots.put(pod, reading.snapshot()));
 
         assertThat(snapshots).containsOnlyKeys("web-1", "web-2");
         assertThat(snapshots.get("web-1").atMillis()).isEqualTo(1_700_000_001_000L);
         assertThat(snapshots.get("web-1").gcPauseSeconds()).isEqualTo(1.25);
         assertThat(snapshots.get("web-1").cpuLimitCores()).isEqualTo(2.0);
         assertThat(snapshots.get("web-2").cpuSeconds()).isInfinite();
+        assertThat(readings.get("web-1").options()).isEqualTo(EffectiveOptions.NONE);
+        assertThat(readings.get("web-2").options().option("MaxHeapSize"))
+                .contains(new EffectiveOptions.Option(256.0 * 1024 * 1024, EffectiveOptions.Origin.VM_CREATION));
     }
 
     @Test
     void anAnswerWithoutResultsHasNoSnapshotsAndGarbageIsAnError() throws IOException {
-        assertThat(PrometheusQuery.snapshotsByPod("{\"status\":\"success\",\"data\":{\"result\":[]}}", 10)).isEmpty();
-        assertThatThrownBy(() -> PrometheusQuery.snapshotsByPod("<html>", 10)).isInstanceOf(JsonProcessingException.class);
+        assertThat(PrometheusQuery.readingsByPod("{\"status\":\"success\",\"data\":{\"result\":[]}}", 10)).isEmpty();
+        assertThatThrownBy(() -> PrometheusQuery.readingsByPod("<html>", 10)).isInstanceOf(JsonProcessingException.class);
     }
 
     @Test

@@ -14,6 +14,7 @@ import dev.jvmtuning.operator.pressure.PressureDetector;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.LocalPrometheus;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import dev.jvmtuning.operator.testing.TestSettings;
 import dev.jvmtuning.operator.testing.WorkloadProcess;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -35,6 +36,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * reads them, scraping the pods directly and querying a real Prometheus that scrapes them, and the
  * detector must tell them apart the same way.
  */
+@StartsProcesses
 class WorkloadPressureTest {
     private static final Map<String, String[]> MODES = Map.of(
             "churn", new String[] {"-Xmx24m", "-XX:+UseSerialGC"},

@@ -13,6 +13,7 @@ import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.LocalPrometheus;
 import dev.jvmtuning.operator.testing.RunningOperator;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import dev.jvmtuning.operator.testing.TestProfiles;
 import dev.jvmtuning.operator.testing.WorkloadProcess;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -49,6 +50,7 @@ import org.junit.jupiter.api.Test;
  * throttling figures for them and the CPU-throttling panel's query must evaluate but has nothing to
  * show (in a cgroup with a quota, the lab's, the agent scraped too slowly on a loaded 2-core machine).
  */
+@StartsProcesses
 class DashboardQueriesTest {
     static final Path DASHBOARD = Path.of("charts/jvm-tuning-operator/files/dashboard.json");
     private static final Duration TIMEOUT = Duration.ofSeconds(150);

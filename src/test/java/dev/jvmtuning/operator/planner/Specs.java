@@ -8,7 +8,7 @@ import dev.jvmtuning.operator.model.Units;
 import java.io.UncheckedIOException;
 
 /** Builds specs from the YAML a user would write, so tests read like profiles. */
-final class Specs {
+public final class Specs {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     private Specs() {
@@ -22,7 +22,7 @@ final class Specs {
         }
     }
 
-    static ContainerFacts container(double cpus, String memory) {
+    public static ContainerFacts container(double cpus, String memory) {
         return ContainerFacts.ofResources(cpus, cpus, Units.bytes(memory), Units.bytes(memory));
     }
 }

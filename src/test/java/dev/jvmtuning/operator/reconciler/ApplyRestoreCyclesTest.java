@@ -13,6 +13,7 @@ import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.render.DeploymentTuning.OriginalJvmOptions;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import dev.jvmtuning.operator.testing.TestProfiles;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -45,6 +46,7 @@ import net.jqwik.api.constraints.IntRange;
  * restores the template. Whatever the user edits in between, what comes back is exactly the user's own
  * environment with their edits, and the operator's flags never pile up.
  */
+@StartsProcesses
 class ApplyRestoreCyclesTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration SETTLE = Duration.ofSeconds(20);

@@ -12,6 +12,7 @@ import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LabPods;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import dev.jvmtuning.operator.testing.TestProfiles;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.Test;
  * when the object is applied empty: the status write must be accepted, the Deployment must return to the
  * template before the step, and the revert must be said once, not once per retried reconcile.
  */
+@StartsProcesses
 class AutoRevertTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(120);
     private static final double REQUESTS_PER_SECOND = 100;

@@ -7,6 +7,7 @@ import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.testing.LabPods;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * manager: the autoscaler raises the replicas to its minimum, and mode Auto says in status who scales
  * the target, how many replicas it runs now, and that it plans and judges per pod.
  */
+@StartsProcesses
 class AutoscalerTest {
 
     @Test

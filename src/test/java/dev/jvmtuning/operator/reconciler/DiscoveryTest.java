@@ -11,6 +11,7 @@ import dev.jvmtuning.operator.api.v1alpha1.Mode;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import dev.jvmtuning.operator.testing.TestSettings;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Discovery on the local control plane: a labelled namespace gets Recommend profiles for its JVMs, and loses them with the label. */
+@StartsProcesses
 class DiscoveryTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static LocalControlPlane controlPlane;

@@ -11,6 +11,7 @@ import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -58,6 +59,7 @@ import org.awaitility.core.ConditionTimeoutException;
  * field) without a reconcile ever throwing, and the Deployment is either tuned whole or left byte for byte as it was;
  * deleting the profile gives the template back.
  */
+@StartsProcesses
 class EveryFieldPropertiesTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TARGET = "@TARGET@";

@@ -13,6 +13,7 @@ import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.LocalPrometheus;
 import dev.jvmtuning.operator.testing.LoopbackMetrics;
 import dev.jvmtuning.operator.testing.RunningOperator;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import dev.jvmtuning.operator.testing.TestSettings;
 import dev.jvmtuning.operator.testing.WorkloadProcess;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
  * series for two namespaces: a profile reads its own namespace's number, and a profile naming a query
  * the installation does not define is Invalid, with a Warning, and no number in its status.
  */
+@StartsProcesses
 class GuardrailTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(90);
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jvmtuning.operator.testing.HostileDrill;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.OperatorProcess;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
  * that exits on OutOfMemoryError. For a minute the operator lives and every healthy profile keeps
  * fresh metrics. deploy/local/hostile-drill.sh runs the long version against the real build.
  */
+@StartsProcesses
 class HostileEndpointsDrillTest {
     private static final String HEAP = "128m";
 

@@ -11,6 +11,7 @@ import dev.jvmtuning.operator.planner.PlanResult;
 import dev.jvmtuning.operator.planner.Planner;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -33,6 +34,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Applied=False, reason Invalid. Those the planner refuses pass admission here, so the split is real,
  * and several go through the running operator with the Deployment's pod template compared byte for byte.
  */
+@StartsProcesses
 class HostileProfilesTest {
     private static final long GI = 1024L * 1024 * 1024;
     /** What the planner judges against: a container of 2 CPUs and 2Gi whose JDK is not known. */

@@ -12,6 +12,7 @@ import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.LoopbackMetrics;
 import dev.jvmtuning.operator.testing.RunningOperator;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import dev.jvmtuning.operator.testing.TestSettings;
 import dev.jvmtuning.operator.testing.WorkloadProcess;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
  * when the leader dies without a word (its Lease left to expire), the standby takes over within the
  * Lease's duration and starts scraping.
  */
+@StartsProcesses
 class LeaderFailoverTest {
     private static final Duration LEASE = Duration.ofSeconds(6);
     private static final Duration RENEW = Duration.ofSeconds(4);

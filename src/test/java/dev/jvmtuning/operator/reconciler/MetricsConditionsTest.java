@@ -7,6 +7,7 @@ import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import dev.jvmtuning.operator.testing.WorkloadProcess;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * loopback, scrapes the real JVM behind it (churning garbage, then fighting for the CPUs, then calm),
  * and reports each pressure in the profile's status; when the pressure goes, so does the condition.
  */
+@StartsProcesses
 class MetricsConditionsTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(90);
 

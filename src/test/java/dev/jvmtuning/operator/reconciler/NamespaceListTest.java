@@ -9,6 +9,7 @@ import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import dev.jvmtuning.operator.testing.TestSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * three restarts, and a profile created later. With the item store the framework shares between the
  * namespaces' informers, no profile that existed at start was ever reconciled.
  */
+@StartsProcesses
 class NamespaceListTest {
 
     private static Operator operator(LocalControlPlane controlPlane, List<String> namespaces) throws IOException {

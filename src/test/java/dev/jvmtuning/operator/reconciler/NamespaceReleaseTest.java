@@ -8,6 +8,7 @@ import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import dev.jvmtuning.operator.testing.TestSettings;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * namespace) completes. Profiles it never watched keep whatever finalizer they carry. Before the release,
  * the dropped namespace's profile kept the finalizer and its delete hung.
  */
+@StartsProcesses
 class NamespaceReleaseTest {
     private static final String FINALIZER = "tuningprofiles.jvmtuning.dev/finalizer";
 

@@ -10,6 +10,7 @@ import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import dev.jvmtuning.operator.testing.TestSettings;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
  * list at start are not taken for news, and the Deployment controller's status writes for templates
  * the operator never tuned wake nobody.
  */
+@StartsProcesses
 class OperatorRestartTest {
     private static final int PROFILES = 40;
     private static final Set<String> WRITES = Set.of("POST", "PUT", "PATCH", "DELETE");

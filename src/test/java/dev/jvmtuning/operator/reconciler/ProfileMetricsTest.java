@@ -9,6 +9,7 @@ import dev.jvmtuning.operator.metrics.Sample;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import dev.jvmtuning.operator.testing.TestProfiles;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * The per-profile series as the operator serves them in the Prometheus text format, for a profile
  * reconciled on the real control plane: present while it lives, gone once it is deleted.
  */
+@StartsProcesses
 class ProfileMetricsTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 

@@ -13,6 +13,7 @@ import dev.jvmtuning.operator.render.TuningConfigMap;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import dev.jvmtuning.operator.testing.TestProfiles;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -36,6 +37,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** The reconciler against a real kube-apiserver, etcd and kube-controller-manager. */
+@StartsProcesses
 class TuningProfileReconcilerTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static LocalControlPlane controlPlane;

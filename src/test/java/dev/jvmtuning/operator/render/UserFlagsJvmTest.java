@@ -10,6 +10,7 @@ import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.planner.PlanResult;
 import dev.jvmtuning.operator.planner.Planner;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the variable the operator renders from the user's value, with the user's command line after it, must
  * start the JVM. A collector of the user's beside one of the operator's does not.
  */
+@StartsProcesses
 class UserFlagsJvmTest {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 

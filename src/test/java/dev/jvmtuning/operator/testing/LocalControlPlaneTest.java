@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The harness itself: a real controller manager rolls a Deployment out once its pods report Ready. */
+@StartsProcesses
 class LocalControlPlaneTest {
 
     @Test

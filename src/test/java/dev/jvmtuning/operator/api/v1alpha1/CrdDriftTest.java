@@ -3,6 +3,7 @@ package dev.jvmtuning.operator.api.v1alpha1;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jvmtuning.operator.testing.LocalControlPlane;
+import dev.jvmtuning.operator.testing.StartsProcesses;
 import io.fabric8.crdv2.generator.CRDGenerator;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /** The committed CRD is what users install: it must be exactly what the model generates. */
+@StartsProcesses
 class CrdDriftTest {
 
     @Test

@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.auto;
+package dev.jvmtuning.operator.closedloop;
 
 import dev.jvmtuning.operator.api.v1alpha1.AutoSettings;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;

@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.auto;
+package dev.jvmtuning.operator.closedloop;
 
 import dev.jvmtuning.operator.api.v1alpha1.AutoSettings;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
@@ -7,7 +7,6 @@ import dev.jvmtuning.operator.api.v1alpha1.Heap;
 import dev.jvmtuning.operator.api.v1alpha1.Mode;
 import dev.jvmtuning.operator.api.v1alpha1.Threads;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
-import dev.jvmtuning.operator.planner.ObservedWorkload;
 import java.util.Objects;
 
 /** What mode Auto plans from: the profile's own spec with the loop's settings laid over it. Pure. */

@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.planner;
+package dev.jvmtuning.operator.closedloop;
 
 import static dev.jvmtuning.operator.planner.Specs.container;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,10 +14,13 @@ import dev.jvmtuning.operator.api.v1alpha1.Workload;
 import dev.jvmtuning.operator.model.TuningValues;
 import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.planner.PlanResult.Plan;
+import dev.jvmtuning.operator.planner.Planner;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.DoubleRange;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class ObservedWorkloadTest {
 
@@ -151,6 +154,25 @@ class ObservedWorkloadTest {
         assertThat(measured.getMeanLatency()).isEqualTo("301ms");
         assertThat(ObservedWorkload.recommend(declared, measured, values(declared), values(measured), o))
                 .as("38 threads either way").isEmpty();
+    }
+
+    /** The recommendations' heap rule is the loop's ({@link Significance}): a tenth, and at least 8 MiB as -Xmx renders it. */
+    @ParameterizedTest(name = "{0} MiB -> {1} MiB")
+    @CsvSource({"64, 71, false", "64, 72, true", "1024, 1100, false", "1024, 1127, true"})
+    void theClosedLoopRecommendsAHeapThatMovesByATenthAndEightMib(long currentMib, long replannedMib, boolean recommended) {
+        Workload declared = new Workload().setRequestsPerSecond(100.0).setMeanLatency("300ms");
+        Observed o = observed(100, 301, null, null, null, null);
+        Workload measured = ObservedWorkload.remeasure(declared, o).orElseThrow();
+
+        var recommendations = ObservedWorkload.recommend(declared, measured, heap(currentMib), heap(replannedMib), o);
+
+        assertThat(recommendations.isEmpty()).isEqualTo(!recommended);
+        assertThat(recommendations).allSatisfy(r -> assertThat(r.getReason()).contains(currentMib + "Mi -> " + replannedMib + "Mi"));
+    }
+
+    private static TuningValues heap(long mebibytes) {
+        return new TuningValues(null, null, null, null, null, null, null, null, mebibytes * Units.MI, null, null, false, null, null, null,
+                null, null, null);
     }
 
     private static TuningValues values(Workload workload) {

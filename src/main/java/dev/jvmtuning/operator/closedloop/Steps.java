@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.auto;
+package dev.jvmtuning.operator.closedloop;
 
 import dev.jvmtuning.operator.api.v1alpha1.Auto;
 import dev.jvmtuning.operator.api.v1alpha1.AutoSettings;
@@ -16,10 +16,6 @@ import java.util.function.Function;
  * which of its moves are worth a rollout (the threshold, judged on each knob as it renders). Pure.
  */
 public final class Steps {
-    /** As in the recommendations: a knob that moves by less than this is never worth a rollout. */
-    private static final int SMALLEST_MOVE = 2;
-    /** A heap that moves by less is the rounding of a plan around its threads, not a new heap. */
-    private static final long SMALLEST_HEAP_MOVE_MIB = 8;
 
     private Steps() {
     }
@@ -45,10 +41,11 @@ public final class Steps {
      * the moves worth a rollout, not the small ones that come along with them.
      */
     public static AutoSettings worthMoving(Auto spec, AutoSettings from, AutoSettings to, Long memoryBytes) {
+        Significance significance = significance(spec);
         return new AutoSettings(
-                moves(spec, from.getThreads(), to.getThreads(), SMALLEST_MOVE) ? to.getThreads() : from.getThreads(),
-                moves(spec, from.getConnectionPool(), to.getConnectionPool(), SMALLEST_MOVE) ? to.getConnectionPool() : from.getConnectionPool(),
-                heapMoves(spec, from.getHeapPercentOfLimit(), to.getHeapPercentOfLimit(), memoryBytes)
+                significance.count(from.getThreads(), to.getThreads()) ? to.getThreads() : from.getThreads(),
+                significance.count(from.getConnectionPool(), to.getConnectionPool()) ? to.getConnectionPool() : from.getConnectionPool(),
+                heapMoves(significance, from.getHeapPercentOfLimit(), to.getHeapPercentOfLimit(), memoryBytes)
                         ? to.getHeapPercentOfLimit() : from.getHeapPercentOfLimit());
     }
 
@@ -59,11 +56,11 @@ public final class Steps {
      * @param memoryBytes the container's memory budget the heap's percentage renders against, or null
      */
     public static Optional<String> significant(Auto spec, AutoSettings from, AutoSettings to, Long memoryBytes) {
+        Significance significance = significance(spec);
         List<String> moves = new ArrayList<>();
-        describe(moves, Setting.THREADS_MAX.key(), from, to, AutoSettings::getThreads, (a, b) -> moves(spec, a, b, SMALLEST_MOVE), String::valueOf);
-        describe(moves, Setting.POOL_MAX_SIZE.key(), from, to, AutoSettings::getConnectionPool, (a, b) -> moves(spec, a, b, SMALLEST_MOVE),
-                String::valueOf);
-        describe(moves, Setting.HEAP_SIZE.key(), from, to, AutoSettings::getHeapPercentOfLimit, (a, b) -> heapMoves(spec, a, b, memoryBytes),
+        describe(moves, Setting.THREADS_MAX.key(), from, to, AutoSettings::getThreads, significance::count, String::valueOf);
+        describe(moves, Setting.POOL_MAX_SIZE.key(), from, to, AutoSettings::getConnectionPool, significance::count, String::valueOf);
+        describe(moves, Setting.HEAP_SIZE.key(), from, to, AutoSettings::getHeapPercentOfLimit, (a, b) -> heapMoves(significance, a, b, memoryBytes),
                 percent -> memoryBytes == null ? percent + "% of the limit" : percent + "% (" + Units.mebibytes(heapBytes(memoryBytes, percent)) + ")");
         return moves.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", moves));
     }
@@ -79,19 +76,16 @@ public final class Steps {
         return (int) Math.max(Math.ceil(current / (1 + step)), Math.min(Math.floor(current * (1 + step)), target));
     }
 
-    private static boolean moves(Auto spec, Integer from, Integer to, long smallest) {
-        return to != null && !to.equals(from)
-                && (from == null || Math.abs(to - from) >= Math.max(smallest, Math.abs(from) * spec.getChangeThresholdPercent() / 100.0));
+    private static Significance significance(Auto spec) {
+        return new Significance(spec.getChangeThresholdPercent());
     }
 
-    /** The heap compared as it renders, in whole MiB of the memory budget; as percentages when there is none. */
-    private static boolean heapMoves(Auto spec, Integer from, Integer to, Long memoryBytes) {
+    /** The heap compared as it renders, from the percentage of the memory budget; as percentages when there is none. */
+    private static boolean heapMoves(Significance significance, Integer from, Integer to, Long memoryBytes) {
         if (memoryBytes == null || from == null || to == null) {
-            return moves(spec, from, to, SMALLEST_MOVE);
+            return significance.count(from, to);
         }
-        long a = heapBytes(memoryBytes, from) / Units.MI;
-        long b = heapBytes(memoryBytes, to) / Units.MI;
-        return a != b && Math.abs(b - a) >= Math.max(SMALLEST_HEAP_MOVE_MIB, a * spec.getChangeThresholdPercent() / 100.0);
+        return significance.heap(heapBytes(memoryBytes, from), heapBytes(memoryBytes, to));
     }
 
     /** As the planner renders heap.percentOfLimit. */

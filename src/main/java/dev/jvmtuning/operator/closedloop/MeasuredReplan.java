@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.auto;
+package dev.jvmtuning.operator.closedloop;
 
 import static dev.jvmtuning.operator.model.Units.number;
 
@@ -12,7 +12,6 @@ import dev.jvmtuning.operator.api.v1alpha1.Workload;
 import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.TuningValues;
-import dev.jvmtuning.operator.planner.ObservedWorkload;
 import dev.jvmtuning.operator.planner.PlanResult;
 import dev.jvmtuning.operator.planner.Planner;
 import java.util.Optional;

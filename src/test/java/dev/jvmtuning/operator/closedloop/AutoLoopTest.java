@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.auto;
+package dev.jvmtuning.operator.closedloop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

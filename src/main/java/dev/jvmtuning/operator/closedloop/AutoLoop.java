@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.auto;
+package dev.jvmtuning.operator.closedloop;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jvmtuning.operator.api.v1alpha1.Auto;

@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.planner;
+package dev.jvmtuning.operator.closedloop;
 
 import static dev.jvmtuning.operator.model.Units.mebibytes;
 import static dev.jvmtuning.operator.model.Units.number;
@@ -12,6 +12,8 @@ import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.Setting;
 import dev.jvmtuning.operator.model.TuningValues;
+import dev.jvmtuning.operator.planner.PlanResult;
+import dev.jvmtuning.operator.planner.Planner;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -33,7 +35,8 @@ import java.util.Optional;
 public final class ObservedWorkload {
     /** Below this a figure is noise of the counters' resolution. */
     private static final double SMALLEST_MILLIS = 0.001;
-    private static final double SIGNIFICANT_CHANGE = 0.1;
+    /** A tenth: below it, the declared figures are close enough. */
+    private static final Significance SIGNIFICANT_CHANGE = new Significance(10);
     /** Past this the JVM is thrashing and no service time can be read from it. */
     private static final double MAX_GC_SHARE = 0.9;
     /** R12a, R15: below this share of wall time in GC pauses, the garbage in flight costs nothing worth fewer threads. */
@@ -132,16 +135,15 @@ public final class ObservedWorkload {
     }
 
     /**
-     * The closed loop's advice: the measured figures, when planning with them changes the threads or
-     * the connection pool by a tenth or more (otherwise the declared figures are close enough and nothing is said).
+     * The closed loop's advice: the measured figures, when planning with them changes the threads, the
+     * connection pool or the heap by a tenth or more ({@link Significance}; otherwise nothing is said).
      */
     public static List<Recommendation> recommend(Workload declared, Workload measured, TuningValues current, TuningValues replanned,
             Observed observed) {
         List<String> changes = new ArrayList<>();
         change(changes, Setting.THREADS_MAX, current.maxThreads(), replanned.maxThreads());
         change(changes, Setting.POOL_MAX_SIZE, current.poolMaxSize(), replanned.poolMaxSize());
-        if (current.heapBytes() != null && replanned.heapBytes() != null
-                && Math.abs(replanned.heapBytes() - current.heapBytes()) >= current.heapBytes() * SIGNIFICANT_CHANGE) {
+        if (current.heapBytes() != null && replanned.heapBytes() != null && SIGNIFICANT_CHANGE.heap(current.heapBytes(), replanned.heapBytes())) {
             changes.add(Setting.HEAP_SIZE.key() + " " + mebibytes(current.heapBytes()) + " -> " + mebibytes(replanned.heapBytes()));
         }
         if (changes.isEmpty()) {
@@ -163,9 +165,8 @@ public final class ObservedWorkload {
         return recommendations;
     }
 
-    /** A change of a tenth or more (at least 2): below that, the windows' noise would make the advice flap. */
     private static void change(List<String> changes, Setting setting, Integer current, Integer replanned) {
-        if (replanned != null && (current == null || Math.abs(replanned - current) >= Math.max(2, current * SIGNIFICANT_CHANGE))) {
+        if (SIGNIFICANT_CHANGE.count(current, replanned)) {
             changes.add(setting.key() + " " + (current == null ? "unset" : current) + " -> " + replanned);
         }
     }

@@ -1,0 +1,109 @@
+package dev.jvmtuning.agent;
+
+import com.sun.management.HotSpotDiagnosticMXBean;
+import com.sun.management.VMOption;
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricMetadata;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+
+/**
+ * The HotSpot options the operator plans, or that decide how the JVM sizes itself in a container, as the
+ * running JVM holds them and where each value came from: what the JVM really runs, whatever the operator
+ * rendered. Options of the list that this JDK lacks are left out.
+ *
+ * <p>Origins as HotSpot 17 reports them (VmOptionMetricsTest): a flag on the command line is VM_CREATION; an -XX flag
+ * from JAVA_TOOL_OPTIONS is ENVIRON_VAR, but the short forms -Xmx, -Xms, -Xmn and -Xss are VM_CREATION wherever
+ * they were written, so the origin cannot tell JAVA_TOOL_OPTIONS' -Xmx from the command line's; a value the JVM
+ * chose itself (NewSize from the heap, say) is ERGONOMIC. JDK_JAVA_OPTIONS reaches the JVM through the launcher's
+ * command line, so its flags are VM_CREATION.
+ */
+final class VmOptionMetrics implements MultiCollector {
+
+    /**
+     * Everything the operator renders (Renderer) and what sizes the JVM in a container. ThreadStackSize is in
+     * KiB, as HotSpot counts it; the other sizes in bytes.
+     */
+    static final List<String> OPTIONS = List.of(
+            "MaxHeapSize", "InitialHeapSize", "MinHeapSize", "NewSize", "MaxNewSize", "ThreadStackSize", "MaxMetaspaceSize",
+            "ReservedCodeCacheSize", "MaxDirectMemorySize", "MaxRAM", "MaxRAMPercentage", "InitialRAMPercentage",
+            "ActiveProcessorCount", "UseContainerSupport",
+            "UseG1GC", "UseParallelGC", "UseSerialGC", "UseZGC", "ZGenerational", "UseShenandoahGC",
+            "MaxGCPauseMillis", "ParallelGCThreads", "ConcGCThreads", "UseStringDeduplication", "ExitOnOutOfMemoryError");
+
+    /** Options change only through the management interface, and rarely: re-read at most this often. */
+    static final Duration REFRESH = Duration.ofSeconds(60);
+
+    private static final MetricMetadata VM_OPTION = new MetricMetadata("jvmtuning_vm_option",
+            "HotSpot option as this JVM runs with it, labelled with where its value came from (VMOption.Origin); "
+                    + "booleans 1 or 0, sizes in bytes except ThreadStackSize in KiB");
+
+    private final Function<String, VMOption> reader;
+    private final LongSupplier nanoClock;
+    private MetricSnapshots latest;
+    private long readAtNanos;
+
+    VmOptionMetrics() {
+        this(thisJvm(), System::nanoTime);
+    }
+
+    /** @param reader the JVM's option of a name; throws IllegalArgumentException for an option this JDK lacks */
+    VmOptionMetrics(Function<String, VMOption> reader, LongSupplier nanoClock) {
+        this.reader = reader;
+        this.nanoClock = nanoClock;
+    }
+
+    /** This JVM's options, by name. */
+    static Function<String, VMOption> thisJvm() {
+        return ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)::getVMOption;
+    }
+
+    void register(PrometheusRegistry registry) {
+        registry.register(this);
+    }
+
+    /** The options as last read; read again once REFRESH has passed. Called by one thread, the collector's. */
+    @Override
+    public MetricSnapshots collect() {
+        long now = nanoClock.getAsLong();
+        if (latest == null || now - readAtNanos >= REFRESH.toNanos()) {
+            latest = read();
+            readAtNanos = now;
+        }
+        return latest;
+    }
+
+    private MetricSnapshots read() {
+        List<GaugeDataPointSnapshot> points = new ArrayList<>();
+        for (String name : OPTIONS) {
+            try {
+                VMOption option = reader.apply(name);
+                points.add(new GaugeDataPointSnapshot(value(option.getValue()),
+                        Labels.of("option", name, "origin", option.getOrigin().name()), null));
+            } catch (IllegalArgumentException e) {
+                // This JDK lacks the option (ZGenerational before 21, UseShenandoahGC in some builds): nothing to say.
+            } catch (RuntimeException | LinkageError e) {
+                // Whatever else fails, the scrape goes on without this option, as with the other collectors (FailSafe).
+            }
+        }
+        return new MetricSnapshots(new GaugeSnapshot(VM_OPTION, points));
+    }
+
+    /** HotSpot writes booleans as true/false and numbers in decimal, unsigned 64-bit ones up to 18446744073709551615. */
+    static double value(String text) {
+        return switch (text) {
+            case "true" -> 1;
+            case "false" -> 0;
+            default -> Double.parseDouble(text);
+        };
+    }
+}

@@ -1,0 +1,210 @@
+package dev.jvmtuning.operator.model;
+
+import dev.jvmtuning.operator.model.EffectiveOptions.Option;
+import dev.jvmtuning.operator.model.EffectiveOptions.Origin;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Whether the JVMs of a target run with the options the operator planned, judged from what each JVM reports
+ * (EffectiveOptions), not from what was rendered: a later flag on the image's command line, an entrypoint script
+ * or a JDK without the option all leave a rendered flag without effect.
+ *
+ * @param verdict     the judgement over all pods
+ * @param pods        the pods judged
+ * @param inEffect    of those, the pods that run with every planned option
+ * @param differences each planned option a pod runs without, pod by pod
+ * @param notReported pods that report no options: no agent, or one older than the series
+ */
+public record Attestation(Verdict verdict, int pods, int inEffect, List<Difference> differences, List<String> notReported) {
+
+    public enum Verdict {
+        /** Every pod runs with every planned option. */
+        IN_EFFECT,
+        /** At least one pod runs with another value, or without an option it lacks. */
+        DIFFERS,
+        /** No pod differs, but some or all pods report nothing to judge; also when there are no pods. */
+        NOT_REPORTED
+    }
+
+    /**
+     * A planned option a pod does not run with.
+     *
+     * @param effective the pod's value, in the option's own unit; null when its JVM lacks the option
+     * @param origin    where the pod's value came from; null when its JVM lacks the option
+     */
+    public record Difference(String pod, String option, String flag, double planned, Double effective, Origin origin) {
+        public String describe() {
+            return effective == null
+                    ? pod + ": " + option + " is not an option of its JVM (planned " + flag + ")"
+                    : pod + ": " + option + " is " + Units.number(effective) + " (" + origin + "), planned " + Units.number(planned)
+                            + " by " + flag;
+        }
+    }
+
+    /**
+     * An option a flag sets, with the value the JVM should then report.
+     *
+     * @param flag the flag as planned, e.g. -Xmx512m
+     */
+    record Planned(String option, String flag, double value, Tolerance tolerance) {
+        boolean heldBy(double effective) {
+            return Math.abs(effective - value) <= tolerance.of(value);
+        }
+    }
+
+    enum Tolerance {
+        /** Counts, booleans and percentages: the value, up to a double's rounding. */
+        EXACT,
+        /** Sizes: 1%. */
+        SIZE,
+        /** Heap sizes: 1%, or the heap's alignment, to which HotSpot rounds them up (-Xmx1001m runs as 1002m). */
+        HEAP;
+
+        double of(double planned) {
+            return switch (this) {
+                case EXACT -> Math.abs(planned) * 1e-9;
+                case SIZE -> Math.abs(planned) * 0.01;
+                case HEAP -> Math.max(Math.abs(planned) * 0.01, HEAP_ALIGNMENT);
+            };
+        }
+    }
+
+    /**
+     * HotSpot aligns the heap to the card table's reach on pages of 4 KiB (512 cards of a page each): 2 MiB. G1's
+     * regions are larger on large heaps but stay below 1% of the heap unless G1HeapRegionSize is set; large pages
+     * raise the alignment too, and are not accounted for.
+     */
+    static final long HEAP_ALIGNMENT = 2 * Units.MI;
+
+    private static final Set<String> HEAP_SIZES = Set.of("MaxHeapSize", "InitialHeapSize", "MinHeapSize", "NewSize", "MaxNewSize");
+    private static final Set<String> BYTE_SIZES = Set.of("MaxMetaspaceSize", "ReservedCodeCacheSize", "MaxDirectMemorySize", "MaxRAM");
+    private static final Set<String> FRACTIONS = Set.of("MaxRAMPercentage", "InitialRAMPercentage");
+    private static final Pattern BOOLEAN = Pattern.compile("-XX:([+-])([A-Za-z0-9]+)");
+    private static final Pattern VALUED = Pattern.compile("-XX:([A-Za-z0-9]+)=(.+)");
+
+    /**
+     * @param plannedFlags the JVM options in the order the JVM reads them, the last of an option winning, as in
+     *                     Rendering's renderedFlags; flags for options the agent does not report (-javaagent, -Xlog,
+     *                     -D...) are not judged
+     * @param pods         each pod's reported options, by pod name
+     */
+    public static Attestation of(List<String> plannedFlags, Map<String, EffectiveOptions> pods) {
+        Map<String, Planned> planned = planned(plannedFlags);
+        List<Difference> differences = new ArrayList<>();
+        List<String> notReported = new ArrayList<>();
+        int inEffect = 0;
+        for (Map.Entry<String, EffectiveOptions> pod : pods.entrySet()) {
+            if (!pod.getValue().reported()) {
+                notReported.add(pod.getKey());
+                continue;
+            }
+            List<Difference> ofPod = differences(pod.getKey(), planned.values(), pod.getValue());
+            differences.addAll(ofPod);
+            inEffect += ofPod.isEmpty() ? 1 : 0;
+        }
+        Verdict verdict = !differences.isEmpty() ? Verdict.DIFFERS
+                : notReported.isEmpty() && !pods.isEmpty() ? Verdict.IN_EFFECT : Verdict.NOT_REPORTED;
+        return new Attestation(verdict, pods.size(), inEffect, List.copyOf(differences), List.copyOf(notReported));
+    }
+
+    /** One line for a condition's message: on how many pods the plan is in effect, and the first differences. */
+    public String message() {
+        String counted = "in effect on " + inEffect + " of " + pods + " pods";
+        List<String> parts = new ArrayList<>(List.of(counted));
+        differences.stream().limit(3).map(Difference::describe).forEach(parts::add);
+        if (differences.size() > 3) {
+            parts.add((differences.size() - 3) + " more differences");
+        }
+        if (!notReported.isEmpty()) {
+            parts.add("no options reported by " + String.join(", ", notReported.stream().limit(3).toList())
+                    + (notReported.size() > 3 ? " and " + (notReported.size() - 3) + " more" : "")
+                    + " (no jvm-tuning agent, or an older one)");
+        }
+        return String.join("; ", parts);
+    }
+
+    private static List<Difference> differences(String pod, Iterable<Planned> planned, EffectiveOptions effective) {
+        List<Difference> differences = new ArrayList<>();
+        for (Planned option : planned) {
+            Optional<Option> reported = effective.option(option.option());
+            if (reported.isEmpty()) {
+                differences.add(new Difference(pod, option.option(), option.flag(), option.value(), null, null));
+            } else if (!option.heldBy(reported.get().value())) {
+                differences.add(new Difference(pod, option.option(), option.flag(), option.value(), reported.get().value(),
+                        reported.get().origin()));
+            }
+        }
+        return differences;
+    }
+
+    /** The value each option should hold after these flags, by option; the last flag setting an option wins. */
+    static Map<String, Planned> planned(List<String> flags) {
+        Map<String, Planned> planned = new LinkedHashMap<>();
+        for (String flag : flags) {
+            for (Planned option : optionsSetBy(flag)) {
+                planned.remove(option.option());
+                planned.put(option.option(), option);
+            }
+        }
+        return planned;
+    }
+
+    /** The reported options one flag sets; none for a flag it cannot read or an option the agent does not report. */
+    static List<Planned> optionsSetBy(String flag) {
+        Optional<Long> shortSize = shortFormBytes(flag);
+        if (shortSize.isPresent()) {
+            long bytes = shortSize.get();
+            return switch (flag.substring(0, 4)) {
+                case "-Xmx" -> List.of(new Planned("MaxHeapSize", flag, bytes, Tolerance.HEAP));
+                case "-Xms" -> List.of(new Planned("InitialHeapSize", flag, bytes, Tolerance.HEAP));
+                case "-Xmn" -> List.of(new Planned("NewSize", flag, bytes, Tolerance.HEAP), new Planned("MaxNewSize", flag, bytes, Tolerance.HEAP));
+                // ThreadStackSize counts KiB
+                default -> List.of(new Planned("ThreadStackSize", flag, Math.ceil(bytes / (double) Units.KI), Tolerance.SIZE));
+            };
+        }
+        Matcher bool = BOOLEAN.matcher(flag);
+        if (bool.matches()) {
+            return reported(bool.group(2)) ? List.of(new Planned(bool.group(2), flag, bool.group(1).equals("+") ? 1 : 0, Tolerance.EXACT)) : List.of();
+        }
+        Matcher valued = VALUED.matcher(flag);
+        if (!valued.matches() || !reported(valued.group(1))) {
+            return List.of();
+        }
+        String option = valued.group(1);
+        String text = valued.group(2);
+        if (FRACTIONS.contains(option)) {
+            try {
+                return List.of(new Planned(option, flag, Double.parseDouble(text), Tolerance.EXACT));
+            } catch (NumberFormatException e) {
+                return List.of();
+            }
+        }
+        Tolerance tolerance = HEAP_SIZES.contains(option) ? Tolerance.HEAP
+                : BYTE_SIZES.contains(option) || option.equals("ThreadStackSize") ? Tolerance.SIZE : Tolerance.EXACT;
+        // a JVM number: 512m is 512 MiB; ThreadStackSize=1024 is 1024 KiB, as HotSpot reads it
+        return Units.jvmNumber(text).map(n -> List.of(new Planned(option, flag, n.doubleValue(), tolerance))).orElse(List.of());
+    }
+
+    private static boolean reported(String option) {
+        return EffectiveOptions.READ.contains(option);
+    }
+
+    /** The bytes of -Xmx, -Xms, -Xmn or -Xss, when the flag is one of them with a size HotSpot reads. */
+    private static Optional<Long> shortFormBytes(String flag) {
+        if (!(flag.startsWith("-Xmx") || flag.startsWith("-Xms") || flag.startsWith("-Xmn") || flag.startsWith("-Xss"))) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Units.jvmBytes(flag.substring(4)));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+}

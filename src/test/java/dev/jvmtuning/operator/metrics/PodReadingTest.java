@@ -1,0 +1,88 @@
+package dev.jvmtuning.operator.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jvmtuning.operator.model.EffectiveOptions;
+import dev.jvmtuning.operator.model.EffectiveOptions.Option;
+import dev.jvmtuning.operator.model.EffectiveOptions.Origin;
+import dev.jvmtuning.operator.model.MemoryUse;
+import dev.jvmtuning.operator.model.NativeMemory;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class PodReadingTest {
+    private static final Set<String> READ = Set.copyOf(PodReading.SERIES);
+
+    private static PodReading read(String exposition) {
+        return PodReading.of(PrometheusTextParser.parse(exposition, READ::contains, 100), 0);
+    }
+
+    @Test
+    void theAgentsOptionSeriesBecomeTheJvmsEffectiveOptions() {
+        PodReading reading = read("""
+                # HELP jvmtuning_vm_option HotSpot option as this JVM runs with it
+                # TYPE jvmtuning_vm_option gauge
+                jvmtuning_vm_option{option="MaxHeapSize",origin="VM_CREATION"} 6.7108864E7
+                jvmtuning_vm_option{option="ThreadStackSize",origin="ENVIRON_VAR"} 512.0
+                jvmtuning_vm_option{option="UseG1GC",origin="DEFAULT"} 0.0
+                jvmtuning_vm_option{option="UseZGC",origin="A_LATER_ORIGIN"} 1.0
+                jvmtuning_vm_option{origin="DEFAULT"} 1.0
+                jvmtuning_available_processors 2
+                """);
+
+        assertThat(reading.options()).isEqualTo(new EffectiveOptions(Map.of(
+                "MaxHeapSize", new Option(64.0 * 1024 * 1024, Origin.VM_CREATION),
+                "ThreadStackSize", new Option(512, Origin.ENVIRON_VAR),
+                "UseG1GC", new Option(0, Origin.DEFAULT),
+                "UseZGC", new Option(1, Origin.OTHER))));
+        assertThat(reading.snapshot().cpuLimitCores()).isEqualTo(2.0);
+    }
+
+    @Test
+    void theAgentsMemorySeriesAndNativeMemoryTrackingBecomeTheJvmsMemoryUse() {
+        PodReading reading = read("""
+                jvm_memory_used_bytes{area="heap"} 5954536.0
+                jvm_memory_used_bytes{area="nonheap"} 1.0684336E7
+                jvm_memory_committed_bytes{area="heap"} 1.34217728E8
+                jvm_memory_pool_committed_bytes{pool="Metaspace"} 6356992.0
+                jvm_memory_pool_committed_bytes{pool="Compressed Class Space"} 786432.0
+                jvm_buffer_pool_used_bytes{pool="direct"} 1.00671488E8
+                jvm_buffer_pool_used_bytes{pool="mapped"} 4096.0
+                jvm_threads_current 10.0
+                process_resident_memory_bytes 1.67288832E8
+                jvmtuning_native_memory_bytes{category="Total",kind="committed"} 3.0E8
+                jvmtuning_native_memory_bytes{category="Total",kind="reserved"} 1.5E9
+                jvmtuning_native_memory_bytes{category="Java Heap",kind="committed"} 1.34217728E8
+                jvmtuning_native_memory_bytes{category="Other",kind="committed"} 1.00671488E8
+                jvmtuning_native_memory_bytes{category="Other",kind="reserved"} 1.00671488E8
+                jvmtuning_native_memory_bytes{kind="committed"} 1.0
+                """);
+
+        assertThat(reading.memory()).isEqualTo(new MemoryUse(5954536L, 134217728L, 6356992L, 100671488L, 10L, 167288832L,
+                new NativeMemory(Map.of("Java Heap", 134217728L, "Other", 100671488L), 300_000_000L)));
+    }
+
+    @Test
+    void micrometersMemorySeriesAreReadAndAMissingTotalIsTheCategoriesSum() {
+        PodReading reading = read("""
+                jvm_memory_used_bytes{area="heap",id="G1 Eden Space"} 1000.0
+                jvm_memory_used_bytes{area="heap",id="G1 Old Gen"} 2000.0
+                jvm_memory_committed_bytes{area="nonheap",id="Metaspace"} 5000.0
+                jvm_buffer_memory_used_bytes{id="direct"} 7000.0
+                jvm_threads_live_threads 12.0
+                jvmtuning_native_memory_bytes{category="Thread",kind="committed"} 100.0
+                jvmtuning_native_memory_bytes{category="Code",kind="committed"} 200.0
+                """);
+
+        assertThat(reading.memory()).isEqualTo(new MemoryUse(3000L, null, 5000L, 7000L, 12L, null,
+                new NativeMemory(Map.of("Thread", 100L, "Code", 200L), 300)));
+    }
+
+    @Test
+    void aPodWithoutTheSeriesReportsNoOptionsAndNoMemory() {
+        assertThat(read("jvmtuning_available_processors 2\n").memory()).isEqualTo(MemoryUse.NONE);
+        assertThat(read("jvmtuning_available_processors 2\n").options()).isEqualTo(EffectiveOptions.NONE);
+        assertThat(EffectiveOptions.NONE.reported()).isFalse();
+    }
+}

@@ -1,0 +1,139 @@
+package dev.jvmtuning.operator.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jvmtuning.operator.model.Attestation.Difference;
+import dev.jvmtuning.operator.model.Attestation.Verdict;
+import dev.jvmtuning.operator.model.EffectiveOptions.Option;
+import dev.jvmtuning.operator.model.EffectiveOptions.Origin;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.assertj.core.groups.Tuple;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class AttestationTest {
+    private static final double MI = Units.MI;
+    /** What the Renderer renders for a 512 MiB heap on G1 with two CPUs. */
+    private static final List<String> RENDERED = List.of("-XX:ActiveProcessorCount=2", "-Xms512m", "-Xmx512m", "-XX:+UseG1GC",
+            "-XX:MaxGCPauseMillis=150", "-javaagent:/jvm-tuning-agent/jvm-tuning-agent.jar=port=9404,host=0.0.0.0",
+            "-XX:ReservedCodeCacheSize=64m", "-XX:MaxDirectMemorySize=32m");
+
+    /** A JVM that runs with RENDERED from JAVA_TOOL_OPTIONS, with changes. */
+    private static EffectiveOptions jvm(Map<String, Option> changes) {
+        Map<String, Option> options = new HashMap<>(Map.of(
+                "ActiveProcessorCount", new Option(2, Origin.ENVIRON_VAR),
+                "InitialHeapSize", new Option(512 * MI, Origin.VM_CREATION),
+                "MaxHeapSize", new Option(512 * MI, Origin.VM_CREATION),
+                "UseG1GC", new Option(1, Origin.ENVIRON_VAR),
+                "UseParallelGC", new Option(0, Origin.DEFAULT),
+                "MaxGCPauseMillis", new Option(150, Origin.ENVIRON_VAR),
+                "ReservedCodeCacheSize", new Option(64 * MI, Origin.ENVIRON_VAR),
+                "MaxDirectMemorySize", new Option(32 * MI, Origin.ENVIRON_VAR)));
+        options.putAll(changes);
+        return new EffectiveOptions(options);
+    }
+
+    private static EffectiveOptions jvm() {
+        return jvm(Map.of());
+    }
+
+    private static Map<String, EffectiveOptions> pods(EffectiveOptions... jvms) {
+        Map<String, EffectiveOptions> pods = new LinkedHashMap<>();
+        for (int i = 0; i < jvms.length; i++) {
+            pods.put("web-" + i, jvms[i]);
+        }
+        return pods;
+    }
+
+    static Stream<Arguments> cases() {
+        return Stream.of(
+                Arguments.of("every pod runs the plan", pods(jvm(), jvm()), Verdict.IN_EFFECT, 2, List.of()),
+                Arguments.of("the heap rounded up to the 2 MiB alignment (-Xmx511m runs as 512m)", pods(jvm(Map.of(
+                        "MaxHeapSize", new Option(514 * MI, Origin.VM_CREATION)))), Verdict.IN_EFFECT, 1, List.of()),
+                Arguments.of("the image's command line sets -Xmx256m after the rendered flags", pods(jvm(), jvm(Map.of(
+                        "MaxHeapSize", new Option(256 * MI, Origin.VM_CREATION)))), Verdict.DIFFERS, 1,
+                        List.of(new Difference("web-1", "MaxHeapSize", "-Xmx512m", 512 * MI, 256 * MI, Origin.VM_CREATION))),
+                Arguments.of("a boolean flipped: an entrypoint's -XX:-UseG1GC -XX:+UseParallelGC", pods(jvm(Map.of(
+                        "UseG1GC", new Option(0, Origin.VM_CREATION), "UseParallelGC", new Option(1, Origin.VM_CREATION)))),
+                        Verdict.DIFFERS, 0, List.of(new Difference("web-0", "UseG1GC", "-XX:+UseG1GC", 1, 0.0, Origin.VM_CREATION))),
+                Arguments.of("a count off by one is not within any tolerance", pods(jvm(Map.of(
+                        "ActiveProcessorCount", new Option(3, Origin.VM_CREATION)))), Verdict.DIFFERS, 0,
+                        List.of(new Difference("web-0", "ActiveProcessorCount", "-XX:ActiveProcessorCount=2", 2, 3.0, Origin.VM_CREATION))),
+                Arguments.of("a size 2% off", pods(jvm(Map.of("ReservedCodeCacheSize", new Option(64 * MI * 1.02, Origin.ERGONOMIC)))),
+                        Verdict.DIFFERS, 0, List.of(new Difference("web-0", "ReservedCodeCacheSize", "-XX:ReservedCodeCacheSize=64m",
+                                64 * MI, 64 * MI * 1.02, Origin.ERGONOMIC))),
+                Arguments.of("one pod without the agent", pods(jvm(), EffectiveOptions.NONE), Verdict.NOT_REPORTED, 1, List.of()),
+                Arguments.of("no pod reports", pods(EffectiveOptions.NONE, EffectiveOptions.NONE), Verdict.NOT_REPORTED, 0, List.of()),
+                Arguments.of("no readings at all", pods(), Verdict.NOT_REPORTED, 0, List.of()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void judgesWhatEachPodRunsAgainstThePlan(String name, Map<String, EffectiveOptions> pods, Verdict verdict, int inEffect,
+            List<Difference> differences) {
+        Attestation attestation = Attestation.of(RENDERED, pods);
+
+        assertThat(attestation.verdict()).isEqualTo(verdict);
+        assertThat(attestation.pods()).isEqualTo(pods.size());
+        assertThat(attestation.inEffect()).isEqualTo(inEffect);
+        assertThat(attestation.differences()).isEqualTo(differences);
+    }
+
+    @Test
+    void aSmallHeapRoundedUpToTheHeapAlignmentIsInEffect() {
+        // HotSpot 17 runs -Xms11m as 12 MiB: 1 MiB off, over 1% of the plan but within the 2 MiB alignment
+        EffectiveOptions rounded = new EffectiveOptions(Map.of("InitialHeapSize", new Option(12_582_912, Origin.VM_CREATION)));
+
+        assertThat(Attestation.of(List.of("-Xms11m"), Map.of("web-0", rounded)).verdict()).isEqualTo(Verdict.IN_EFFECT);
+    }
+
+    @Test
+    void anOptionThePodsJdkLacksIsADifferenceWithoutAValue() {
+        EffectiveOptions jdk25 = new EffectiveOptions(Map.of("UseZGC", new Option(1, Origin.ENVIRON_VAR)));
+
+        Attestation attestation = Attestation.of(List.of("-XX:+UseZGC", "-XX:+ZGenerational"), Map.of("web-0", jdk25));
+
+        assertThat(attestation.verdict()).isEqualTo(Verdict.DIFFERS);
+        assertThat(attestation.differences()).containsExactly(new Difference("web-0", "ZGenerational", "-XX:+ZGenerational", 1, null, null));
+        assertThat(attestation.message()).isEqualTo("in effect on 0 of 1 pods; web-0: ZGenerational is not an option of its JVM "
+                + "(planned -XX:+ZGenerational)");
+    }
+
+    @Test
+    void theLastFlagOfAnOptionIsThePlanAndFlagsTheAgentDoesNotReadAreNotJudged() {
+        assertThat(Attestation.planned(List.of("-Xmx1g", "-XX:+UseSerialGC", "-Xlog:gc", "-Dx=1", "-XX:+AlwaysPreTouch",
+                "-XX:MaxHeapSize=768m", "-XX:-UseSerialGC")).values())
+                .extracting(Attestation.Planned::option, Attestation.Planned::flag, Attestation.Planned::value)
+                .containsExactly(
+                        Tuple.tuple("MaxHeapSize", "-XX:MaxHeapSize=768m", 768 * MI),
+                        Tuple.tuple("UseSerialGC", "-XX:-UseSerialGC", 0.0));
+    }
+
+    @Test
+    void eachFlagFormBecomesTheOptionAndUnitHotSpotReports() {
+        assertThat(Attestation.optionsSetBy("-Xmn128m")).extracting(Attestation.Planned::option).containsExactly("NewSize", "MaxNewSize");
+        // ThreadStackSize counts KiB, -Xss bytes
+        assertThat(Attestation.optionsSetBy("-Xss1m")).singleElement().extracting(Attestation.Planned::value).isEqualTo(1024.0);
+        assertThat(Attestation.optionsSetBy("-XX:ThreadStackSize=512")).singleElement().extracting(Attestation.Planned::value).isEqualTo(512.0);
+        assertThat(Attestation.optionsSetBy("-XX:MaxRAMPercentage=62.5")).singleElement().extracting(Attestation.Planned::value).isEqualTo(62.5);
+        assertThat(Attestation.optionsSetBy("-XX:+ExitOnOutOfMemoryError")).singleElement().extracting(Attestation.Planned::value).isEqualTo(1.0);
+        // a size HotSpot would not read, or a shell variable left in a command line
+        assertThat(Attestation.optionsSetBy("-Xmx$HEAP")).isEmpty();
+        assertThat(Attestation.optionsSetBy("-XX:MaxGCPauseMillis=soon")).isEmpty();
+    }
+
+    @Test
+    void theMessageCountsPodsAndNamesTheDifferencesAndThePodsThatReportNothing() {
+        Attestation attestation = Attestation.of(RENDERED, pods(jvm(), jvm(Map.of("MaxHeapSize", new Option(256 * MI, Origin.VM_CREATION))),
+                EffectiveOptions.NONE));
+
+        assertThat(attestation.message()).isEqualTo("in effect on 1 of 3 pods; web-1: MaxHeapSize is 268435456 (VM_CREATION), planned 536870912 "
+                + "by -Xmx512m; no options reported by web-2 (no jvm-tuning agent, or an older one)");
+    }
+}

@@ -3,6 +3,11 @@ package dev.jvmtuning.operator.decision;
 import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
 import dev.jvmtuning.operator.api.v1alpha1.RollBack;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.deployment.TargetPods;
+import dev.jvmtuning.operator.model.Attestation;
+import dev.jvmtuning.operator.model.EffectiveOptions;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
+import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.render.Rendering;
 import dev.jvmtuning.operator.render.TuningConfigMap;
@@ -13,8 +18,10 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -75,7 +82,25 @@ final class ApplyStep {
         }
         status.applied("settings " + hash + " rendered into container " + userContainer.getName() + " of Deployment "
                 + deployment.getMetadata().getName(), progress.rollout());
+        if (progress.rollout().complete()) {
+            status.attested(Attestation.of(rendering.renderedFlags(), optionsOfPodsRunning(hash, seen)));
+        }
         return writes;
+    }
+
+    /**
+     * The options reported by the Ready pods whose template carries these settings: a poll from before the rollout, or a
+     * pod of the old template still stopping, says nothing of them.
+     */
+    private static Map<String, EffectiveOptions> optionsOfPodsRunning(String hash, Observation seen) {
+        Set<String> running = seen.pods().stream()
+                .filter(p -> TargetPods.ready(p) && hash.equals(p.getMetadata().getAnnotations() == null ? null
+                        : p.getMetadata().getAnnotations().get(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION)))
+                .map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
+        Map<String, EffectiveOptions> reported = seen.metrics().map(MetricsReport::effectiveOptions).orElse(Map.of());
+        Map<String, EffectiveOptions> judged = new TreeMap<>();
+        running.forEach(pod -> judged.put(pod, reported.getOrDefault(pod, EffectiveOptions.NONE)));
+        return judged;
     }
 
     private static void createIfMissing(Observation seen, ConfigMap configMap, List<Write> writes) {

@@ -4,6 +4,7 @@ import static dev.jvmtuning.operator.model.ConditionType.APPLIED;
 import static dev.jvmtuning.operator.model.ConditionType.METRICS_AVAILABLE;
 import static dev.jvmtuning.operator.model.ConditionType.READY;
 import static dev.jvmtuning.operator.model.ConditionType.ROLLOUT_COMPLETE;
+import static dev.jvmtuning.operator.model.ConditionType.SETTINGS_EFFECTIVE;
 
 import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
@@ -14,6 +15,7 @@ import dev.jvmtuning.operator.api.v1alpha1.RollBack;
 import dev.jvmtuning.operator.api.v1alpha1.Setting;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
+import dev.jvmtuning.operator.model.Attestation;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.MetricsReport;
@@ -110,7 +112,7 @@ public final class StatusBuilder {
                 + rollBack.getMessage() + ". They are not applied again until the profile or the Deployment changes";
         condition(APPLIED, ConditionStatus.FALSE, Reason.ROLLED_BACK, message);
         condition(READY, ConditionStatus.FALSE, Reason.ROLLED_BACK, message);
-        status.setConditions(Conditions.remove(status.getConditions(), ROLLOUT_COMPLETE));
+        status.setConditions(Conditions.remove(Conditions.remove(status.getConditions(), ROLLOUT_COMPLETE), SETTINGS_EFFECTIVE));
         return this;
     }
 
@@ -127,7 +129,7 @@ public final class StatusBuilder {
     public StatusBuilder notApplied(Reason reason, String message) {
         condition(APPLIED, ConditionStatus.FALSE, reason, message);
         condition(READY, ConditionStatus.FALSE, reason, message);
-        status.setConditions(Conditions.remove(status.getConditions(), ROLLOUT_COMPLETE));
+        status.setConditions(Conditions.remove(Conditions.remove(status.getConditions(), ROLLOUT_COMPLETE), SETTINGS_EFFECTIVE));
         return this;
     }
 
@@ -143,14 +145,37 @@ public final class StatusBuilder {
         String message = "Recommend mode: nothing is written to the Deployment; status.settings shows what Apply would render";
         condition(APPLIED, ConditionStatus.FALSE, Reason.RECOMMEND_ONLY, message);
         condition(READY, ConditionStatus.TRUE, Reason.RECOMMEND_ONLY, message);
-        status.setConditions(Conditions.remove(status.getConditions(), ROLLOUT_COMPLETE));
+        status.setConditions(Conditions.remove(Conditions.remove(status.getConditions(), ROLLOUT_COMPLETE), SETTINGS_EFFECTIVE));
         return this;
     }
 
+    /** The settings are written; once their rollout completed, {@link #attested} says whether the JVMs run them. */
     public StatusBuilder applied(String message, Rollout rollout) {
+        if (!rollout.complete()) {
+            status.setConditions(Conditions.remove(status.getConditions(), SETTINGS_EFFECTIVE));
+        }
         condition(APPLIED, ConditionStatus.TRUE, Reason.APPLIED, message);
         condition(ROLLOUT_COMPLETE, ConditionStatus.of(rollout.complete()), rollout.reason(), rollout.message());
         condition(READY, ConditionStatus.of(rollout.complete()), rollout.complete() ? Reason.READY : rollout.reason(), rollout.message());
+        return this;
+    }
+
+    /**
+     * What the JVMs of the settings in force report they run. A pod whose JVM runs another value is not Ready:
+     * Ready says the pods run the tuned settings only when their JVMs say so.
+     */
+    public StatusBuilder attested(Attestation attestation) {
+        String message = "the planned JVM options are " + attestation.message();
+        switch (attestation.verdict()) {
+            case IN_EFFECT -> condition(SETTINGS_EFFECTIVE, ConditionStatus.TRUE, Reason.OPTIONS_IN_EFFECT, message);
+            case NOT_REPORTED -> condition(SETTINGS_EFFECTIVE, ConditionStatus.UNKNOWN, Reason.OPTIONS_NOT_REPORTED, message);
+            case DIFFERS -> {
+                String overridden = message + ". Something the JVM reads after the operator's variable overrides it (a flag on the "
+                        + "command line, often in the image's entrypoint): drop it there, or let the profile plan around it";
+                condition(SETTINGS_EFFECTIVE, ConditionStatus.FALSE, Reason.SETTINGS_NOT_EFFECTIVE, overridden);
+                condition(READY, ConditionStatus.FALSE, Reason.SETTINGS_NOT_EFFECTIVE, overridden);
+            }
+        }
         return this;
     }
 

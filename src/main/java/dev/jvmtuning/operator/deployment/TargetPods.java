@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,13 @@ public final class TargetPods {
     private static final String TEMPLATE_HASH = "pod-template-hash";
 
     private TargetPods() {
+    }
+
+    /** Ready, and not on its way out: a pod whose figures speak for the Deployment. */
+    public static boolean ready(Pod pod) {
+        return pod.getMetadata().getDeletionTimestamp() == null && pod.getStatus() != null
+                && Objects.requireNonNullElse(pod.getStatus().getConditions(), List.<PodCondition>of()).stream()
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
     public static boolean belongsTo(Pod pod, Deployment deployment) {

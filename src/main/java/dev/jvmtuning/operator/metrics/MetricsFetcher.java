@@ -7,6 +7,7 @@ import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.config.OperatorSettings;
+import dev.jvmtuning.operator.deployment.TargetPods;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.EffectiveOptions;
 import dev.jvmtuning.operator.model.MemoryUse;
@@ -228,9 +229,7 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
 
     private List<Pod> readyPods(Deployment deployment) {
         return podsOf.apply(deployment).stream()
-                .filter(p -> p.getMetadata().getDeletionTimestamp() == null && p.getStatus() != null && p.getStatus().getPodIP() != null)
-                .filter(p -> Objects.requireNonNullElse(p.getStatus().getConditions(), List.<io.fabric8.kubernetes.api.model.PodCondition>of())
-                        .stream().anyMatch(c -> "Ready".equals(c.getType()) && ConditionStatus.TRUE.is(c.getStatus())))
+                .filter(p -> TargetPods.ready(p) && p.getStatus().getPodIP() != null)
                 .toList();
     }
 

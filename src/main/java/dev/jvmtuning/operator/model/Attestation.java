@@ -144,6 +144,13 @@ public record Attestation(Verdict verdict, int pods, int inEffect, List<Differen
         return differences;
     }
 
+    /** What a JVM started with these flags reports, option by option: the value each should hold. */
+    public static Map<String, Double> expected(List<String> flags) {
+        Map<String, Double> expected = new LinkedHashMap<>();
+        planned(flags).forEach((option, planned) -> expected.put(option, planned.value()));
+        return expected;
+    }
+
     /** The value each option should hold after these flags, by option; the last flag setting an option wins. */
     static Map<String, Planned> planned(List<String> flags) {
         Map<String, Planned> planned = new LinkedHashMap<>();

@@ -8,6 +8,8 @@ public enum ConditionType {
     READY("Ready", Polarity.NORMAL_TRUE, "the summary: the settings are in effect on every replica (or, in mode Recommend, planned)"),
     APPLIED("Applied", Polarity.NORMAL_TRUE, "the planned settings are written into the Deployment"),
     ROLLOUT_COMPLETE("RolloutComplete", Polarity.NORMAL_TRUE, "every replica runs the tuned settings"),
+    SETTINGS_EFFECTIVE("SettingsEffective", Polarity.NORMAL_TRUE, "every pod of the settings in force runs the planned JVM options, as "
+            + "its own JVM reports them (the jvm-tuning agent's jvmtuning_vm_option series)"),
     METRICS_AVAILABLE("MetricsAvailable", Polarity.NORMAL_TRUE, "the operator reads the pods' metrics"),
     GC_PRESSURE("GCPressure", Polarity.ABNORMAL_TRUE, "garbage collection takes too much of the time, or the heap stays full"),
     CONTEXT_SWITCH_PRESSURE("ContextSwitchPressure", Polarity.ABNORMAL_TRUE, "the CPUs switch between too many runnable threads"),

@@ -38,6 +38,13 @@ public enum Reason {
     ROLLING_OUT("RollingOut", Kind.STATE, "the Deployment is rolling the pods onto the tuned settings", ConditionType.ROLLOUT_COMPLETE,
             ConditionType.READY),
     DEGRADED("Degraded", "the rollout passed its progress deadline", ConditionType.ROLLOUT_COMPLETE, ConditionType.READY),
+    // SettingsEffective
+    OPTIONS_IN_EFFECT("OptionsInEffect", "every pod of the settings in force reports the planned JVM options", ConditionType.SETTINGS_EFFECTIVE),
+    SETTINGS_NOT_EFFECTIVE("SettingsNotEffective", "a pod's JVM runs another value than planned (a later flag on its command line, "
+            + "an image's entrypoint, a JDK without the option); the message names the pod, the option, both values and where the JVM's "
+            + "came from", ConditionType.SETTINGS_EFFECTIVE, ConditionType.READY),
+    OPTIONS_NOT_REPORTED("OptionsNotReported", Kind.STATE, "no pod of the settings in force has reported its options yet, or its "
+            + "pods run no jvm-tuning agent (or an older one)", ConditionType.SETTINGS_EFFECTIVE),
     // MetricsAvailable
     METRICS_READ("MetricsRead", "the pods' metrics were read; the message says from how many pods", ConditionType.METRICS_AVAILABLE),
     FIRST_SAMPLE("FirstSample", Kind.STATE, "one sample read: rates need the next one", ConditionType.METRICS_AVAILABLE),

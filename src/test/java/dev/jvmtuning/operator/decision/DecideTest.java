@@ -11,8 +11,10 @@ import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.flags.FlagPolicy;
+import dev.jvmtuning.operator.model.Attestation;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
+import dev.jvmtuning.operator.model.EffectiveOptions;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.ProfileEvent;
@@ -67,6 +69,8 @@ class DecideTest {
         Set<String> appliedEnv = new HashSet<>();
         Instant now = T0;
         Double meanLatencyMillis;
+        /** What the pods' JVMs report they run, by pod; null when no metrics are read. */
+        Map<String, EffectiveOptions> effectiveOptions;
         Observed lastWindow;
         Decide.Decision last;
         final List<ProfileEvent> events = new ArrayList<>();
@@ -89,6 +93,9 @@ class DecideTest {
                         .setWindow("10s").setEnd(now.toString());
                 report = new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, "read 1 of 1 Ready pods", window, lastWindow);
                 lastWindow = window;
+            }
+            if (effectiveOptions != null) {
+                report = new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, "read 1 of 1 Ready pods", null, null, effectiveOptions);
             }
             return new Observation(profile, Optional.ofNullable(deployment), targeting, pods, List.copyOf(configMaps.values()),
                     Optional.ofNullable(report), autoscalers, now);
@@ -176,7 +183,8 @@ class DecideTest {
             return new PodBuilder().withNewMetadata().withName("orders-" + deployment.getMetadata().getGeneration()).withNamespace(NAMESPACE)
                     .withLabels(deployment.getSpec().getTemplate().getMetadata().getLabels())
                     .withAnnotations(deployment.getSpec().getTemplate().getMetadata().getAnnotations()).endMetadata()
-                    .withNewStatus().withContainerStatuses(status).endStatus().build();
+                    .withNewStatus().addNewCondition().withType("Ready").withStatus(String.valueOf(status.getReady()).equals("true") ? "True" : "False")
+                    .endCondition().withContainerStatuses(status).endStatus().build();
         }
 
         /** The user edits the profile: a new generation. */
@@ -274,6 +282,44 @@ class DecideTest {
         assertThat(again.events()).isEmpty();
         assertThat(again.status()).as("no status write either").isEqualTo(settled);
         assertThat(Serialization.asJson(world.deployment.getSpec().getTemplate())).isNotEqualTo(userTemplate);
+    }
+
+    @Test
+    void theSettingsAreSaidInEffectOnlyWhenTheJvmsReportThem() {
+        World world = applied(APPLY);
+        assertThat(world.status(ConditionType.SETTINGS_EFFECTIVE)).as("no metrics read: nothing to tell").isEqualTo("Unknown");
+        assertThat(world.status(ConditionType.READY)).isEqualTo("True");
+        String pod = world.pods.get(0).getMetadata().getName();
+        Map<String, Double> planned = Attestation.expected(List.of(world.profile.getStatus().getLastHealthy().getJvmOptions().split(" ")));
+        assertThat(planned).as("the plan sets JVM options the agent reports").isNotEmpty();
+
+        world.effectiveOptions = Map.of(pod, options(planned));
+        world.reconcile();
+        assertThat(world.status(ConditionType.SETTINGS_EFFECTIVE)).isEqualTo("True");
+        assertThat(world.condition(ConditionType.SETTINGS_EFFECTIVE).orElseThrow().getMessage()).contains("in effect on 1 of 1 pods");
+        assertThat(world.status(ConditionType.READY)).isEqualTo("True");
+
+        // the image's entrypoint puts its own heap (or any option) after the operator's variable
+        Map<String, Double> overridden = new LinkedHashMap<>(planned);
+        String option = planned.keySet().iterator().next();
+        overridden.put(option, planned.get(option) * 3 + 7);
+        world.effectiveOptions = Map.of(pod, options(overridden));
+        world.reconcile();
+        assertThat(world.status(ConditionType.SETTINGS_EFFECTIVE)).isEqualTo("False");
+        assertThat(world.reason(ConditionType.READY)).isEqualTo("SettingsNotEffective");
+        assertThat(world.condition(ConditionType.READY).orElseThrow().getMessage()).contains(pod + ": " + option + " is ", "VM_CREATION");
+        assertThat(world.last.events()).extracting(ProfileEvent::reason).contains(Reason.SETTINGS_NOT_EFFECTIVE);
+
+        world.effectiveOptions = Map.of("orders-0", options(planned));
+        world.reconcile();
+        assertThat(world.status(ConditionType.SETTINGS_EFFECTIVE)).as("a pod of another template says nothing of these settings")
+                .isEqualTo("Unknown");
+    }
+
+    private static EffectiveOptions options(Map<String, Double> values) {
+        Map<String, EffectiveOptions.Option> options = new LinkedHashMap<>();
+        values.forEach((name, value) -> options.put(name, new EffectiveOptions.Option(value, EffectiveOptions.Origin.VM_CREATION)));
+        return new EffectiveOptions(options);
     }
 
     @Test

@@ -15,7 +15,8 @@ main=src/main/java/dev/jvmtuning/operator
 # CHECKS TO RUN | THE CHECK THAT MUST FAIL | FILE | sed EXPRESSION | WHAT IS BROKEN
 BREAKAGES=(
   "1|1|$main/render/DeploymentTuning.java|s/new EnvVar(rendering.jvmOptionsVariable(), /new EnvVar(rendering.jvmOptionsVariable() + \"_UNREAD\", /|the flags are rendered into a variable no JVM reads"
-  "1 2|2|$main/reconciler/TargetWrites.java|s/context.resourceOperations().update(DeploymentTuning.restored(deployment, profile));/LOG.info(\"not restoring\");/|a deleted profile does not restore the Deployment"
+  "1b|1b|$main/model/Attestation.java|s/return Math.abs(effective - value) <= tolerance.of(value);/return true;/|every option a JVM reports is taken as the planned value"
+  "1 2|2|$main/reconciler/TargetWrites.java|s/context.resourceOperations().update(restore.restored());/LOG.info(\"not restoring\");/|a deleted profile does not restore the Deployment"
   "3|3|$main/flags/FlagPolicy.java|s/problems.add(\"jvmOptions\[\" + i + \"\] \" + shown(entry) + \" \" + problem.get());/problem.get();/|the flag policy passes every flag"
   "3 3b|3b|$main/rollout/RolloutHealth.java|s/if (waiting != null \&\& FAILING_WAITING_REASONS.contains(waiting.getReason()))/if (false)/; s/if (restarts >= MAX_RESTARTS)/if (false)/|crash loops and restarts are not seen as a failed rollout"
   "4|4|$main/rollout/RolloutHealth.java|s/OOM_KILLED.equals(terminated.getReason())/false/; s/OOM_KILLED.equals(last.getReason())/false/|an OOM kill is not seen as a failed rollout"

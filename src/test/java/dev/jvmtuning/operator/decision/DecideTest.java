@@ -21,7 +21,6 @@ import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.preview.Preview;
 import dev.jvmtuning.operator.render.DeploymentTuning;
-import dev.jvmtuning.operator.testing.LabPods;
 import dev.jvmtuning.operator.testing.TestProfiles;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
@@ -60,7 +59,7 @@ class DecideTest {
     /** The API server, the Deployment controller and the kubelet, as far as a decision sees them. */
     private static final class World {
         TuningProfile profile;
-        Deployment deployment = LabPods.deployment("orders");
+        Deployment deployment = TestProfiles.labDeployment("orders");
         final Map<String, ConfigMap> configMaps = new LinkedHashMap<>();
         final List<TuningProfile> others = new ArrayList<>();
         final List<HorizontalPodAutoscaler> autoscalers = new ArrayList<>();

@@ -14,6 +14,7 @@ import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.testing.LabPods;
+import dev.jvmtuning.operator.testing.TestProfiles;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.StartsProcesses;
 import io.fabric8.kubernetes.api.model.Event;
@@ -44,7 +45,7 @@ class AutoModeTest {
         LocalControlPlane controlPlane = LabPods.controlPlaneWithOperator();
         KubernetesClient client = controlPlane.client();
         String namespace = controlPlane.newNamespace("auto");
-        client.resource(LabPods.deployment("orders")).inNamespace(namespace).create();
+        client.resource(TestProfiles.labDeployment("orders")).inNamespace(namespace).create();
 
         try (LabPods pods = new LabPods(client, namespace, "orders", appJar, Path.of(System.getProperty("agent.jar")))) {
             await().atMost(Duration.ofMinutes(2)).until(() -> !pods.starts().isEmpty() && pods.runningHash() != null);

@@ -11,6 +11,7 @@ import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LabPods;
+import dev.jvmtuning.operator.testing.TestProfiles;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.StartsProcesses;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -41,7 +42,7 @@ class ClosedLoopRecommendationTest {
 
         try (LabApp app = LabApp.start(appJar, Path.of(System.getProperty("agent.jar")), Container.unlimited(), Map.of(), 0, log);
                 ClosedLoopLoad load = new ClosedLoopLoad(app.url("/work?dbMs=100&sleepMinMs=20"), 60)) {
-            client.resource(LabPods.deployment("orders")).inNamespace(namespace).create();
+            client.resource(TestProfiles.labDeployment("orders")).inNamespace(namespace).create();
             new FakeKubelet(client).awaitRollout(namespace, "orders", TIMEOUT);
             client.resource("""
                     apiVersion: jvmtuning.dev/v1alpha1

@@ -49,7 +49,7 @@ class AutoRevertTest {
         LocalControlPlane controlPlane = LabPods.controlPlaneWithOperator();
         KubernetesClient client = controlPlane.client();
         String namespace = controlPlane.newNamespace("revert");
-        Deployment deployment = LabPods.deployment("orders");
+        Deployment deployment = TestProfiles.labDeployment("orders");
         client.resource(deployment).inNamespace(namespace).create();
         new FakeKubelet(client).awaitRollout(namespace, "orders", TIMEOUT);
 

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.testing.LabPods;
+import dev.jvmtuning.operator.testing.TestProfiles;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.StartsProcesses;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -26,8 +27,8 @@ class AutoscalerTest {
         LocalControlPlane controlPlane = LabPods.controlPlaneWithOperator();
         KubernetesClient client = controlPlane.client();
         String namespace = controlPlane.newNamespace("hpa");
-        client.resource(LabPods.deployment("orders")).inNamespace(namespace).create();
-        client.resource(LabPods.deployment("payments")).inNamespace(namespace).create();
+        client.resource(TestProfiles.labDeployment("orders")).inNamespace(namespace).create();
+        client.resource(TestProfiles.labDeployment("payments")).inNamespace(namespace).create();
         client.resource(hpa("payments-scaler", "payments", 2)).inNamespace(namespace).create();
         client.resource("""
                 apiVersion: jvmtuning.dev/v1alpha1

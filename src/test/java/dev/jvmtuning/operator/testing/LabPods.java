@@ -5,9 +5,7 @@ import dev.jvmtuning.lab.harness.LabApp;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -71,16 +69,6 @@ public final class LabPods implements AutoCloseable {
         controlPlane.ensureControllerManager();
         RunningOperator.shared();
         return controlPlane;
-    }
-
-    /** A one-replica Deployment of the lab's app with 2 CPUs and 1Gi: what the operator plans for, whatever the JVM behind it gets. */
-    public static Deployment deployment(String name) {
-        return new DeploymentBuilder().withNewMetadata().withName(name).endMetadata()
-                .withNewSpec().withReplicas(1).withNewSelector().addToMatchLabels("app", name).endSelector()
-                .withNewTemplate().withNewMetadata().addToLabels("app", name).endMetadata()
-                .withNewSpec().addNewContainer().withName("app").withImage("example/" + name + ":1").withNewResources()
-                .addToLimits(Map.of("cpu", new Quantity("2"), "memory", new Quantity("1Gi"))).endResources().endContainer().endSpec()
-                .endTemplate().endSpec().build();
     }
 
     public String url(String pathAndQuery) {

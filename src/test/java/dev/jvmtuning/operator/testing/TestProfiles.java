@@ -1,6 +1,11 @@
 package dev.jvmtuning.operator.testing;
 
-/** TuningProfile manifests for tests: a name, a target Deployment and the rest of the spec as YAML. */
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import java.util.Map;
+
+/** TuningProfile manifests for tests (a name, a target Deployment and the rest of the spec as YAML), and the Deployment they target. */
 public final class TestProfiles {
     private TestProfiles() {
     }
@@ -13,5 +18,15 @@ public final class TestProfiles {
                 spec:
                   targetRef: {name: %s}
                 """.formatted(name, target) + spec.indent(2);
+    }
+
+    /** A one-replica Deployment of the lab's app with 2 CPUs and 1Gi: what the operator plans for, whatever the JVM behind it gets. */
+    public static Deployment labDeployment(String name) {
+        return new DeploymentBuilder().withNewMetadata().withName(name).endMetadata()
+                .withNewSpec().withReplicas(1).withNewSelector().addToMatchLabels("app", name).endSelector()
+                .withNewTemplate().withNewMetadata().addToLabels("app", name).endMetadata()
+                .withNewSpec().addNewContainer().withName("app").withImage("example/" + name + ":1").withNewResources()
+                .addToLimits(Map.of("cpu", new Quantity("2"), "memory", new Quantity("1Gi"))).endResources().endContainer().endSpec()
+                .endTemplate().endSpec().build();
     }
 }

@@ -106,13 +106,14 @@ flags_in_running_jvms() {
   done
 }
 
-# An image whose entrypoint passes the JVM its own options, out of the pod spec's sight (a variable only the
-# entrypoint reads): the JVM runs the image's heap, not the planned one, and the profile says so, read from the
-# JVMs themselves. The demo's profile, on the same node, says its settings are in effect (check 1).
+# An image whose entrypoint passes the JVM its own heap, out of the pod spec's sight (a variable only the entrypoint
+# reads; -Xms with -Xmx, as the planned -Xms above its -Xmx would stop the JVM): the JVMs run the image's heap, not
+# the planned one, and the profile says so, read from the JVMs themselves. The demo's profile says its settings are
+# in effect (check 1).
 settings_read_from_the_jvms() {
   local message
   workload imager 1 "        command: [/bin/sh, -c, 'exec java \$IMAGE_OPTS -jar /app/app.jar']
-        env: [{name: IMAGE_OPTS, value: '-Xmx200m -XX:-UseContainerSupport'}]
+        env: [{name: IMAGE_OPTS, value: '-Xms200m -Xmx200m -XX:-UseContainerSupport'}]
         resources: {requests: {cpu: 10m, memory: 256Mi}, limits: {cpu: '1', memory: 640Mi}}"
   profile imager imager '  metrics: {injectAgent: true, interval: 10s}'
   wait_for 240 "tp/imager SettingsEffective=False" condition_is SettingsEffective imager False

@@ -1,7 +1,6 @@
 package dev.jvmtuning.agent;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
-import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
@@ -10,7 +9,6 @@ import io.prometheus.metrics.model.snapshots.MetricMetadata;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.prometheus.metrics.model.snapshots.Unit;
 import java.lang.management.ManagementFactory;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -27,10 +25,9 @@ import javax.management.ObjectName;
  * with the heap, makes up most of a container's memory. The category names are whatever the running JDK prints.
  * Without tracking the collector is not registered: no series and no cost.
  */
-final class NativeMemoryMetrics implements MultiCollector {
+final class NativeMemoryMetrics extends PeriodicCollector {
 
     /** The summary walks every tracked allocation site's counters: re-read at most this often, as the options. */
-    static final Duration REFRESH = Duration.ofSeconds(60);
     /**
      * JDK 17 prints about 20 categories and 25 a few more; a report beyond these bounds is not one this parser
      * understands, and is cut there rather than grow the exposition.
@@ -53,14 +50,11 @@ final class NativeMemoryMetrics implements MultiCollector {
                     + "committed or reserved", Unit.BYTES);
 
     private final Supplier<String> summary;
-    private final LongSupplier nanoClock;
-    private MetricSnapshots latest;
-    private long readAtNanos;
 
     /** @param summary the text of VM.native_memory summary; may throw when the JVM cannot answer */
     NativeMemoryMetrics(Supplier<String> summary, LongSupplier nanoClock) {
+        super(nanoClock);
         this.summary = summary;
-        this.nanoClock = nanoClock;
     }
 
     /** Registers a collector of this JVM's native memory, only when the JVM tracks it. */
@@ -91,18 +85,8 @@ final class NativeMemoryMetrics implements MultiCollector {
         }
     }
 
-    /** The categories as last read; read again once REFRESH has passed. Called by one thread, the collector's. */
     @Override
-    public MetricSnapshots collect() {
-        long now = nanoClock.getAsLong();
-        if (latest == null || now - readAtNanos >= REFRESH.toNanos()) {
-            latest = read();
-            readAtNanos = now;
-        }
-        return latest;
-    }
-
-    private MetricSnapshots read() {
+    MetricSnapshots read() {
         try {
             return new MetricSnapshots(new GaugeSnapshot(NATIVE_MEMORY, parse(summary.get())));
         } catch (RuntimeException | LinkageError e) {

@@ -2,7 +2,6 @@ package dev.jvmtuning.agent;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import com.sun.management.VMOption;
-import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
@@ -10,7 +9,6 @@ import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricMetadata;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.lang.management.ManagementFactory;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -27,7 +25,7 @@ import java.util.function.LongSupplier;
  * chose itself (NewSize from the heap, say) is ERGONOMIC. JDK_JAVA_OPTIONS reaches the JVM through the launcher's
  * command line, so its flags are VM_CREATION.
  */
-final class VmOptionMetrics implements MultiCollector {
+final class VmOptionMetrics extends PeriodicCollector {
 
     /**
      * Everything the operator renders (Renderer) and what sizes the JVM in a container. ThreadStackSize is in
@@ -41,16 +39,12 @@ final class VmOptionMetrics implements MultiCollector {
             "MaxGCPauseMillis", "ParallelGCThreads", "ConcGCThreads", "UseStringDeduplication", "ExitOnOutOfMemoryError");
 
     /** Options change only through the management interface, and rarely: re-read at most this often. */
-    static final Duration REFRESH = Duration.ofSeconds(60);
 
     private static final MetricMetadata VM_OPTION = new MetricMetadata("jvmtuning_vm_option",
             "HotSpot option as this JVM runs with it, labelled with where its value came from (VMOption.Origin); "
                     + "booleans 1 or 0, sizes in bytes except ThreadStackSize in KiB");
 
     private final Function<String, VMOption> reader;
-    private final LongSupplier nanoClock;
-    private MetricSnapshots latest;
-    private long readAtNanos;
 
     VmOptionMetrics() {
         this(thisJvm(), System::nanoTime);
@@ -58,8 +52,8 @@ final class VmOptionMetrics implements MultiCollector {
 
     /** @param reader the JVM's option of a name; throws IllegalArgumentException for an option this JDK lacks */
     VmOptionMetrics(Function<String, VMOption> reader, LongSupplier nanoClock) {
+        super(nanoClock);
         this.reader = reader;
-        this.nanoClock = nanoClock;
     }
 
     /** This JVM's options, by name. */
@@ -71,18 +65,8 @@ final class VmOptionMetrics implements MultiCollector {
         registry.register(this);
     }
 
-    /** The options as last read; read again once REFRESH has passed. Called by one thread, the collector's. */
     @Override
-    public MetricSnapshots collect() {
-        long now = nanoClock.getAsLong();
-        if (latest == null || now - readAtNanos >= REFRESH.toNanos()) {
-            latest = read();
-            readAtNanos = now;
-        }
-        return latest;
-    }
-
-    private MetricSnapshots read() {
+    MetricSnapshots read() {
         List<GaugeDataPointSnapshot> points = new ArrayList<>();
         for (String name : OPTIONS) {
             try {

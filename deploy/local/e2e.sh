@@ -186,6 +186,9 @@ oom_killed_rolled_back() {
   echo "Applied=RolledBack: $message"
   # Seen as the OOM kill itself, not only later as a crash loop.
   grep -q 'container app: OOMKilled' <<<"$message"
+  # And explained: the pod dies at start, before any poll, so no reading says more than the plan and the limit.
+  echo "status.lastOomKill: $(kubectl get tp oomer -n "$NS" -o jsonpath='{.status.lastOomKill.cause}: {.status.lastOomKill.message}')"
+  grep -Eq 'OOM-killed, cause (UNKNOWN: .*no memory reading of the pod before it ended|LIMIT_BELOW_HEAP)' <<<"$message"
   kubectl rollout status deployment/oomer -n "$NS" --timeout=180s
   env="$(kubectl get deployment oomer -n "$NS" -o jsonpath='{.spec.template.spec.containers[0].env}')"
   echo "template env after the rollback: ${env:-none}"

@@ -3,6 +3,7 @@ package dev.jvmtuning.operator.decision;
 import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
 import dev.jvmtuning.operator.api.v1alpha1.RollBack;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.deployment.TargetContainer;
 import dev.jvmtuning.operator.deployment.TargetPods;
 import dev.jvmtuning.operator.model.Attestation;
 import dev.jvmtuning.operator.model.EffectiveOptions;
@@ -17,6 +18,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,21 +29,26 @@ import java.util.stream.Stream;
 
 /**
  * Apply mode's writes: a change reaches the pods as one new template, and comes back out when
- * {@link RolloutJudge} says its pods fail. Pure: returns the writes, in order, and records the step in status.
+ * {@link RolloutJudge} says its pods fail; an OOM kill of the tuned container, in a rollout or after it, is recorded
+ * with its cause ({@link OomKills}). Pure: returns the writes, in order, and records the step in status.
  */
 final class ApplyStep {
 
     private ApplyStep() {
     }
 
-    static List<Write> decide(Observation seen, Deployment deployment, Container userContainer, Rendering rendering, DeploymentTuning.Agent agent,
-            StatusBuilder status) {
+    /** @param plannedHeapBytes the maximum heap the plan sets, null when it leaves it to the JVM */
+    static List<Write> decide(Observation seen, Deployment deployment, Container userContainer, Rendering rendering, Long plannedHeapBytes,
+            DeploymentTuning.Agent agent, StatusBuilder status) {
         TuningProfile profile = seen.profile();
         String name = profile.getMetadata().getName();
         Long generation = profile.getMetadata().getGeneration();
         ConfigMap values = TuningConfigMap.desired(profile, rendering);
         String configMapName = values.getMetadata().getName();
         String hash = DeploymentTuning.hash(rendering, configMapName);
+        List<OomKills.Kill> kills = OomKills.of(seen, userContainer.getName(),
+                TargetContainer.facts(deployment, userContainer, null).memoryLimitBytes(), hash, plannedHeapBytes);
+        OomKills.latest(kills).filter(kill -> kill.after(status.lastOomKill())).ifPresent(kill -> status.oomKilled(kill.record()));
         Optional<RollBack> keptOut = RolloutJudge.keptOut(status.rolledBack(), hash, generation);
         if (keptOut.isPresent()) {
             status.rolledBack(keptOut.get());
@@ -68,7 +75,7 @@ final class ApplyStep {
                 writes.add(new Write.RestoreDeployment(DeploymentTuning.restored(deployment, name)));
             }
             prune(seen, deployment, configMapName, lastHealthy, writes);
-            status.rolledBack(takeBack.rollBack());
+            status.rolledBack(withCause(takeBack.rollBack(), kills));
             return writes;
         }
         createIfMissing(seen, values, writes);
@@ -86,6 +93,18 @@ final class ApplyStep {
             status.attested(Attestation.of(rendering.renderedFlags(), optionsOfPodsRunning(hash, seen)));
         }
         return writes;
+    }
+
+    /**
+     * A rollback of pods OOM-killed says why they ran out: the kill of the pod its message names, else of another pod of the
+     * same settings.
+     */
+    private static RollBack withCause(RollBack rollBack, List<OomKills.Kill> kills) {
+        return kills.stream().filter(k -> rollBack.getSettingsHash().equals(k.settingsHash()))
+                .min(Comparator.comparing(k -> !rollBack.getMessage().startsWith("pod " + k.pod() + ",")))
+                .map(k -> new RollBack(rollBack.getSettingsHash(), rollBack.getGeneration(), rollBack.getMessage() + "; " + k.sentence(),
+                        rollBack.getAt()))
+                .orElse(rollBack);
     }
 
     /**

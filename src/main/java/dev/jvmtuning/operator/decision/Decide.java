@@ -140,7 +140,7 @@ public final class Decide {
             restoreIfTuned(deployment, name, writes);
             status.recommendOnly();
         } else {
-            writes.addAll(ApplyStep.decide(seen, deployment, rendered.userContainer(), rendered.rendering(),
+            writes.addAll(ApplyStep.decide(seen, deployment, rendered.userContainer(), rendered.rendering(), plan.values().heapBytes(),
                     DeploymentTuning.Agent.ifInjected(profile.getSpec(), installation.agentImage(), installation.agentJarPath()), status));
         }
         report(seen, plan, rendered.facts(), plan.current(), installation, status);

@@ -1,5 +1,6 @@
 package dev.jvmtuning.operator.decision;
 
+import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
@@ -11,7 +12,7 @@ import java.util.List;
 
 /**
  * Which Events a status change deserves: Warnings for trouble (a pressure turning True, any other
- * condition but Ready turning False, Ready turning False because a reconcile failed), Normal when trouble clears or a profile turns to Recommend only. An
+ * condition but Ready turning False, Ready turning False because a reconcile failed), Normal when trouble clears or a profile turns to Recommend only; a Warning for each new OOM kill status records. An
  * ordinary apply (Applied, RolloutComplete, metrics read for the first time), states on the way
  * (rolling out, no pod Ready yet, a first sample) and Unknown raise none: status says those, and an
  * Event for each of a thousand profiles costs a write each. Pure.
@@ -42,6 +43,11 @@ public final class EventPolicy {
         List<String> newWarnings = new ArrayList<>(after.getWarnings());
         newWarnings.removeAll(before.getWarnings());
         newWarnings.forEach(w -> events.add(new ProfileEvent(true, Reason.SETTING_OVERRIDDEN, w)));
+        // Status holds the last kill it announced, so a kill still shown in a pod's lastState is not announced again.
+        LastOomKill kill = after.getLastOomKill();
+        if (kill != null && !kill.equals(before.getLastOomKill())) {
+            events.add(new ProfileEvent(true, Reason.OOM_KILLED, kill.getMessage()));
+        }
         return events;
     }
 

@@ -8,6 +8,7 @@ import static dev.jvmtuning.operator.model.ConditionType.SETTINGS_EFFECTIVE;
 
 import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
+import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
 import dev.jvmtuning.operator.api.v1alpha1.LastRecommendations;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
@@ -57,6 +58,7 @@ public final class StatusBuilder {
         status.setLastRecommendations(previous.getLastRecommendations());
         status.setLastHealthy(previous.getLastHealthy());
         status.setRolledBack(previous.getRolledBack());
+        status.setLastOomKill(previous.getLastOomKill());
         status.setAuto(previous.getAuto());
     }
 
@@ -68,6 +70,17 @@ public final class StatusBuilder {
     /** The settings last taken back, if any. */
     public RollBack rolledBack() {
         return status.getRolledBack();
+    }
+
+    /** The last OOM kill status records, or null. */
+    public LastOomKill lastOomKill() {
+        return status.getLastOomKill();
+    }
+
+    /** A pod's tuned container was OOM-killed after the kill status holds: this one is the last. */
+    public StatusBuilder oomKilled(LastOomKill kill) {
+        status.setLastOomKill(kill);
+        return this;
     }
 
     /** The metrics window status shows, if any. */

@@ -74,6 +74,10 @@ public enum Reason {
     // Events only
     SETTING_OVERRIDDEN("SettingOverridden", "a rendered setting is overridden by the pod's own command, arguments or environment, so "
             + "the JVM will not run it"),
+    OOM_KILLED("OOMKilled", "a pod's tuned container was killed for memory (reason OOMKilled, or exit code 137): the message names "
+            + "the pod, the most likely cause (metaspace, direct memory, thread stacks, other native memory, a plan that cannot "
+            + "fit the limit, or unknown without a reading before the kill) and the figures; status.lastOomKill keeps the last one. "
+            + "Once per kill"),
     RELEASED("Released", "the operator no longer watches the profile's namespace: it restored the Deployment's own template "
             + "(when it still may) and removed its finalizer, so that deleting the profile or the namespace does not wait for it"),
     // Mode Auto's loop (Events)

@@ -7,6 +7,7 @@ import dev.jvmtuning.operator.api.v1alpha1.AutoIteration;
 import dev.jvmtuning.operator.api.v1alpha1.AutoState;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.AutoVerdict;
+import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
@@ -16,6 +17,8 @@ import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.EffectiveOptions;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
+import dev.jvmtuning.operator.model.MemoryUse;
+import dev.jvmtuning.operator.model.NativeMemory;
 import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.Reason;
@@ -24,6 +27,7 @@ import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.testing.TestProfiles;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -70,6 +74,8 @@ class DecideTest {
         Double meanLatencyMillis;
         /** What the pods' JVMs report they run, by pod; null when no metrics are read. */
         Map<String, EffectiveOptions> effectiveOptions;
+        /** What the pods' JVMs report of their memory, by pod; null when no metrics are read. */
+        Map<String, MemoryUse> memory;
         Observed lastWindow;
         Decide.Decision last;
         final List<ProfileEvent> events = new ArrayList<>();
@@ -85,16 +91,18 @@ class DecideTest {
             List<TuningProfile> targeting = new ArrayList<>(others);
             targeting.add(profile);
             MetricsReport report = null;
-            if (meanLatencyMillis != null) {
-                // The figures of AutoRevertTest's pods: 100 req/s on one pod, Tomcat's 200 threads.
-                Observed window = new Observed().setRequestsPerSecond(100.0).setMeanLatencyMillis(meanLatencyMillis).setCpuCores(0.2)
-                        .setGcTimePercent(1.0).setErrorPercent(0.0).setMaxThreads(200.0).setBusyThreads(10.0).setPods(1)
-                        .setWindow("10s").setEnd(now.toString());
-                report = new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, "read 1 of 1 Ready pods", window, lastWindow);
+            if (meanLatencyMillis != null || effectiveOptions != null || memory != null) {
+                Observed window = null;
+                if (meanLatencyMillis != null) {
+                    // The figures of AutoRevertTest's pods: 100 req/s on one pod, Tomcat's 200 threads.
+                    window = new Observed().setRequestsPerSecond(100.0).setMeanLatencyMillis(meanLatencyMillis).setCpuCores(0.2)
+                            .setGcTimePercent(1.0).setErrorPercent(0.0).setMaxThreads(200.0).setBusyThreads(10.0).setPods(1)
+                            .setWindow("10s").setEnd(now.toString());
+                }
+                report = new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, "read 1 of 1 Ready pods", window,
+                        window == null ? null : lastWindow, Objects.requireNonNullElse(effectiveOptions, Map.of()),
+                        Objects.requireNonNullElse(memory, Map.of()));
                 lastWindow = window;
-            }
-            if (effectiveOptions != null) {
-                report = new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, "read 1 of 1 Ready pods", null, null, effectiveOptions);
             }
             return new Observation(profile, Optional.ofNullable(deployment), targeting, pods, List.copyOf(configMaps.values()),
                     Optional.ofNullable(report), autoscalers, now);
@@ -171,6 +179,36 @@ class DecideTest {
             pods = List.of(pod(new ContainerStatusBuilder().withName("app").withReady(false).withRestartCount(4)
                     .withNewState().withNewWaiting().withReason("CrashLoopBackOff").endWaiting().endState().build()));
             deployment.setStatus(status(2, 1, 1));
+        }
+
+        /** The controller sees the generation; the new pod's container was OOM-killed once and runs again, not yet Ready. */
+        void rollOutOomKilled() {
+            pods = List.of(pod(oomKilled(false, 1)));
+            deployment.setStatus(status(2, 1, 1));
+        }
+
+        /** The kernel kills the running pod's container for memory: it is terminated, not Ready, until the kubelet starts it again. */
+        void oomKill() {
+            var status = pods.get(0).getStatus().getContainerStatuses().get(0);
+            status.setReady(false);
+            status.setState(new ContainerStateBuilder().withNewTerminated().withReason("OOMKilled").withExitCode(137)
+                    .withFinishedAt(now.toString()).endTerminated().build());
+        }
+
+        /** The kubelet starts the killed container again: the kill moves to its last state, the restart count grows. */
+        void restartKilled() {
+            var status = pods.get(0).getStatus().getContainerStatuses().get(0);
+            status.setLastState(status.getState());
+            status.setRestartCount(status.getRestartCount() + 1);
+            status.setReady(true);
+            status.setState(new ContainerStateBuilder().withNewRunning().withStartedAt(now.toString()).endRunning().build());
+        }
+
+        private io.fabric8.kubernetes.api.model.ContainerStatus oomKilled(boolean ready, int restarts) {
+            return new ContainerStatusBuilder().withName("app").withReady(ready).withRestartCount(restarts)
+                    .withNewState().withNewRunning().withStartedAt(now.plusSeconds(1).toString()).endRunning().endState()
+                    .withNewLastState().withNewTerminated().withReason("OOMKilled").withExitCode(137).withFinishedAt(now.toString())
+                    .endTerminated().endLastState().build();
         }
 
         private DeploymentStatus status(int replicas, int updated, int available) {
@@ -600,5 +638,82 @@ class DecideTest {
         assertThat(world.reason(ConditionType.APPLIED)).as("the last reconcile's writes may have gone through").isEqualTo("Applied");
         assertThat(failed.events()).extracting(ProfileEvent::warning, ProfileEvent::reason)
                 .containsExactly(tuple(true, Reason.RECONCILE_FAILED));
+    }
+
+    private static final long MIB = 1024L * 1024;
+    /** A pod that held 300 MiB of heap, little else the JVM accounts for, and 900 MiB resident: native memory beyond the JVM's. */
+    private static final MemoryUse NATIVE_LEAK = new MemoryUse(250 * MIB, 300 * MIB, 60 * MIB, 10 * MIB, 30L, 900 * MIB, NativeMemory.NONE);
+
+    @Test
+    void aRollbackOfOomKilledPodsSaysTheCauseFromThePodsLastReading() {
+        World world = applied(APPLY);
+        world.edit("runtime: SpringBootTomcat\nthreads: {max: 80}");
+        world.reconcile();
+        world.rollOutOomKilled();
+        String pod = world.pods.get(0).getMetadata().getName();
+        world.memory = Map.of(pod, NATIVE_LEAK, "orders-0", MemoryUse.NONE);
+        world.reconcile();
+
+        assertThat(world.reason(ConditionType.APPLIED)).isEqualTo("RolledBack");
+        assertThat(world.condition(ConditionType.APPLIED).orElseThrow().getMessage())
+                .contains("container app: OOMKilled; last exit code 137")
+                .contains("pod " + pod + " OOM-killed, cause NATIVE_OTHER: OOM-killed at limit 1024 MiB: native beyond these 500 MiB "
+                        + "(resident 900 MiB) beyond heap committed 300 MiB");
+        LastOomKill kill = world.profile.getStatus().getLastOomKill();
+        assertThat(kill.getCause()).isEqualTo("NATIVE_OTHER");
+        assertThat(kill.getSettingsHash()).isEqualTo(world.profile.getStatus().getRolledBack().getSettingsHash());
+        assertThat(kill.getMemoryLimitBytes()).isEqualTo(1024 * MIB);
+        assertThat(kill.getPlannedHeapBytes()).as("the plan of the settings the pod ran").isNotNull();
+    }
+
+    @Test
+    void aLaterKillOfAHealthyPodIsRecordedAndAnnouncedOncePerKill() {
+        World world = applied(APPLY);
+        String pod = world.pods.get(0).getMetadata().getName();
+        world.memory = Map.of(pod, NATIVE_LEAK);
+        world.reconcile();
+        assertThat(world.profile.getStatus().getLastOomKill()).isNull();
+
+        world.oomKill();
+        world.reconcile();
+        assertThat(world.reason(ConditionType.APPLIED)).as("settings that ran healthy are not taken back").isEqualTo("Applied");
+        LastOomKill kill = world.profile.getStatus().getLastOomKill();
+        assertThat(kill.getPod()).isEqualTo(pod);
+        assertThat(kill.getRestartCount()).isZero();
+        assertThat(kill.getCause()).isEqualTo("NATIVE_OTHER");
+        assertThat(kill.getMessage()).startsWith("pod " + pod + " OOM-killed, cause NATIVE_OTHER: OOM-killed at limit 1024 MiB");
+        assertThat(world.last.events()).extracting(ProfileEvent::warning, ProfileEvent::reason, ProfileEvent::message)
+                .containsExactly(tuple(true, Reason.OOM_KILLED, kill.getMessage()));
+
+        world.restartKilled();
+        world.reconcile();
+        world.reconcile();
+        assertThat(world.profile.getStatus().getLastOomKill()).as("the same kill, now the container's last state").isEqualTo(kill);
+        assertThat(world.eventReasons().stream().filter(Reason.OOM_KILLED::equals)).as("said once").hasSize(1);
+
+        world.now = world.now.plusSeconds(60);
+        world.oomKill();
+        world.restartKilled();
+        world.reconcile();
+        assertThat(world.profile.getStatus().getLastOomKill().getRestartCount()).isEqualTo(2);
+        assertThat(world.eventReasons().stream().filter(Reason.OOM_KILLED::equals)).as("the next kill is another").hasSize(2);
+    }
+
+    @Test
+    void aKillWithoutAReadingBeforeItIsUnknownSaidPlainly() {
+        World never = applied(APPLY);
+        never.oomKill();
+        never.reconcile();
+        assertThat(never.profile.getStatus().getLastOomKill().getCause()).isEqualTo("UNKNOWN");
+        assertThat(never.profile.getStatus().getLastOomKill().getMessage())
+                .endsWith("cause UNKNOWN: OOM-killed at limit 1024 MiB: no memory reading of the pod before it ended");
+
+        World late = applied(APPLY);
+        late.memory = Map.of(late.pods.get(0).getMetadata().getName(), NATIVE_LEAK);
+        late.meanLatencyMillis = 50.0;
+        late.oomKill();
+        late.reconcile();
+        assertThat(late.profile.getStatus().getLastOomKill().getCause()).as("a poll after the kill read the restarted JVM")
+                .isEqualTo("UNKNOWN");
     }
 }

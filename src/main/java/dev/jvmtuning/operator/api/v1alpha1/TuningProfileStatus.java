@@ -36,6 +36,10 @@ public class TuningProfileStatus {
     @JsonPropertyDescription("The last settings taken back because their pods failed.")
     private RollBack rolledBack;
 
+    @JsonPropertyDescription("The last OOM kill of a pod's tuned container the operator saw, with its most likely cause and figures; "
+            + "each new kill also raises an OOMKilled Event.")
+    private LastOomKill lastOomKill;
+
     @JsonPropertyDescription("Mode Auto: the loop's state, its settings and its last iterations.")
     private AutoStatus auto;
 }

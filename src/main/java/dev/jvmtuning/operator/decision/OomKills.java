@@ -1,0 +1,107 @@
+package dev.jvmtuning.operator.decision;
+
+import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
+import dev.jvmtuning.operator.model.EffectiveOptions;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
+import dev.jvmtuning.operator.model.MemoryUse;
+import dev.jvmtuning.operator.model.MetricsReport;
+import dev.jvmtuning.operator.model.OomKill;
+import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The OOM kills the target's pods show of the tuned container, each attributed by {@link OomKill} from the pod's last
+ * memory reading before it. Pure.
+ */
+final class OomKills {
+    private static final String OOM_KILLED = "OOMKilled";
+    private static final int KILLED = 137;
+
+    private OomKills() {
+    }
+
+    /** One kill of one pod's tuned container, with its cause. */
+    record Kill(String pod, String settingsHash, Integer restartCount, String at, OomKill.Attribution attribution, Long limitBytes, Long plannedHeapBytes) {
+
+        /** The kill in one sentence, its fixed phrase "cause" first: what a rollback's message and the Event say. */
+        String sentence() {
+            return "pod " + pod + " OOM-killed, cause " + attribution.cause() + ": " + attribution.explanation();
+        }
+
+        LastOomKill record() {
+            return new LastOomKill(pod, settingsHash, restartCount, at, attribution.cause().name(), sentence(), limitBytes, plannedHeapBytes);
+        }
+
+        /**
+         * Not the kill status already holds, nor one before it. The kubelet's finishedAt tells one kill from the next: the
+         * restart count moves when a killed container starts again, the kill staying the same.
+         */
+        boolean after(LastOomKill previous) {
+            if (previous == null) {
+                return true;
+            }
+            if (at != null && previous.getAt() != null) {
+                return Instant.parse(at).isAfter(Instant.parse(previous.getAt()));
+            }
+            return !(pod.equals(previous.getPod()) && Objects.equals(restartCount, previous.getRestartCount()));
+        }
+    }
+
+    /**
+     * @param container        the tuned container
+     * @param limitBytes       its memory limit, null when none
+     * @param hash             the settings hash of the plan in force
+     * @param plannedHeapBytes the heap that plan sets, for the pods of its settings; null when it leaves the heap to the JVM
+     */
+    static List<Kill> of(Observation seen, String container, Long limitBytes, String hash, Long plannedHeapBytes) {
+        Optional<MetricsReport> report = seen.metrics();
+        return seen.pods().stream().flatMap(pod -> status(pod, container).flatMap(status -> killed(status).map(terminated -> {
+            String name = pod.getMetadata().getName();
+            String podHash = Objects.requireNonNullElse(pod.getMetadata().getAnnotations(), Map.<String, String>of())
+                    .get(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION);
+            Long heap = hash.equals(podHash) ? plannedHeapBytes : null;
+            MemoryUse reading = report.filter(r -> polledBefore(r, terminated.getFinishedAt()))
+                    .map(r -> r.memory().getOrDefault(name, MemoryUse.NONE)).orElse(MemoryUse.NONE);
+            EffectiveOptions options = report.map(r -> r.effectiveOptions().getOrDefault(name, EffectiveOptions.NONE))
+                    .orElse(EffectiveOptions.NONE);
+            OomKill.Attribution attribution = OomKill.attribute(new OomKill.Termination(terminated.getReason(), terminated.getExitCode(),
+                    terminated.getMessage()), limitBytes, heap, reading, options).orElseThrow();
+            return new Kill(name, podHash, status.getRestartCount(), terminated.getFinishedAt(), attribution, limitBytes, heap);
+        })).stream()).toList();
+    }
+
+    /** The most recent of the kills, by when they ended. */
+    static Optional<Kill> latest(List<Kill> kills) {
+        return kills.stream().max(Comparator.comparing(k -> k.at() == null ? Instant.MIN : Instant.parse(k.at())));
+    }
+
+    /** A poll whose window ended after the kill read the restarted JVM, not the one that was killed. */
+    private static boolean polledBefore(MetricsReport report, String finishedAt) {
+        return report.observed() == null || report.observed().getEnd() == null || finishedAt == null
+                || !Instant.parse(report.observed().getEnd()).isAfter(Instant.parse(finishedAt));
+    }
+
+    /** The container's termination by a kill for memory: the one it is in, else the last before it ran again. */
+    private static Optional<ContainerStateTerminated> killed(ContainerStatus status) {
+        ContainerStateTerminated now = status.getState() == null ? null : status.getState().getTerminated();
+        ContainerStateTerminated last = status.getLastState() == null ? null : status.getLastState().getTerminated();
+        return killed(now) ? Optional.of(now) : killed(last) ? Optional.of(last) : Optional.empty();
+    }
+
+    private static boolean killed(ContainerStateTerminated terminated) {
+        return terminated != null && (OOM_KILLED.equals(terminated.getReason()) || Integer.valueOf(KILLED).equals(terminated.getExitCode()));
+    }
+
+    private static Optional<ContainerStatus> status(Pod pod, String container) {
+        return pod.getStatus() == null ? Optional.empty()
+                : Objects.requireNonNullElse(pod.getStatus().getContainerStatuses(), List.<ContainerStatus>of()).stream()
+                        .filter(s -> container.equals(s.getName())).findFirst();
+    }
+}

@@ -22,7 +22,6 @@ import java.util.Optional;
  */
 final class OomKills {
     private static final String OOM_KILLED = "OOMKilled";
-    private static final int KILLED = 137;
 
     private OomKills() {
     }
@@ -95,8 +94,9 @@ final class OomKills {
         return killed(now) ? Optional.of(now) : killed(last) ? Optional.of(last) : Optional.empty();
     }
 
+    /** The kernel's kill, as the kubelet reports it: exit code 137 alone is any SIGKILL, a failed liveness probe's too. */
     private static boolean killed(ContainerStateTerminated terminated) {
-        return terminated != null && (OOM_KILLED.equals(terminated.getReason()) || Integer.valueOf(KILLED).equals(terminated.getExitCode()));
+        return terminated != null && OOM_KILLED.equals(terminated.getReason());
     }
 
     private static Optional<ContainerStatus> status(Pod pod, String container) {

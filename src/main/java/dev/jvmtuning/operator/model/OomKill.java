@@ -56,7 +56,6 @@ public final class OomKill {
     /** How close to its maximum a figure must be to have run out, at a JVM's own OutOfMemoryError without a message. */
     private static final double NEAR_MAX = 0.9;
     private static final int EXIT_ON_OUT_OF_MEMORY = 3;
-    private static final int KILLED = 137;
     private static final double UNLIMITED = Math.pow(2, 60);
 
     private OomKill() {
@@ -73,7 +72,8 @@ public final class OomKill {
     public static Optional<Attribution> attribute(Termination termination, Long limitBytes, Long plannedHeapBytes, MemoryUse lastReading,
             EffectiveOptions options) {
         Long heapMax = plannedHeapBytes != null ? plannedHeapBytes : optionBytes(options, "MaxHeapSize");
-        if ("OOMKilled".equals(termination.reason()) || Integer.valueOf(KILLED).equals(termination.exitCode())) {
+        // exit code 137 alone is any SIGKILL (a failed liveness probe's too): only the kubelet's reason says the kernel's OOM kill
+        if ("OOMKilled".equals(termination.reason())) {
             return Optional.of(kernelKill(limitBytes, heapMax, lastReading, options));
         }
         boolean exitedOnError = Integer.valueOf(EXIT_ON_OUT_OF_MEMORY).equals(termination.exitCode())

@@ -57,7 +57,7 @@ class OomKillTest {
                         KERNEL, 512 * MIB, 256 * MIB, MemoryUse.NONE, EffectiveOptions.NONE,
                         Cause.UNKNOWN, "OOM-killed at limit 512 MiB: no memory reading of the pod before it ended"),
                 Arguments.of("a heap that leaves less than a JVM needs, whatever the reading",
-                        new Termination(null, 137, null), 300 * MIB, 280 * MIB, MemoryUse.NONE, EffectiveOptions.NONE,
+                        KERNEL, 300 * MIB, 280 * MIB, MemoryUse.NONE, EffectiveOptions.NONE,
                         Cause.LIMIT_BELOW_HEAP, "OOM-killed at limit 300 MiB: max heap 280 MiB plus the 40 MiB any JVM needs beyond it does not fit; "
                                 + "the plan itself cannot fit"));
     }
@@ -94,6 +94,8 @@ class OomKillTest {
     @Test
     void otherEndsAreNoOutOfMemory() {
         assertThat(OomKill.attribute(new Termination("Completed", 0, null), 512 * MIB, 256 * MIB, MemoryUse.NONE, EffectiveOptions.NONE)).isEmpty();
+        // a SIGKILL that is not the kernel's OOM kill: a failed liveness probe, a grace period run out
+        assertThat(OomKill.attribute(new Termination("Error", 137, null), 512 * MIB, 256 * MIB, MemoryUse.NONE, EffectiveOptions.NONE)).isEmpty();
         // exit code 3 without ExitOnOutOfMemoryError is the application's own
         assertThat(OomKill.attribute(new Termination("Error", 3, null), 512 * MIB, 256 * MIB, MemoryUse.NONE, EffectiveOptions.NONE)).isEmpty();
         assertThat(OomKill.attribute(new Termination("Error", 1, "java.lang.OutOfMemoryError: Java heap space"), 512 * MIB, 256 * MIB,

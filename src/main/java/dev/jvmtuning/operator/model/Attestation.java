@@ -188,7 +188,7 @@ public record Attestation(Verdict verdict, int pods, int inEffect, List<Differen
                     .forEach(value -> podsByValue.put(value.getKey(), value.getValue())));
             effective.put(option.option(), new Effective(podsByValue, pods.size(), pods.size() - reporting.size()));
         }
-        return effective;
+        return Collections.unmodifiableMap(effective);
     }
 
     /** A reported value as status shows planned ones: sizes in Mi, ThreadStackSize in Ki, booleans as true or false. */

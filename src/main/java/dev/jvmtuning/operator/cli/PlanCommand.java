@@ -219,17 +219,8 @@ final class PlanCommand implements Callable<Integer> {
         for (Decision d : plan.decisions()) {
             rows.add(new String[] {d.name(), d.value(), rendering.renderedAs().getOrDefault(d.setting(), "-"), d.rule().id(), d.rationale()});
         }
-        int[] widths = new int[4];
-        rows.forEach(r -> {
-            for (int i = 0; i < widths.length; i++) {
-                widths[i] = Math.max(widths[i], r[i].length());
-            }
-        });
         out.println();
-        for (String[] r : rows) {
-            out.printf("%-" + widths[0] + "s  %-" + widths[1] + "s  %-" + widths[2] + "s  %-" + widths[3] + "s  %s%n",
-                    r[0], r[1], r[2], r[3], r[4]);
-        }
+        Table.print(rows, out);
         out.println();
         out.println("env " + rendering.jvmOptionsVariable() + "=" + rendering.jvmOptionsValue());
         rendering.serverEnvironment().forEach((k, v) -> out.println("configmap " + k + "=" + v));

@@ -35,14 +35,19 @@ final class ProfileArgument {
         return file != null;
     }
 
+    /** The profile of this name in the cluster; its absence is the verb's error. */
+    static TuningProfile inCluster(KubernetesClient client, String namespace, String name) {
+        TuningProfile profile = client.resources(TuningProfile.class).inNamespace(namespace).withName(name).get();
+        if (profile == null) {
+            throw new Refusal("no TuningProfile " + name + " in namespace " + namespace);
+        }
+        return profile;
+    }
+
     /** The profile; from a file, with the identity of the same profile in the cluster, which owns what it rendered. */
     TuningProfile load(KubernetesClient client, String namespace) {
         if (file == null) {
-            TuningProfile profile = client.resources(TuningProfile.class).inNamespace(namespace).withName(name).get();
-            if (profile == null) {
-                throw new Refusal("no TuningProfile " + name + " in namespace " + namespace);
-            }
-            return profile;
+            return inCluster(client, namespace, name);
         }
         List<TuningProfile> profiles = new ArrayList<>();
         Documents.read(file, profiles, new ArrayList<Deployment>());

@@ -24,12 +24,14 @@ import picocli.CommandLine.Spec;
  * {@code kubectl tp}: the operator's planner and renderer at a user's terminal. {@code plan} previews a
  * profile from files; {@code diff} shows what the operator would change in the live Deployment, as the
  * API server itself would merge it (a server-side dry run); {@code export} writes the settings as a
- * Kustomize patch or Helm values for a Git repository that no controller may write to.
+ * Kustomize patch or Helm values for a Git repository that no controller may write to; {@code settings} shows
+ * each planned setting beside what the pods' JVMs report they run.
  */
 @Command(name = "kubectl tp", mixinStandardHelpOptions = true, versionProvider = TpCommand.Version.class,
         description = "What the jvm-tuning operator would render for a TuningProfile, what it would change in the cluster, "
-                + "and its settings for a Git repository.",
-        subcommands = {PlanCommand.class, DiffCommand.class, ExportCommand.class, CompletionCommand.class, HelpCommand.class},
+                + "its settings for a Git repository, and what the pods' JVMs run of them.",
+        subcommands = {PlanCommand.class, DiffCommand.class, ExportCommand.class, SettingsCommand.class, CompletionCommand.class,
+                HelpCommand.class},
         exitCodeListHeading = "%nExit status:%n", exitCodeList = {"0:done; for diff, no differences", "1:an error (no such profile, the "
                 + "cluster unreachable); for diff, differences; for plan, a profile invalid or infeasible", "2:bad usage; for diff, an error"})
 public final class TpCommand implements Callable<Integer> {
@@ -42,7 +44,7 @@ public final class TpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new ParameterException(spec.commandLine(), "Missing a command: plan, diff, export or completion");
+        throw new ParameterException(spec.commandLine(), "Missing a command: plan, diff, export, settings or completion");
     }
 
     public static void main(String[] args) {

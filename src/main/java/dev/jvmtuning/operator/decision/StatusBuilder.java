@@ -31,6 +31,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -125,7 +126,8 @@ public final class StatusBuilder {
                 + rollBack.getMessage() + ". They are not applied again until the profile or the Deployment changes";
         condition(APPLIED, ConditionStatus.FALSE, Reason.ROLLED_BACK, message);
         condition(READY, ConditionStatus.FALSE, Reason.ROLLED_BACK, message);
-        status.setConditions(Conditions.remove(Conditions.remove(status.getConditions(), ROLLOUT_COMPLETE), SETTINGS_EFFECTIVE));
+        status.setConditions(Conditions.remove(status.getConditions(), ROLLOUT_COMPLETE));
+        notAttested();
         return this;
     }
 
@@ -142,14 +144,15 @@ public final class StatusBuilder {
     public StatusBuilder notApplied(Reason reason, String message) {
         condition(APPLIED, ConditionStatus.FALSE, reason, message);
         condition(READY, ConditionStatus.FALSE, reason, message);
-        status.setConditions(Conditions.remove(Conditions.remove(status.getConditions(), ROLLOUT_COMPLETE), SETTINGS_EFFECTIVE));
+        status.setConditions(Conditions.remove(status.getConditions(), ROLLOUT_COMPLETE));
+        notAttested();
         return this;
     }
 
     /** The plan's settings, each with where it is rendered, and every warning of planning and rendering. */
     public StatusBuilder planned(Plan plan, Rendering rendering) {
         status.setSettings(plan.decisions().stream().map(d -> new Setting(d.name(), d.value(),
-                rendering.renderedAs().get(d.setting()), d.rule().id(), d.rationale())).toList());
+                rendering.renderedAs().get(d.setting()), d.rule().id(), d.rationale(), null)).toList());
         status.setWarnings(Stream.concat(plan.warnings().stream(), rendering.warnings().stream()).toList());
         return this;
     }
@@ -158,14 +161,15 @@ public final class StatusBuilder {
         String message = "Recommend mode: nothing is written to the Deployment; status.settings shows what Apply would render";
         condition(APPLIED, ConditionStatus.FALSE, Reason.RECOMMEND_ONLY, message);
         condition(READY, ConditionStatus.TRUE, Reason.RECOMMEND_ONLY, message);
-        status.setConditions(Conditions.remove(Conditions.remove(status.getConditions(), ROLLOUT_COMPLETE), SETTINGS_EFFECTIVE));
+        status.setConditions(Conditions.remove(status.getConditions(), ROLLOUT_COMPLETE));
+        notAttested();
         return this;
     }
 
     /** The settings are written; once their rollout completed, {@link #attested} says whether the JVMs run them. */
     public StatusBuilder applied(String message, Rollout rollout) {
         if (!rollout.complete()) {
-            status.setConditions(Conditions.remove(status.getConditions(), SETTINGS_EFFECTIVE));
+            notAttested();
         }
         condition(APPLIED, ConditionStatus.TRUE, Reason.APPLIED, message);
         condition(ROLLOUT_COMPLETE, ConditionStatus.of(rollout.complete()), rollout.reason(), rollout.message());
@@ -178,6 +182,8 @@ public final class StatusBuilder {
      * Ready says the pods run the tuned settings only when their JVMs say so.
      */
     public StatusBuilder attested(Attestation attestation) {
+        setEffective(s -> s.getRenderedAs() == null ? null : attestation.effectiveOf(s.getRenderedAs()).map(Attestation.Effective::describe)
+                .orElse(null));
         String message = "the planned JVM options are " + attestation.message();
         switch (attestation.verdict()) {
             case IN_EFFECT -> condition(SETTINGS_EFFECTIVE, ConditionStatus.TRUE, Reason.OPTIONS_IN_EFFECT, message);
@@ -190,6 +196,20 @@ public final class StatusBuilder {
             }
         }
         return this;
+    }
+
+    /** Nothing judges what the JVMs run: no SettingsEffective, and no setting says what its pods run. */
+    private void notAttested() {
+        status.setConditions(Conditions.remove(status.getConditions(), SETTINGS_EFFECTIVE));
+        setEffective(s -> null);
+    }
+
+    /** Each setting with what the pods run of it; copies, as the previous status shares its settings. */
+    private void setEffective(Function<Setting, String> effective) {
+        if (status.getSettings() != null) {
+            status.setSettings(status.getSettings().stream().map(s -> new Setting(s.getName(), s.getValue(), s.getRenderedAs(), s.getRule(),
+                    s.getRationale(), effective.apply(s))).toList());
+        }
     }
 
     /**

@@ -3,6 +3,9 @@ package dev.jvmtuning.operator.model;
 import dev.jvmtuning.operator.model.EffectiveOptions.Option;
 import dev.jvmtuning.operator.model.EffectiveOptions.Origin;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +13,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Whether the JVMs of a target run with the options the operator planned, judged from what each JVM reports
@@ -21,8 +25,10 @@ import java.util.regex.Pattern;
  * @param inEffect    of those, the pods that run with every planned option
  * @param differences each planned option a pod runs without, pod by pod
  * @param notReported pods that report no options: no agent, or one older than the series
+ * @param effective   what the reporting pods run of each planned option, by option; empty when no pod reports
  */
-public record Attestation(Verdict verdict, int pods, int inEffect, List<Difference> differences, List<String> notReported) {
+public record Attestation(Verdict verdict, int pods, int inEffect, List<Difference> differences, List<String> notReported,
+        Map<String, Effective> effective) {
 
     public enum Verdict {
         /** Every pod runs with every planned option. */
@@ -45,6 +51,43 @@ public record Attestation(Verdict verdict, int pods, int inEffect, List<Differen
                     ? pod + ": " + option + " is not an option of its JVM (planned " + flag + ")"
                     : pod + ": " + option + " is " + Units.number(effective) + " (" + origin + "), planned " + Units.number(planned)
                             + " by " + flag;
+        }
+    }
+
+    /**
+     * What the pods run of one planned option, beside the plan.
+     *
+     * @param podsByValue each distinct value as status shows it, with the pods that run it: values other than the planned one
+     *                    first, each with its origin, then by pods; "no such option" for pods whose JVM lacks it
+     * @param pods        the pods judged, those that report nothing included
+     * @param notReported of those, the pods that report no options
+     */
+    public record Effective(Map<String, Integer> podsByValue, int pods, int notReported) {
+        /** A status field stays short however many ways the pods differ. */
+        static final int LISTED = 3;
+
+        public Effective {
+            podsByValue = Collections.unmodifiableMap(new LinkedHashMap<>(podsByValue));
+        }
+
+        /** e.g. "540Mi on 2 of 2 pods", or "200Mi (VM_CREATION) on 1 of 2 pods, 540Mi on 1". */
+        public String describe() {
+            List<String> parts = new ArrayList<>();
+            int unlisted = 0;
+            for (Map.Entry<String, Integer> value : podsByValue.entrySet()) {
+                if (parts.size() < LISTED) {
+                    parts.add(value.getKey() + " on " + value.getValue() + (parts.isEmpty() ? " of " + pods + " pods" : ""));
+                } else {
+                    unlisted += value.getValue();
+                }
+            }
+            if (unlisted > 0) {
+                parts.add("other values on " + unlisted);
+            }
+            if (notReported > 0) {
+                parts.add("no report from " + notReported);
+            }
+            return String.join(", ", parts);
         }
     }
 
@@ -111,7 +154,52 @@ public record Attestation(Verdict verdict, int pods, int inEffect, List<Differen
         }
         Verdict verdict = !differences.isEmpty() ? Verdict.DIFFERS
                 : notReported.isEmpty() && !pods.isEmpty() ? Verdict.IN_EFFECT : Verdict.NOT_REPORTED;
-        return new Attestation(verdict, pods.size(), inEffect, List.copyOf(differences), List.copyOf(notReported));
+        return new Attestation(verdict, pods.size(), inEffect, List.copyOf(differences), List.copyOf(notReported),
+                effective(planned.values(), pods));
+    }
+
+    /** What the pods run of the option this rendered flag sets; empty for a flag the agent reports no option of, or none reported. */
+    public Optional<Effective> effectiveOf(String flag) {
+        return optionsSetBy(flag).stream().findFirst().map(option -> effective.get(option.option()));
+    }
+
+    private static Map<String, Effective> effective(Collection<Planned> planned, Map<String, EffectiveOptions> pods) {
+        List<EffectiveOptions> reporting = pods.values().stream().filter(EffectiveOptions::reported).toList();
+        if (reporting.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, Effective> effective = new LinkedHashMap<>();
+        for (Planned option : planned) {
+            Map<String, Integer> differing = new HashMap<>();
+            Map<String, Integer> asPlanned = new HashMap<>();
+            for (EffectiveOptions jvm : reporting) {
+                Optional<Option> reported = jvm.option(option.option());
+                if (reported.isEmpty()) {
+                    differing.merge("no such option", 1, Integer::sum);
+                } else if (option.heldBy(reported.get().value())) {
+                    asPlanned.merge(shown(option, reported.get().value()), 1, Integer::sum);
+                } else {
+                    differing.merge(shown(option, reported.get().value()) + " (" + reported.get().origin() + ")", 1, Integer::sum);
+                }
+            }
+            Map<String, Integer> podsByValue = new LinkedHashMap<>();
+            Stream.of(differing, asPlanned).forEach(values -> values.entrySet().stream()
+                    .sorted(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                    .forEach(value -> podsByValue.put(value.getKey(), value.getValue())));
+            effective.put(option.option(), new Effective(podsByValue, pods.size(), pods.size() - reporting.size()));
+        }
+        return Collections.unmodifiableMap(effective);
+    }
+
+    /** A reported value as status shows planned ones: sizes in Mi, ThreadStackSize in Ki, booleans as true or false. */
+    private static String shown(Planned option, double value) {
+        if (HEAP_SIZES.contains(option.option()) || BYTE_SIZES.contains(option.option())) {
+            return Units.number(value / Units.MI) + "Mi";
+        }
+        if (option.option().equals("ThreadStackSize")) {
+            return Units.number(value) + "Ki";
+        }
+        return BOOLEAN.matcher(option.flag()).matches() ? String.valueOf(value != 0) : Units.number(value);
     }
 
     /** One line for a condition's message: on how many pods the plan is in effect, and the first differences. */

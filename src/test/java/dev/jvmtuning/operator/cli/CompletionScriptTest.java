@@ -21,12 +21,13 @@ class CompletionScriptTest {
     void completesVerbsOptionsAndValues() throws Exception {
         Path script = Files.writeString(dir.resolve("kubectl-tp.bash"), Tp.run("completion").out());
 
-        assertThat(complete(script, "kubectl-tp", "")).contains("plan", "diff", "export", "completion", "help");
+        assertThat(complete(script, "kubectl-tp", "")).contains("plan", "diff", "export", "settings", "completion", "help");
         assertThat(complete(script, "kubectl-tp", "di")).containsExactly("diff");
         assertThat(complete(script, "kubectl-tp", "diff", "--")).contains("--namespace", "--kubeconfig", "--operator-namespace", "--agent-image")
                 .doesNotContain("--format");
         assertThat(complete(script, "kubectl-tp", "export", "--format", "")).containsExactly("kustomize", "helm");
         assertThat(complete(script, "kubectl-tp", "plan", "-o", "")).containsExactly("text", "yaml", "json");
+        assertThat(complete(script, "kubectl-tp", "settings", "-o", "")).containsExactly("text", "yaml", "json");
     }
 
     /** What bash offers for the last word of the line. */

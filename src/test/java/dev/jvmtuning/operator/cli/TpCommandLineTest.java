@@ -22,6 +22,8 @@ class TpCommandLineTest {
                         "--agent-image=IMAGE", "Exit status (as kubectl diff):", "0   no differences", "1   differences", "2   an error"),
                 "export", List.of("[NAME]", "--file=FILE", "--namespace=NAMESPACE", "--kubeconfig=FILE", "--operator-namespace=NAMESPACE",
                         "--format=FORMAT", "--recommended", "1   an error"),
+                "settings", List.of("NAME", "--namespace=NAMESPACE", "--kubeconfig=FILE", "--output=FORMAT", "SettingsEffective",
+                        "0   the settings", "1   an error (no such profile", "2   bad usage"),
                 "completion", List.of("bash and zsh", "source <(kubectl tp completion)"));
         expected.forEach((verb, lines) -> {
             Tp help = Tp.run(verb, "--help");
@@ -33,7 +35,7 @@ class TpCommandLineTest {
         });
         Tp top = Tp.run("--help");
         assertThat(top.status()).isZero();
-        assertThat(top.out()).startsWith("Usage: kubectl tp").contains("  plan ", "  diff ", "  export ", "  completion ", "-V, --version",
+        assertThat(top.out()).startsWith("Usage: kubectl tp").contains("  plan ", "  diff ", "  export ", "  settings ", "  completion ", "-V, --version",
                 "Exit status:");
     }
 
@@ -53,7 +55,7 @@ class TpCommandLineTest {
         assertThat(completion.status()).isZero();
         assertThat(completion.err()).isEmpty();
         assertThat(completion.out()).startsWith("#!/usr/bin/env bash").contains("complete -F _complete_kubectl-tp", "ZSH_VERSION",
-                "_picocli_kubectl-tp_plan", "_picocli_kubectl-tp_diff", "_picocli_kubectl-tp_export", "_picocli_kubectl-tp_completion");
+                "_picocli_kubectl-tp_plan", "_picocli_kubectl-tp_diff", "_picocli_kubectl-tp_export", "_picocli_kubectl-tp_settings", "_picocli_kubectl-tp_completion");
     }
 
     @Test
@@ -77,6 +79,12 @@ class TpCommandLineTest {
         Tp both = Tp.run("export", "orders-api", "-f", "examples/orders-api.yaml");
         assertThat(both.status()).isEqualTo(2);
         assertThat(both.err()).contains("one of the two");
+
+        Tp settingsOfNone = Tp.run("settings");
+        assertThat(settingsOfNone.status()).isEqualTo(2);
+        assertThat(settingsOfNone.err()).contains("Missing required parameter: 'NAME'", "Usage: kubectl tp settings");
+        assertThat(Tp.run("settings", "orders-api", "-f", "examples/orders-api.yaml").err()).as("the status is the cluster's: no file")
+                .contains("Unknown options: '-f'");
 
         Tp badFormat = Tp.run("export", "orders-api", "--format", "jsonnet");
         assertThat(badFormat.status()).isEqualTo(2);

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
+import dev.jvmtuning.operator.api.v1alpha1.Setting;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.decision.StatusBuilder;
@@ -19,6 +20,7 @@ import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
 import dev.jvmtuning.operator.testing.StartsProcesses;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
@@ -184,6 +186,53 @@ class TpCommandTest {
                 }
             });
         });
+    }
+
+    @Test
+    void settingsShowsEachPlannedValueBesideWhatThePodsRunAndTheCondition() throws Exception {
+        String namespace = controlPlane.newNamespace("tp-settings");
+        String kubeconfig = controlPlane.kubeconfig().toString();
+        client.load(Files.newInputStream(EXAMPLE)).items().stream().filter(o -> o.getKind().equals("TuningProfile"))
+                .forEach(o -> client.resource(o).inNamespace(namespace).create());
+        String differs = "the planned JVM options are in effect on 1 of 2 pods; orders-api-b: MaxHeapSize is 209715200 (VM_CREATION), "
+                + "planned 566231040 by -Xmx540m";
+
+        // Retried as a whole, as an operator running in this JVM may write the profile's status in between.
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            TuningProfile profile = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders-api").get();
+            TuningProfileStatus status = new TuningProfileStatus();
+            status.setSettings(List.of(
+                    new Setting("heap.size", "540Mi", "-Xmx540m", "R9", "75% of the limit", "200Mi (VM_CREATION) on 1 of 2 pods, 540Mi on 1"),
+                    new Setting("threads.max", "150", "SERVER_TOMCAT_THREADS_MAX", "R1", "Little's law", null)));
+            status.setConditions(List.of(new ConditionBuilder().withType("SettingsEffective").withStatus("False")
+                    .withReason("SettingsNotEffective").withMessage(differs).withLastTransitionTime("2026-11-25T10:00:00Z").build()));
+            client.resources(TuningProfile.class).inNamespace(namespace).resource(StatusBuilder.patch(profile, status)).patchStatus();
+
+            Tp text = Tp.run("settings", "orders-api", "-n", namespace, "--kubeconfig", kubeconfig);
+            Tp yaml = Tp.run("settings", "orders-api", "-n", namespace, "--kubeconfig", kubeconfig, "-o", "yaml");
+            Tp json = Tp.run("settings", "orders-api", "-n", namespace, "--kubeconfig", kubeconfig, "-o", "json");
+
+            assertThat(text.status()).as(text.err()).isZero();
+            assertThat(text.err()).isEmpty();
+            assertThat(text.out().lines().map(l -> List.of(l.split(" {2,}")))).containsExactly(
+                    List.of("SETTING", "PLANNED", "RENDERED AS", "EFFECTIVE", "RULE"),
+                    List.of("heap.size", "540Mi", "-Xmx540m", "200Mi (VM_CREATION) on 1 of 2 pods, 540Mi on 1", "R9"),
+                    List.of("threads.max", "150", "SERVER_TOMCAT_THREADS_MAX", "-", "R1"),
+                    List.of(""),
+                    List.of("SettingsEffective: False (SettingsNotEffective): " + differs));
+            JsonNode data = YAML.readTree(yaml.out());
+            assertThat(yaml.status()).isZero();
+            assertThat(data).isEqualTo(new ObjectMapper().readTree(json.out()));
+            assertThat(data.path("settings").get(0).path("effective").asText()).isEqualTo("200Mi (VM_CREATION) on 1 of 2 pods, 540Mi on 1");
+            assertThat(data.path("settings").get(1).path("planned").asText()).isEqualTo("150");
+            assertThat(data.path("settingsEffective").path("status").asText()).isEqualTo("False");
+            keep("settings.txt", text.out());
+        });
+
+        Tp missing = Tp.run("settings", "no-such-profile", "-n", namespace, "--kubeconfig", kubeconfig);
+        assertThat(missing.status()).isEqualTo(1);
+        assertThat(missing.out()).isEmpty();
+        assertThat(missing.err()).isEqualTo("kubectl tp settings: no TuningProfile no-such-profile in namespace " + namespace + "\n");
     }
 
     /** One metrics window as the reconciler reports it: its figures, and the advice judged from them. */

@@ -9,6 +9,7 @@ import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.AutoVerdict;
 import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
+import dev.jvmtuning.operator.api.v1alpha1.Setting;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.flags.FlagPolicy;
@@ -351,6 +352,35 @@ class DecideTest {
         world.reconcile();
         assertThat(world.status(ConditionType.SETTINGS_EFFECTIVE)).as("a pod of another template says nothing of these settings")
                 .isEqualTo("Unknown");
+    }
+
+    @Test
+    void eachSettingRenderedAsAReportedFlagSaysWhatItsPodsRunBesideThePlan() {
+        World world = applied(APPLY);
+        assertThat(setting(world, "heap.size").getEffective()).as("no pod reports: not judged").isNull();
+        String pod = world.pods.get(0).getMetadata().getName();
+        Map<String, Double> planned = Attestation.expected(List.of(world.profile.getStatus().getLastHealthy().getJvmOptions().split(" ")));
+
+        world.effectiveOptions = Map.of(pod, options(planned));
+        world.reconcile();
+        Setting heap = setting(world, "heap.size");
+        assertThat(heap.getRenderedAs()).startsWith("-Xmx");
+        assertThat(heap.getEffective()).isEqualTo(heap.getValue() + " on 1 of 1 pods");
+        assertThat(setting(world, "threads.max").getEffective()).as("an environment variable: no JVM option to read").isNull();
+
+        Map<String, Double> overridden = new LinkedHashMap<>(planned);
+        overridden.put("MaxHeapSize", 200.0 * 1024 * 1024);
+        world.effectiveOptions = Map.of(pod, options(overridden));
+        world.reconcile();
+        assertThat(setting(world, "heap.size").getEffective()).isEqualTo("200Mi (VM_CREATION) on 1 of 1 pods");
+
+        world.edit("runtime: SpringBootTomcat\nthreads: {max: 80}");
+        world.reconcile();
+        assertThat(setting(world, "heap.size").getEffective()).as("the new settings are rolling out: not judged yet").isNull();
+    }
+
+    private static Setting setting(World world, String name) {
+        return world.profile.getStatus().getSettings().stream().filter(s -> s.getName().equals(name)).findFirst().orElseThrow();
     }
 
     private static EffectiveOptions options(Map<String, Double> values) {

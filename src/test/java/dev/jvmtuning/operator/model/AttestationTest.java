@@ -85,6 +85,50 @@ class AttestationTest {
         assertThat(attestation.differences()).isEqualTo(differences);
     }
 
+    static Stream<Arguments> effective() {
+        Option otherHeap = new Option(200 * MI, Origin.VM_CREATION);
+        return Stream.of(
+                Arguments.of("every pod runs the plan", pods(jvm(), jvm()), "-Xmx512m", "512Mi on 2 of 2 pods"),
+                Arguments.of("the heap rounded up within the alignment shows what runs", pods(jvm(Map.of("MaxHeapSize",
+                        new Option(514 * MI, Origin.VM_CREATION)))), "-Xmx512m", "514Mi on 1 of 1 pods"),
+                Arguments.of("a value other than planned first, with its origin", pods(jvm(), jvm(Map.of("MaxHeapSize", otherHeap))),
+                        "-Xmx512m", "200Mi (VM_CREATION) on 1 of 2 pods, 512Mi on 1"),
+                Arguments.of("then by pods", pods(jvm(Map.of("MaxHeapSize", otherHeap)), jvm(), jvm(Map.of("MaxHeapSize", otherHeap))),
+                        "-Xmx512m", "200Mi (VM_CREATION) on 2 of 3 pods, 512Mi on 1"),
+                Arguments.of("at most three values listed", pods(jvm(), heap(100), heap(200), heap(300), heap(300), heap(400)), "-Xmx512m",
+                        "300Mi (ENVIRON_VAR) on 2 of 6 pods, 100Mi (ENVIRON_VAR) on 1, 200Mi (ENVIRON_VAR) on 1, other values on 2"),
+                Arguments.of("a pod that reports nothing is counted apart", pods(jvm(), EffectiveOptions.NONE), "-Xmx512m",
+                        "512Mi on 1 of 2 pods, no report from 1"),
+                Arguments.of("a size other than whole MiB", pods(jvm(Map.of("ReservedCodeCacheSize", new Option(64 * MI * 1.02, Origin.ERGONOMIC)))),
+                        "-XX:ReservedCodeCacheSize=64m", "65.28Mi (ERGONOMIC) on 1 of 1 pods"),
+                Arguments.of("a boolean as true or false", pods(jvm(Map.of("UseG1GC", new Option(0, Origin.VM_CREATION))), jvm()),
+                        "-XX:+UseG1GC", "false (VM_CREATION) on 1 of 2 pods, true on 1"),
+                Arguments.of("a count", pods(jvm()), "-XX:ActiveProcessorCount=2", "2 on 1 of 1 pods"),
+                Arguments.of("an option the pod's JVM lacks", pods(jvm(Map.of()), new EffectiveOptions(Map.of("UseG1GC", new Option(1, Origin.ERGONOMIC)))),
+                        "-XX:MaxGCPauseMillis=150", "no such option on 1 of 2 pods, 150 on 1"));
+    }
+
+    /** A pod whose heap an environment variable other than the operator's set. */
+    private static EffectiveOptions heap(int mebibytes) {
+        return jvm(Map.of("MaxHeapSize", new Option(mebibytes * MI, Origin.ENVIRON_VAR)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("effective")
+    void saysWhatThePodsRunOfTheOptionARenderedFlagSets(String name, Map<String, EffectiveOptions> pods, String flag, String effective) {
+        assertThat(Attestation.of(RENDERED, pods).effectiveOf(flag)).map(Attestation.Effective::describe).contains(effective);
+    }
+
+    @Test
+    void nothingIsSaidOfAFlagWithoutAReportedOptionNorWhenNoPodReports() {
+        Attestation attestation = Attestation.of(RENDERED, pods(jvm()));
+
+        assertThat(attestation.effectiveOf("-javaagent:/jvm-tuning-agent/jvm-tuning-agent.jar=port=9404,host=0.0.0.0")).isEmpty();
+        assertThat(attestation.effectiveOf("-XX:+AlwaysPreTouch")).as("not planned").isEmpty();
+        assertThat(Attestation.of(RENDERED, pods(EffectiveOptions.NONE)).effectiveOf("-Xmx512m")).isEmpty();
+        assertThat(attestation.effective().get("MaxHeapSize").podsByValue()).containsExactly(Map.entry("512Mi", 1));
+    }
+
     @Test
     void aSmallHeapRoundedUpToTheHeapAlignmentIsInEffect() {
         // HotSpot 17 runs -Xms11m as 12 MiB: 1 MiB off, over 1% of the plan but within the 2 MiB alignment

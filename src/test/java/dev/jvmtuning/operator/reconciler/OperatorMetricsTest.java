@@ -46,9 +46,9 @@ class OperatorMetricsTest {
         StatusBuilder status = new StatusBuilder(new TuningProfileStatus(), 1L, "2026-11-23T10:00:00Z")
                 .applied("applied", new Rollout(true, Reason.ROLLOUT_COMPLETE, "2 of 2 replicas run the tuned settings"));
         TuningProfileStatus built = status.build();
-        built.setSettings(List.of(new Setting("threads.max", "150", "SERVER_TOMCAT_THREADS_MAX", "R1", ""),
-                new Setting("heap.size", "1488Mi", "-Xmx1488m", "R9", ""),
-                new Setting("connectionPool.maxSize", "25", "SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE", "R8", "")));
+        built.setSettings(List.of(new Setting("threads.max", "150", "SERVER_TOMCAT_THREADS_MAX", "R1", "", null),
+                new Setting("heap.size", "1488Mi", "-Xmx1488m", "R9", "", null),
+                new Setting("connectionPool.maxSize", "25", "SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE", "R8", "", null)));
         return built;
     }
 

@@ -23,4 +23,10 @@ public class Setting {
 
     @JsonPropertyDescription("The numbers behind the value.")
     private String rationale;
+
+    @JsonPropertyDescription("What the JVMs of the settings in force run of this JVM flag, as they report it once the rollout completed, e.g. "
+            + "'540Mi on 2 of 2 pods', or '200Mi (VM_CREATION) on 1 of 2 pods, 540Mi on 1' naming where a value other than the planned "
+            + "one came from. Absent while not judged: before the rollout completed, when no pod reports its options, or for a "
+            + "setting not rendered as a flag the jvm-tuning agent reports.")
+    private String effective;
 }

@@ -2,7 +2,8 @@
 # End-to-end checks on the real node, after demo.sh (its cluster, operator and orders-api profile).
 # Each check reads what the kernel, the kubelet or the JVM itself reports, never only the pod spec:
 #   1. the tuned flags as the running JVM reports them (attach API), in every new pod;
-#   1b. an image's entrypoint overriding the planned heap: SettingsEffective=False, from the JVMs' own readings;
+#   1b. an image's entrypoint overriding the planned heap, or blinding the JVM to its container: SettingsEffective=False,
+#       from the JVMs' own readings;
 #   2. deleting the profile rolls the pods back to the user's own JVM options;
 #   3. a flag no JVM knows: refused by the flag policy before any pod sees it; then settings the
 #      application cannot start with: a real CrashLoopBackOff, rolled back to the user's template;
@@ -106,24 +107,28 @@ flags_in_running_jvms() {
   done
 }
 
-# An image whose entrypoint passes the JVM its own heap, out of the pod spec's sight (a variable only the entrypoint
-# reads; -Xms with -Xmx, as the planned -Xms above its -Xmx would stop the JVM): the JVMs run the image's heap, not
-# the planned one, and the profile says so, read from the JVMs themselves. The demo's profile says its settings are
-# in effect (check 1).
-settings_read_from_the_jvms() {
+# Images whose entrypoint passes the JVM options of their own, out of the pod spec's sight (a variable only the
+# entrypoint reads): one its own heap (-Xms with -Xmx, as the planned -Xms above its -Xmx would stop the JVM), one
+# -XX:-UseContainerSupport, which sizes the JVM from the node. Each is reported SettingsEffective=False naming the
+# option and its origin, read from the JVM itself, and is not Ready. The demo's profile says its settings are in effect.
+overridden_by_the_image() { # NAME IMAGE-OPTIONS OPTION-NAMED
   local message
-  workload imager 1 "        command: [/bin/sh, -c, 'exec java \$IMAGE_OPTS -jar /app/app.jar']
-        env: [{name: IMAGE_OPTS, value: '-Xms200m -Xmx200m -XX:-UseContainerSupport'}]
+  workload "$1" 1 "        command: [/bin/sh, -c, 'exec java \$IMAGE_OPTS -jar /app/app.jar']
+        env: [{name: IMAGE_OPTS, value: '$2'}]
         resources: {requests: {cpu: 10m, memory: 256Mi}, limits: {cpu: '1', memory: 640Mi}}"
-  profile imager imager '  metrics: {injectAgent: true, interval: 10s}'
-  wait_for 240 "tp/imager SettingsEffective=False" condition_is SettingsEffective imager False
-  message="$(kubectl get tp imager -n "$NS" -o jsonpath='{.status.conditions[?(@.type=="SettingsEffective")].message}')"
-  echo "SettingsEffective=False: $message"
-  grep -q 'MaxHeapSize' <<<"$message" && grep -q 'VM_CREATION' <<<"$message"
-  condition_is Ready imager False
+  profile "$1" "$1" '  metrics: {injectAgent: true, interval: 10s}'
+  wait_for 240 "tp/$1 SettingsEffective=False" condition_is SettingsEffective "$1" False
+  message="$(kubectl get tp "$1" -n "$NS" -o jsonpath='{.status.conditions[?(@.type=="SettingsEffective")].message}')"
+  echo "$1 ($2): SettingsEffective=False: $message"
+  grep -q "$3 is .* (VM_CREATION)" <<<"$message"
+  condition_is Ready "$1" False
+  kubectl delete tp "$1" -n "$NS" --wait=true --timeout=60s >/dev/null
+  kubectl delete deployment "$1" -n "$NS" --wait=false >/dev/null
+}
+settings_read_from_the_jvms() {
+  overridden_by_the_image imager '-Xms200m -Xmx200m' MaxHeapSize
+  overridden_by_the_image blind '-XX:-UseContainerSupport' UseContainerSupport
   condition_is SettingsEffective orders-api True
-  kubectl delete tp imager -n "$NS" --wait=true --timeout=60s >/dev/null
-  kubectl delete deployment imager -n "$NS" --wait=false >/dev/null
 }
 
 restored_on_delete() {
@@ -411,7 +416,7 @@ YAML
 }
 
 check "1. the running JVMs report the tuned flags" flags_in_running_jvms
-check "1b. an image's own -Xmx beats the planned heap: SettingsEffective=False, read from the JVMs" settings_read_from_the_jvms
+check "1b. an image's own -Xmx, or -XX:-UseContainerSupport: SettingsEffective=False, read from the JVMs" settings_read_from_the_jvms
 check "2. deleting the profile restores the pods' own JVM options" restored_on_delete
 check "3. a flag no JVM knows: refused, no pod touched" unknown_flag_refused_before_any_pod
 check "3b. settings the service cannot start with: a real CrashLoopBackOff, rolled back" crash_loop_rolled_back
@@ -429,7 +434,7 @@ if [[ "$ONLY" = "  " || "$ONLY" == *" 7 "* ]]; then
     --set "watchNamespaces={$NS}" --wait --timeout 180s >/dev/null || echo "could not set the operator's namespaces back to $NS" >&2
 fi
 kubectl delete namespace "${NS_LIST[@]}" --ignore-not-found --wait=false >/dev/null
-kubectl delete tp -n "$NS" imager refuser oomer throttled looper --ignore-not-found --wait=false >/dev/null
-kubectl delete deployment -n "$NS" imager refuser oomer throttled looper --ignore-not-found --wait=false >/dev/null
+kubectl delete tp -n "$NS" imager blind refuser oomer throttled looper --ignore-not-found --wait=false >/dev/null
+kubectl delete deployment -n "$NS" imager blind refuser oomer throttled looper --ignore-not-found --wait=false >/dev/null
 printf '\n%d of %d end-to-end checks failed\n' "$failures" "$ran"
 [ "$failures" -eq 0 ]

@@ -49,7 +49,7 @@ public record Attestation(Verdict verdict, int pods, int inEffect, List<Differen
         public String describe() {
             return effective == null
                     ? pod + ": " + option + " is not an option of its JVM (planned " + flag + ")"
-                    : pod + ": " + option + " is " + Units.number(effective) + " (" + origin + "), planned " + Units.number(planned)
+                    : pod + ": " + option + " is " + shown(option, flag, effective) + " (" + origin + "), planned " + shown(option, flag, planned)
                             + " by " + flag;
         }
     }
@@ -126,6 +126,7 @@ public record Attestation(Verdict verdict, int pods, int inEffect, List<Differen
      */
     static final long HEAP_ALIGNMENT = 2 * Units.MI;
 
+    private static final String CONTAINER_SUPPORT = "UseContainerSupport";
     private static final Set<String> HEAP_SIZES = Set.of("MaxHeapSize", "InitialHeapSize", "MinHeapSize", "NewSize", "MaxNewSize");
     private static final Set<String> BYTE_SIZES = Set.of("MaxMetaspaceSize", "ReservedCodeCacheSize", "MaxDirectMemorySize", "MaxRAM");
     private static final Set<String> FRACTIONS = Set.of("MaxRAMPercentage", "InitialRAMPercentage");
@@ -193,13 +194,17 @@ public record Attestation(Verdict verdict, int pods, int inEffect, List<Differen
 
     /** A reported value as status shows planned ones: sizes in Mi, ThreadStackSize in Ki, booleans as true or false. */
     private static String shown(Planned option, double value) {
-        if (HEAP_SIZES.contains(option.option()) || BYTE_SIZES.contains(option.option())) {
+        return shown(option.option(), option.flag(), value);
+    }
+
+    private static String shown(String option, String flag, double value) {
+        if (HEAP_SIZES.contains(option) || BYTE_SIZES.contains(option)) {
             return Units.number(value / Units.MI) + "Mi";
         }
-        if (option.option().equals("ThreadStackSize")) {
+        if (option.equals("ThreadStackSize")) {
             return Units.number(value) + "Ki";
         }
-        return BOOLEAN.matcher(option.flag()).matches() ? String.valueOf(value != 0) : Units.number(value);
+        return BOOLEAN.matcher(flag).matches() || option.equals(CONTAINER_SUPPORT) ? String.valueOf(value != 0) : Units.number(value);
     }
 
     /** One line for a condition's message: on how many pods the plan is in effect, and the first differences. */
@@ -242,6 +247,9 @@ public record Attestation(Verdict verdict, int pods, int inEffect, List<Differen
     /** The value each option should hold after these flags, by option; the last flag setting an option wins. */
     static Map<String, Planned> planned(List<String> flags) {
         Map<String, Planned> planned = new LinkedHashMap<>();
+        // Every plan sizes the JVM for its container: a JVM blind to its cgroup (-XX:-UseContainerSupport, or a JDK without
+        // the option) sizes its heap, GC and compiler threads from the node instead.
+        planned.put(CONTAINER_SUPPORT, new Planned(CONTAINER_SUPPORT, "the plan, which sizes the JVM for its container", 1, Tolerance.EXACT));
         for (String flag : flags) {
             for (Planned option : optionsSetBy(flag)) {
                 planned.remove(option.option());

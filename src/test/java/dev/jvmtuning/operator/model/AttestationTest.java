@@ -34,7 +34,8 @@ class AttestationTest {
                 "UseParallelGC", new Option(0, Origin.DEFAULT),
                 "MaxGCPauseMillis", new Option(150, Origin.ENVIRON_VAR),
                 "ReservedCodeCacheSize", new Option(64 * MI, Origin.ENVIRON_VAR),
-                "MaxDirectMemorySize", new Option(32 * MI, Origin.ENVIRON_VAR)));
+                "MaxDirectMemorySize", new Option(32 * MI, Origin.ENVIRON_VAR),
+                "UseContainerSupport", new Option(1, Origin.DEFAULT)));
         options.putAll(changes);
         return new EffectiveOptions(options);
     }
@@ -132,14 +133,16 @@ class AttestationTest {
     @Test
     void aSmallHeapRoundedUpToTheHeapAlignmentIsInEffect() {
         // HotSpot 17 runs -Xms11m as 12 MiB: 1 MiB off, over 1% of the plan but within the 2 MiB alignment
-        EffectiveOptions rounded = new EffectiveOptions(Map.of("InitialHeapSize", new Option(12_582_912, Origin.VM_CREATION)));
+        EffectiveOptions rounded = new EffectiveOptions(Map.of("InitialHeapSize", new Option(12_582_912, Origin.VM_CREATION),
+                "UseContainerSupport", new Option(1, Origin.DEFAULT)));
 
         assertThat(Attestation.of(List.of("-Xms11m"), Map.of("web-0", rounded)).verdict()).isEqualTo(Verdict.IN_EFFECT);
     }
 
     @Test
     void anOptionThePodsJdkLacksIsADifferenceWithoutAValue() {
-        EffectiveOptions jdk25 = new EffectiveOptions(Map.of("UseZGC", new Option(1, Origin.ENVIRON_VAR)));
+        EffectiveOptions jdk25 = new EffectiveOptions(Map.of("UseZGC", new Option(1, Origin.ENVIRON_VAR), "UseContainerSupport",
+                new Option(1, Origin.DEFAULT)));
 
         Attestation attestation = Attestation.of(List.of("-XX:+UseZGC", "-XX:+ZGenerational"), Map.of("web-0", jdk25));
 
@@ -150,11 +153,21 @@ class AttestationTest {
     }
 
     @Test
+    void aJvmBlindToItsContainerDiffersWhateverItsFlags() {
+        Attestation attestation = Attestation.of(RENDERED, pods(jvm(Map.of("UseContainerSupport", new Option(0, Origin.VM_CREATION)))));
+
+        assertThat(attestation.verdict()).isEqualTo(Verdict.DIFFERS);
+        assertThat(attestation.message()).isEqualTo("in effect on 0 of 1 pods; web-0: UseContainerSupport is false (VM_CREATION), planned true "
+                + "by the plan, which sizes the JVM for its container");
+    }
+
+    @Test
     void theLastFlagOfAnOptionIsThePlanAndFlagsTheAgentDoesNotReadAreNotJudged() {
         assertThat(Attestation.planned(List.of("-Xmx1g", "-XX:+UseSerialGC", "-Xlog:gc", "-Dx=1", "-XX:+AlwaysPreTouch",
                 "-XX:MaxHeapSize=768m", "-XX:-UseSerialGC")).values())
                 .extracting(Attestation.Planned::option, Attestation.Planned::flag, Attestation.Planned::value)
                 .containsExactly(
+                        Tuple.tuple("UseContainerSupport", "the plan, which sizes the JVM for its container", 1.0),
                         Tuple.tuple("MaxHeapSize", "-XX:MaxHeapSize=768m", 768 * MI),
                         Tuple.tuple("UseSerialGC", "-XX:-UseSerialGC", 0.0));
     }
@@ -177,7 +190,7 @@ class AttestationTest {
         Attestation attestation = Attestation.of(RENDERED, pods(jvm(), jvm(Map.of("MaxHeapSize", new Option(256 * MI, Origin.VM_CREATION))),
                 EffectiveOptions.NONE));
 
-        assertThat(attestation.message()).isEqualTo("in effect on 1 of 3 pods; web-1: MaxHeapSize is 268435456 (VM_CREATION), planned 536870912 "
+        assertThat(attestation.message()).isEqualTo("in effect on 1 of 3 pods; web-1: MaxHeapSize is 256Mi (VM_CREATION), planned 512Mi "
                 + "by -Xmx512m; no options reported by web-2 (no jvm-tuning agent, or an older one)");
     }
 }

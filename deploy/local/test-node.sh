@@ -15,6 +15,7 @@ running="$(running_cluster)"
 [ -z "$running" ] || stop_cluster "$running" "the tests compare the host before and after a cluster of their own (deploy/local/demo.sh starts it again)"
 snapshots="$(mktemp -d)"
 "$REPO_ROOT/deploy/local/host-state.sh" >"$snapshots/before"
+export E2E_FAILURES="$snapshots/e2e-failures"
 
 finish() {
   local status=$?
@@ -32,6 +33,8 @@ finish() {
   else
     echo "down.sh left the host as up.sh found it" >&2
   fi
+  # Last, where a run's tail shows it: which end-to-end checks failed and how they ended.
+  [ ! -s "$E2E_FAILURES" ] || { echo "--- end-to-end checks that failed:"; cat "$E2E_FAILURES"; } >&2
   rm -rf "$snapshots"
   exit "$status"
 }

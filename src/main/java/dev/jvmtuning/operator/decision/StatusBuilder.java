@@ -2,6 +2,7 @@ package dev.jvmtuning.operator.decision;
 
 import static dev.jvmtuning.operator.model.ConditionType.APPLIED;
 import static dev.jvmtuning.operator.model.ConditionType.METRICS_AVAILABLE;
+import static dev.jvmtuning.operator.model.ConditionType.NATIVE_MEMORY_PRESSURE;
 import static dev.jvmtuning.operator.model.ConditionType.READY;
 import static dev.jvmtuning.operator.model.ConditionType.ROLLOUT_COMPLETE;
 import static dev.jvmtuning.operator.model.ConditionType.SETTINGS_EFFECTIVE;
@@ -22,6 +23,8 @@ import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.planner.PlanResult.Plan;
+import dev.jvmtuning.operator.pressure.Finding;
+import dev.jvmtuning.operator.pressure.MemoryAccount;
 import dev.jvmtuning.operator.pressure.Verdict;
 import dev.jvmtuning.operator.render.Rendering;
 import dev.jvmtuning.operator.rollout.Rollout;
@@ -225,7 +228,8 @@ public final class StatusBuilder {
         condition(METRICS_AVAILABLE, metrics.availableStatus(), metrics.availableReason(), metrics.availableMessage());
         Observed shown = status.getObserved();
         if (metrics.observed() != null) {
-            status.setObserved(metrics.observed());
+            // The memory shown stays beside the new window until memory() judges the pods' readings.
+            status.setObserved(metrics.observed().withMemory(shown == null ? null : shown.getMemory()));
         }
         if (verdict != null) {
             verdict.findings().forEach(f -> condition(f.type(), f.status(), f.reason(), f.message()));
@@ -234,6 +238,36 @@ public final class StatusBuilder {
             keepLastAdvice(shown, recommendations);
             status.setRecommendations(recommendations);
         }
+        return this;
+    }
+
+    /**
+     * The pods' memory against the plan's budget, beside the window shown, and NativeMemoryPressure. A reading within noise of
+     * the one shown, with the same verdict, leaves both as they are: a resident set moves a little every poll, and each move
+     * would be a status write.
+     */
+    public StatusBuilder memory(MemoryAccount.Judgement judgement) {
+        Observed observed = status.getObserved();
+        if (observed == null) {
+            return this;
+        }
+        Finding finding = judgement.finding();
+        boolean sameVerdict = Conditions.find(status.getConditions(), finding.type())
+                .filter(c -> finding.status().is(c.getStatus()) && finding.reason().text().equals(c.getReason())).isPresent();
+        if (sameVerdict && MemoryAccount.steady(observed.getMemory(), judgement.memory())) {
+            return this;
+        }
+        status.setObserved(observed.withMemory(judgement.memory()));
+        condition(finding.type(), finding.status(), finding.reason(), finding.message());
+        return this;
+    }
+
+    /** No plan's budget or no memory limit to judge the pods' memory against: neither the memory nor NativeMemoryPressure is shown. */
+    public StatusBuilder memoryNotJudged() {
+        if (status.getObserved() != null) {
+            status.setObserved(status.getObserved().withMemory(null));
+        }
+        status.setConditions(Conditions.remove(status.getConditions(), NATIVE_MEMORY_PRESSURE));
         return this;
     }
 

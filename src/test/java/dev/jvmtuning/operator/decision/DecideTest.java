@@ -746,4 +746,45 @@ class DecideTest {
         assertThat(late.profile.getStatus().getLastOomKill().getCause()).as("a poll after the kill read the restarted JVM")
                 .isEqualTo("UNKNOWN");
     }
+
+    /** A Tomcat pod's memory with native memory tracking: the planned 540Mi heap committed, and its thread stacks as given. */
+    private static MemoryUse trackedPod(long stacks, long threads, long resident) {
+        Map<String, Long> categories = Map.of("Java Heap", 540 * MIB, "Class", 100 * MIB, "Thread", stacks, "Code", 60 * MIB,
+                "Other", 20 * MIB, "GC", 40 * MIB);
+        return new MemoryUse(400 * MIB, 540 * MIB, 100 * MIB, 12 * MIB, threads, resident,
+                new NativeMemory(categories, categories.values().stream().mapToLong(Long::longValue).sum()));
+    }
+
+    @Test
+    void nativeMemoryPastItsBudgetNearTheLimitIsPressureAnnouncedOncePerTransition() {
+        World world = applied(APPLY);
+        String pod = world.pods.get(0).getMetadata().getName();
+        world.meanLatencyMillis = 50.0;
+        world.memory = Map.of(pod, trackedPod(22 * MIB, 90, 700 * MIB));
+        world.reconcile();
+        assertThat(world.reason(ConditionType.NATIVE_MEMORY_PRESSURE)).isEqualTo("MemoryHeadroom");
+        assertThat(world.condition(ConditionType.NATIVE_MEMORY_PRESSURE).orElseThrow().getMessage())
+                .isEqualTo("pod " + pod + " at 700Mi of its 1024Mi limit (68%), 324Mi (32%) below it");
+        assertThat(world.profile.getStatus().getObserved().getMemory().getBuckets()).extracting(b -> b.getBucket() + " " + b.getUsed() + "/" + b.getBudget())
+                .contains("heap 540Mi/540Mi", "threadStacks 22Mi/23Mi");
+
+        world.memory = Map.of(pod, trackedPod(250 * MIB, 1000, 1000 * MIB));
+        world.reconcile();
+        assertThat(world.status(ConditionType.NATIVE_MEMORY_PRESSURE)).isEqualTo("True");
+        String message = world.condition(ConditionType.NATIVE_MEMORY_PRESSURE).orElseThrow().getMessage();
+        assertThat(message).startsWith("pod " + pod + " at 1000Mi of its 1024Mi limit (98%); thread stacks 250Mi against a budget of 23Mi "
+                + "(1000 threads), 226Mi over; heap 540Mi of its 540Mi");
+        assertThat(world.last.events()).extracting(ProfileEvent::warning, ProfileEvent::reason, ProfileEvent::message)
+                .containsExactly(tuple(true, Reason.NATIVE_MEMORY_OVER_BUDGET, message));
+
+        TuningProfileStatus shown = world.profile.getStatus();
+        world.memory = Map.of(pod, trackedPod(251 * MIB, 1003, 1003 * MIB));
+        world.reconcile();
+        assertThat(world.last.events()).as("still True: no second Warning").isEmpty();
+        assertThat(world.last.status()).as("figures within noise of those shown: no status write").isEqualTo(shown);
+
+        world.memory = Map.of(pod, trackedPod(22 * MIB, 90, 700 * MIB));
+        world.reconcile();
+        assertThat(world.last.events()).extracting(ProfileEvent::warning, ProfileEvent::reason).containsExactly(tuple(false, Reason.MEMORY_HEADROOM));
+    }
 }

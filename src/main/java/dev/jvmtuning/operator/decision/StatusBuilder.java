@@ -15,6 +15,7 @@ import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.RollBack;
 import dev.jvmtuning.operator.api.v1alpha1.Setting;
+import dev.jvmtuning.operator.api.v1alpha1.ThreadingStatus;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.model.Attestation;
@@ -22,6 +23,7 @@ import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.model.RequestThreading;
 import dev.jvmtuning.operator.planner.PlanResult.Plan;
 import dev.jvmtuning.operator.pressure.Finding;
 import dev.jvmtuning.operator.pressure.MemoryAccount;
@@ -57,6 +59,7 @@ public final class StatusBuilder {
         status.setConditions(new ArrayList<>(previous.getConditions()));
         status.setSettings(previous.getSettings());
         status.setWarnings(previous.getWarnings());
+        status.setThreading(previous.getThreading());
         status.setObserved(previous.getObserved());
         status.setRecommendations(previous.getRecommendations());
         status.setLastRecommendations(previous.getLastRecommendations());
@@ -152,10 +155,12 @@ public final class StatusBuilder {
         return this;
     }
 
-    /** The plan's settings, each with where it is rendered, and every warning of planning and rendering. */
+    /** The plan's settings, each with where it is rendered, what runs the requests, and every warning of planning and rendering. */
     public StatusBuilder planned(Plan plan, Rendering rendering) {
         status.setSettings(plan.decisions().stream().map(d -> new Setting(d.name(), d.value(),
                 rendering.renderedAs().get(d.setting()), d.rule().id(), d.rationale(), null)).toList());
+        RequestThreading threading = plan.current().threading();
+        status.setThreading(new ThreadingStatus(threading.model(), threading.source()));
         status.setWarnings(Stream.concat(plan.warnings().stream(), rendering.warnings().stream()).toList());
         return this;
     }

@@ -68,6 +68,9 @@ public enum Reason {
     NOT_THROTTLED("NotThrottled", "CFS throttling is under its threshold", ConditionType.CPU_THROTTLED),
     POOL_SATURATED("PoolSaturated", "nearly every request thread is busy: requests queue for a thread", ConditionType.THREAD_POOL_SATURATED),
     POOL_HAS_HEADROOM("PoolHasHeadroom", "the request threads have room", ConditionType.THREAD_POOL_SATURATED),
+    VIRTUAL_THREADS("VirtualThreads", "requests run on virtual threads: no worker pool bounds them, so a platform pool's busy threads "
+            + "say nothing of their concurrency; the connection limit (R18) and the connection pool bound them instead",
+            ConditionType.THREAD_POOL_SATURATED),
     THREADS_WAIT_FOR_CONNECTIONS("ThreadsWaitForConnections", "request threads wait for a database connection: the pool is too small "
             + "for the threads that use it", ConditionType.CONNECTION_POOL_STARVED),
     NO_WAITERS("NoWaiters", "no request waits for a database connection", ConditionType.CONNECTION_POOL_STARVED),

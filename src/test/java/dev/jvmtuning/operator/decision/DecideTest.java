@@ -10,6 +10,7 @@ import dev.jvmtuning.operator.api.v1alpha1.AutoVerdict;
 import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Setting;
+import dev.jvmtuning.operator.api.v1alpha1.ThreadingModel;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.flags.FlagPolicy;
@@ -320,6 +321,35 @@ class DecideTest {
         assertThat(again.events()).isEmpty();
         assertThat(again.status()).as("no status write either").isEqualTo(settled);
         assertThat(Serialization.asJson(world.deployment.getSpec().getTemplate())).isNotEqualTo(userTemplate);
+    }
+
+    @Test
+    void statusSaysTheTargetServesOnVirtualThreadsAndWhyThePoolIsNotJudged() {
+        World world = new World("runtime: SpringBootTomcat\nmode: Recommend\n"
+                + "workload: {requestsPerSecond: 400, meanLatency: 200ms, cpuPerRequest: 5ms, maxQueueWait: 1s}");
+        world.deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv()
+                .add(new EnvVar("SPRING_THREADS_VIRTUAL_ENABLED", "true", null));
+        world.meanLatencyMillis = 200.0;
+        world.reconcile();
+        world.reconcile();
+
+        TuningProfileStatus status = world.profile.getStatus();
+        assertThat(status.getThreading().getModel()).isEqualTo(ThreadingModel.Virtual);
+        assertThat(status.getThreading().getSource()).isEqualTo("the container's env sets SPRING_THREADS_VIRTUAL_ENABLED=true");
+        assertThat(status.getSettings()).extracting(Setting::getName).doesNotContain("threads.max").contains("queue.maxConnections");
+        assertThat(setting(world, "queue.maxConnections").getRule()).isEqualTo("R18");
+        assertThat(world.status(ConditionType.THREAD_POOL_SATURATED)).isEqualTo("False");
+        assertThat(world.reason(ConditionType.THREAD_POOL_SATURATED)).isEqualTo("VirtualThreads");
+
+        // the profile overrules the container: platform threads again, and the disagreement is a warning
+        world.edit("runtime: SpringBootTomcat\nmode: Recommend\nthreading: {model: Platform}\n"
+                + "workload: {requestsPerSecond: 400, meanLatency: 200ms, cpuPerRequest: 5ms, maxQueueWait: 1s}");
+        world.reconcile();
+        assertThat(world.profile.getStatus().getThreading().getSource()).isEqualTo("spec.threading.model");
+        assertThat(world.profile.getStatus().getThreading().getModel()).isEqualTo(ThreadingModel.Platform);
+        assertThat(setting(world, "threads.max").getRule()).isEqualTo("R1");
+        assertThat(world.profile.getStatus().getWarnings()).anyMatch(w -> w.startsWith("spec.threading.model is Platform but the container's env"));
+        assertThat(world.reason(ConditionType.THREAD_POOL_SATURATED)).isEqualTo("PoolHasHeadroom");
     }
 
     @Test

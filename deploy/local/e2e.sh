@@ -61,6 +61,7 @@ condition() { kubectl get tp "$2" -n "$NS" -o jsonpath="{.status.conditions[?(@.
 applied() { kubectl get tp "$1" -n "$NS" -o jsonpath="{.status.conditions[?(@.type==\"Applied\")].$2}"; } # PROFILE FIELD
 condition_is() { [ "$(condition "$1" "$2")" = "$3" ]; } # TYPE PROFILE STATUS
 rolled_back() { [ "$(applied "$1" reason)" = RolledBack ]; }
+memory_judged() { [[ "$(condition NativeMemoryPressure "$1")" =~ ^(True|False)$ ]]; }
 
 # A Deployment of the lab workload: NAME, replicas, the container's extra YAML (indented 8).
 workload() {
@@ -108,6 +109,15 @@ flags_in_running_jvms() {
   # what the JVMs report of themselves, through the agent, within a metrics interval or two
   wait_for 120 "tp/orders-api SettingsEffective=True" condition_is SettingsEffective orders-api True
   echo "SettingsEffective=True: $(kubectl get tp orders-api -n "$NS" -o jsonpath='{.status.conditions[?(@.type=="SettingsEffective")].message}')"
+  # What the JVMs use, part by part beside the plan's budget, read from the pods; and the threads they serve on.
+  wait_for 120 "tp/orders-api NativeMemoryPressure judged" memory_judged orders-api
+  kubectl get tp orders-api -n "$NS" -o json | jq -r '.status.observed.memory as $m | "memory of \($m.pod): resident \($m.resident) of \($m.limit); " +
+    ([$m.buckets[] | "\(.bucket) \(.used // "-") of \(.budget)"] | join(", ")),
+    (.status.conditions[] | select(.type == "NativeMemoryPressure") | "NativeMemoryPressure=\(.status) \(.reason): \(.message)"),
+    "threading: \(.status.threading.model) (\(.status.threading.source))"'
+  kubectl get tp orders-api -n "$NS" -o json | jq -e '.status.observed.memory | (.buckets | length) >= 5 and
+    any(.buckets[]; .bucket == "heap" and .used != null) and (.resident | test("Mi$"))' >/dev/null
+  [ "$(kubectl get tp orders-api -n "$NS" -o jsonpath='{.status.threading.model}')" = Platform ]
   for pod in $(pods_of orders-api); do
     flags="$(jvm_flags "$pod")"
     echo "$pod: $(tr ' ' '\n' <<<"$flags" | grep -E 'UseG1GC|MaxGCPauseMillis|ExitOnOutOfMemoryError|MaxRAMPercentage' | paste -sd' ')"

@@ -112,14 +112,19 @@ final class ApplyStep {
      * pod of the old template still stopping, says nothing of them.
      */
     private static Map<String, EffectiveOptions> optionsOfPodsRunning(String hash, Observation seen) {
-        Set<String> running = seen.pods().stream()
-                .filter(p -> TargetPods.ready(p) && hash.equals(p.getMetadata().getAnnotations() == null ? null
-                        : p.getMetadata().getAnnotations().get(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION)))
-                .map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
+        Set<String> running = readyPodsRunning(hash, seen);
         Map<String, EffectiveOptions> reported = seen.metrics().map(MetricsReport::effectiveOptions).orElse(Map.of());
         Map<String, EffectiveOptions> judged = new TreeMap<>();
         running.forEach(pod -> judged.put(pod, reported.getOrDefault(pod, EffectiveOptions.NONE)));
         return judged;
+    }
+
+    /** The names of the Ready pods whose template carries these settings. */
+    static Set<String> readyPodsRunning(String hash, Observation seen) {
+        return seen.pods().stream()
+                .filter(p -> TargetPods.ready(p) && hash.equals(p.getMetadata().getAnnotations() == null ? null
+                        : p.getMetadata().getAnnotations().get(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION)))
+                .map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
     }
 
     private static void createIfMissing(Observation seen, ConfigMap configMap, List<Write> writes) {

@@ -5,11 +5,15 @@ import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.closedloop.ObservedWorkload;
+import dev.jvmtuning.operator.deployment.TargetPods;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.CurrentSettings;
+import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.planner.MemoryBudget;
 import dev.jvmtuning.operator.planner.PlanResult;
+import dev.jvmtuning.operator.pressure.MemoryAccount;
 import dev.jvmtuning.operator.pressure.PressureDetector;
 import dev.jvmtuning.operator.preview.Preview;
 import dev.jvmtuning.operator.render.DeploymentTuning;
@@ -19,7 +23,11 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -131,6 +139,7 @@ public final class Decide {
             restoreIfTuned(deployment, name, writes);
             status.notApplied(rejected.reason(), String.join("; ", rejected.messages()));
             report(seen, null, rejected.facts(), CurrentSettings.UNKNOWN, installation, status);
+            status.memoryNotJudged();
             return List.of();
         }
         Preview.Rendered rendered = (Preview.Rendered) preview;
@@ -144,6 +153,7 @@ public final class Decide {
                     DeploymentTuning.Agent.ifInjected(profile.getSpec(), installation.agentImage(), installation.agentJarPath()), status));
         }
         report(seen, plan, rendered.facts(), plan.current(), installation, status);
+        judgeMemory(seen, rendered, status);
         return auto ? AutoStep.decide(seen, deployment, plan, rendered.facts(), installation.preview().flagPolicy(), status) : List.of();
     }
 
@@ -151,6 +161,29 @@ public final class Decide {
         if (DeploymentTuning.tunedBy(deployment, profile)) {
             writes.add(new Write.RestoreDeployment(DeploymentTuning.restored(deployment, profile)));
         }
+    }
+
+    /**
+     * The memory of the Ready pods of the settings in force against the plan's budget, beside a new window: in mode Recommend
+     * every Ready pod, which runs the Deployment's own template, is held against the budget Apply would give it. Not judged
+     * without a memory limit, which nothing is killed at, or a budget.
+     */
+    private static void judgeMemory(Observation seen, Preview.Rendered rendered, StatusBuilder status) {
+        Long limit = rendered.facts().memoryLimitBytes();
+        MemoryBudget budget = rendered.plan().budget();
+        if (limit == null || budget == null) {
+            status.memoryNotJudged();
+            return;
+        }
+        seen.metrics().filter(report -> report.observed() != null).ifPresent(report -> {
+            Set<String> pods = seen.profile().getSpec().getMode() == Mode.Recommend
+                    ? seen.pods().stream().filter(TargetPods::ready).map(p -> p.getMetadata().getName()).collect(Collectors.toSet())
+                    : ApplyStep.readyPodsRunning(DeploymentTuning.hash(rendered.rendering(),
+                            TuningConfigMap.name(seen.profile().getMetadata().getName(), rendered.rendering())), seen);
+            Map<String, MemoryUse> memory = new TreeMap<>();
+            pods.forEach(pod -> memory.put(pod, report.memory().getOrDefault(pod, MemoryUse.NONE)));
+            status.memory(MemoryAccount.judge(memory, limit, budget));
+        });
     }
 
     /** The metrics of the target's pods, judged against the plan in force, and the closed loop's advice. */

@@ -21,8 +21,6 @@ import java.util.Optional;
  * memory reading before it. Pure.
  */
 final class OomKills {
-    private static final String OOM_KILLED = "OOMKilled";
-
     private OomKills() {
     }
 
@@ -94,9 +92,9 @@ final class OomKills {
         return killed(now) ? Optional.of(now) : killed(last) ? Optional.of(last) : Optional.empty();
     }
 
-    /** The kernel's kill, as the kubelet reports it: exit code 137 alone is any SIGKILL, a failed liveness probe's too. */
+    /** The kernel's kill, as the kubelet reports it. */
     private static boolean killed(ContainerStateTerminated terminated) {
-        return terminated != null && OOM_KILLED.equals(terminated.getReason());
+        return terminated != null && OomKill.KERNEL_KILL_REASON.equals(terminated.getReason());
     }
 
     private static Optional<ContainerStatus> status(Pod pod, String container) {

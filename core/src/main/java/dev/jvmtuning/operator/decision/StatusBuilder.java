@@ -2,6 +2,7 @@ package dev.jvmtuning.operator.decision;
 
 import static dev.jvmtuning.operator.model.ConditionType.APPLIED;
 import static dev.jvmtuning.operator.model.ConditionType.METRICS_AVAILABLE;
+import static dev.jvmtuning.operator.model.ConditionType.NATIVE_MEMORY_PRESSURE;
 import static dev.jvmtuning.operator.model.ConditionType.READY;
 import static dev.jvmtuning.operator.model.ConditionType.ROLLOUT_COMPLETE;
 import static dev.jvmtuning.operator.model.ConditionType.SETTINGS_EFFECTIVE;
@@ -14,6 +15,7 @@ import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.RollBack;
 import dev.jvmtuning.operator.api.v1alpha1.Setting;
+import dev.jvmtuning.operator.api.v1alpha1.ThreadingStatus;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.model.Attestation;
@@ -21,7 +23,10 @@ import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.model.RequestThreading;
 import dev.jvmtuning.operator.planner.PlanResult.Plan;
+import dev.jvmtuning.operator.pressure.Finding;
+import dev.jvmtuning.operator.pressure.MemoryAccount;
 import dev.jvmtuning.operator.pressure.Verdict;
 import dev.jvmtuning.operator.render.Rendering;
 import dev.jvmtuning.operator.rollout.Rollout;
@@ -54,6 +59,7 @@ public final class StatusBuilder {
         status.setConditions(new ArrayList<>(previous.getConditions()));
         status.setSettings(previous.getSettings());
         status.setWarnings(previous.getWarnings());
+        status.setThreading(previous.getThreading());
         status.setObserved(previous.getObserved());
         status.setRecommendations(previous.getRecommendations());
         status.setLastRecommendations(previous.getLastRecommendations());
@@ -149,10 +155,12 @@ public final class StatusBuilder {
         return this;
     }
 
-    /** The plan's settings, each with where it is rendered, and every warning of planning and rendering. */
+    /** The plan's settings, each with where it is rendered, what runs the requests, and every warning of planning and rendering. */
     public StatusBuilder planned(Plan plan, Rendering rendering) {
         status.setSettings(plan.decisions().stream().map(d -> new Setting(d.name(), d.value(),
                 rendering.renderedAs().get(d.setting()), d.rule().id(), d.rationale(), null)).toList());
+        RequestThreading threading = plan.current().threading();
+        status.setThreading(new ThreadingStatus(threading.model(), threading.source()));
         status.setWarnings(Stream.concat(plan.warnings().stream(), rendering.warnings().stream()).toList());
         return this;
     }
@@ -225,7 +233,8 @@ public final class StatusBuilder {
         condition(METRICS_AVAILABLE, metrics.availableStatus(), metrics.availableReason(), metrics.availableMessage());
         Observed shown = status.getObserved();
         if (metrics.observed() != null) {
-            status.setObserved(metrics.observed());
+            // The memory shown stays beside the new window until memory() judges the pods' readings.
+            status.setObserved(metrics.observed().withMemory(shown == null ? null : shown.getMemory()));
         }
         if (verdict != null) {
             verdict.findings().forEach(f -> condition(f.type(), f.status(), f.reason(), f.message()));
@@ -234,6 +243,36 @@ public final class StatusBuilder {
             keepLastAdvice(shown, recommendations);
             status.setRecommendations(recommendations);
         }
+        return this;
+    }
+
+    /**
+     * The pods' memory against the plan's budget, beside the window shown, and NativeMemoryPressure. A reading within noise of
+     * the one shown, with the same verdict, leaves both as they are: a resident set moves a little every poll, and each move
+     * would be a status write.
+     */
+    public StatusBuilder memory(MemoryAccount.Judgement judgement) {
+        Observed observed = status.getObserved();
+        if (observed == null) {
+            return this;
+        }
+        Finding finding = judgement.finding();
+        boolean sameVerdict = Conditions.find(status.getConditions(), finding.type())
+                .filter(c -> finding.status().is(c.getStatus()) && finding.reason().text().equals(c.getReason())).isPresent();
+        if (sameVerdict && MemoryAccount.steady(observed.getMemory(), judgement.memory())) {
+            return this;
+        }
+        status.setObserved(observed.withMemory(judgement.memory()));
+        condition(finding.type(), finding.status(), finding.reason(), finding.message());
+        return this;
+    }
+
+    /** No plan's budget or no memory limit to judge the pods' memory against: neither the memory nor NativeMemoryPressure is shown. */
+    public StatusBuilder memoryNotJudged() {
+        if (status.getObserved() != null) {
+            status.setObserved(status.getObserved().withMemory(null));
+        }
+        status.setConditions(Conditions.remove(status.getConditions(), NATIVE_MEMORY_PRESSURE));
         return this;
     }
 

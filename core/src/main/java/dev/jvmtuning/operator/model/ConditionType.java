@@ -15,7 +15,10 @@ public enum ConditionType {
     CONTEXT_SWITCH_PRESSURE("ContextSwitchPressure", Polarity.ABNORMAL_TRUE, "the CPUs switch between too many runnable threads"),
     CPU_THROTTLED("CPUThrottled", Polarity.ABNORMAL_TRUE, "the container's CPU limit throttles the JVM"),
     THREAD_POOL_SATURATED("ThreadPoolSaturated", Polarity.ABNORMAL_TRUE, "the server's request threads are all busy"),
-    CONNECTION_POOL_STARVED("ConnectionPoolStarved", Polarity.ABNORMAL_TRUE, "request threads wait for database connections");
+    CONNECTION_POOL_STARVED("ConnectionPoolStarved", Polarity.ABNORMAL_TRUE, "request threads wait for database connections"),
+    NATIVE_MEMORY_PRESSURE("NativeMemoryPressure", Polarity.ABNORMAL_TRUE, "a pod's resident set is near the container's memory limit "
+            + "and a part beyond the heap (metaspace, code cache, thread stacks, direct memory, other native memory) has grown past "
+            + "its budget: the heap does not explain it, and the next growth is an OOM kill");
 
     /** Whether True is the good state (Ready) or the trouble (a pressure, like a Node's MemoryPressure). */
     public enum Polarity {

@@ -8,8 +8,14 @@ package dev.jvmtuning.operator.model;
  * @param heapBytes   the heap, whoever set it
  * @param poolMaxSize connectionPool.maxSize
  * @param processors  the CPUs the JVM sees
+ * @param threading   what runs the requests, or null when unknown
  */
-public record CurrentSettings(Integer maxThreads, Long heapBytes, Integer poolMaxSize, Double processors) {
+public record CurrentSettings(Integer maxThreads, Long heapBytes, Integer poolMaxSize, Double processors, RequestThreading threading) {
     /** No plan in force (the profile is invalid or does not fit). */
-    public static final CurrentSettings UNKNOWN = new CurrentSettings(null, null, null, null);
+    public static final CurrentSettings UNKNOWN = new CurrentSettings(null, null, null, null, null);
+
+    /** Whether requests run on virtual threads, so no platform pool bounds them. */
+    public boolean virtualThreads() {
+        return threading != null && threading.virtual();
+    }
 }

@@ -35,7 +35,7 @@ public final class OomKill {
     /**
      * A container's last termination as the kubelet reports it (ContainerStateTerminated).
      *
-     * @param reason   "OOMKilled" for a kernel kill at the limit; null when not given
+     * @param reason   {@link #KERNEL_KILL_REASON} for a kernel kill at the limit; null when not given
      * @param exitCode 137 after SIGKILL, 3 after ExitOnOutOfMemoryError; null when not given
      * @param message  the termination message, null when the container wrote none
      */
@@ -46,6 +46,12 @@ public final class OomKill {
     public record Attribution(Cause cause, String explanation) {
     }
 
+    /**
+     * The reason the kubelet gives a container's termination when the kernel's OOM killer ended it at the container's
+     * memory limit: the one word that tells a kernel kill from any other SIGKILL (exit code 137 alone is a failed liveness
+     * probe's too).
+     */
+    public static final String KERNEL_KILL_REASON = "OOMKilled";
     /**
      * What a JVM needs beyond its heap even when it runs no code of its own: JDK 17 printing its resident set with a
      * pre-touched 64 MiB heap held 106 to 108 MiB (Serial and G1, class data sharing on). An application needs more.
@@ -72,8 +78,7 @@ public final class OomKill {
     public static Optional<Attribution> attribute(Termination termination, Long limitBytes, Long plannedHeapBytes, MemoryUse lastReading,
             EffectiveOptions options) {
         Long heapMax = plannedHeapBytes != null ? plannedHeapBytes : optionBytes(options, "MaxHeapSize");
-        // exit code 137 alone is any SIGKILL (a failed liveness probe's too): only the kubelet's reason says the kernel's OOM kill
-        if ("OOMKilled".equals(termination.reason())) {
+        if (KERNEL_KILL_REASON.equals(termination.reason())) {
             return Optional.of(kernelKill(limitBytes, heapMax, lastReading, options));
         }
         boolean exitedOnError = Integer.valueOf(EXIT_ON_OUT_OF_MEMORY).equals(termination.exitCode())

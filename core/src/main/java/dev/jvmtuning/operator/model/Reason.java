@@ -55,7 +55,7 @@ public enum Reason {
     // Pressure conditions
     NO_DATA("NoData", "the pods publish no series this condition is judged from", ConditionType.GC_PRESSURE,
             ConditionType.CONTEXT_SWITCH_PRESSURE, ConditionType.CPU_THROTTLED, ConditionType.THREAD_POOL_SATURATED,
-            ConditionType.CONNECTION_POOL_STARVED),
+            ConditionType.CONNECTION_POOL_STARVED, ConditionType.NATIVE_MEMORY_PRESSURE),
     GC_TIME_HIGH("GCTimeHigh", "garbage collection took more of the wall time than spec.pressure.gcTimePercent", ConditionType.GC_PRESSURE),
     HEAP_NEARLY_FULL("HeapNearlyFull", "the heap stays nearly full after collections: live data outgrows it", ConditionType.GC_PRESSURE),
     GC_TIME_NORMAL("GCTimeNormal", "garbage collection time is under its threshold", ConditionType.GC_PRESSURE),
@@ -68,9 +68,19 @@ public enum Reason {
     NOT_THROTTLED("NotThrottled", "CFS throttling is under its threshold", ConditionType.CPU_THROTTLED),
     POOL_SATURATED("PoolSaturated", "nearly every request thread is busy: requests queue for a thread", ConditionType.THREAD_POOL_SATURATED),
     POOL_HAS_HEADROOM("PoolHasHeadroom", "the request threads have room", ConditionType.THREAD_POOL_SATURATED),
+    VIRTUAL_THREADS("VirtualThreads", "requests run on virtual threads: no worker pool bounds them, so a platform pool's busy threads "
+            + "say nothing of their concurrency; the connection limit (R18) and the connection pool bound them instead",
+            ConditionType.THREAD_POOL_SATURATED),
     THREADS_WAIT_FOR_CONNECTIONS("ThreadsWaitForConnections", "request threads wait for a database connection: the pool is too small "
             + "for the threads that use it", ConditionType.CONNECTION_POOL_STARVED),
     NO_WAITERS("NoWaiters", "no request waits for a database connection", ConditionType.CONNECTION_POOL_STARVED),
+    NATIVE_MEMORY_OVER_BUDGET("NativeMemoryOverBudget", "a pod's resident set is within 10% of the memory limit and a part beyond the "
+            + "heap is over its budget; the message names the pod, the part over by the most, its figure, its budget and the others "
+            + "over theirs", ConditionType.NATIVE_MEMORY_PRESSURE),
+    WITHIN_BUDGET("WithinBudget", "a pod's resident set is within 10% of the memory limit, but every part beyond the heap is within "
+            + "its budget: the heap fills the limit as planned", ConditionType.NATIVE_MEMORY_PRESSURE),
+    MEMORY_HEADROOM("MemoryHeadroom", "every pod's resident set is more than 10% below the memory limit; the message says by how much, "
+            + "and names a part over its budget all the same", ConditionType.NATIVE_MEMORY_PRESSURE),
     // Events only
     SETTING_OVERRIDDEN("SettingOverridden", "a rendered setting is overridden by the pod's own command, arguments or environment, so "
             + "the JVM will not run it"),

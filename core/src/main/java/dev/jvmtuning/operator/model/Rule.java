@@ -64,6 +64,15 @@ public enum Rule {
     R17("R17", "Context switches inside the pod",
             "Involuntary switches per CPU per second and run-queue delay are only readable inside the pod (/proc task "
                     + "status and schedstat). At 200 threads on 2 CPUs, 643 of 669 ms per request were waits for a CPU."),
+    R18("R18", "Connection limit on virtual threads",
+            "On virtual threads no worker pool bounds the requests in flight, so the connection limit does: what the CPUs "
+                    + "(C / c req/s) and the connection pool (pool / t_db req/s) can serve, times the latency plus the longest allowed wait."),
+    R19("R19", "Connection wait within the queue wait",
+            "On virtual threads every request in flight can queue on the connection pool; a connection timeout no longer than the "
+                    + "longest acceptable wait rejects overload at once instead of after HikariCP's default 30 s."),
+    R20("R20", "Carrier threads = CPUs",
+            "Virtual threads run on a scheduler with one carrier per CPU (jdk.virtualThreadScheduler.parallelism); sized for "
+                    + "the container's CPUs, not the node's, as -XX:ActiveProcessorCount tells it. More carriers only add switches."),
     /** Not a rule: the profile, its jvmOptions or the container's own JVM flags fixed the value, so status shows where it came from. */
     SPEC("spec", "Set by the user",
             "The value was set in the TuningProfile, its jvmOptions, or the container's own JVM flags (its JVM options "

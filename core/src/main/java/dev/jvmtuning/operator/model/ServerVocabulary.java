@@ -42,6 +42,7 @@ public record ServerVocabulary(Map<Setting, String> properties, Map<String, Stri
                 p.put(Setting.QUEUE_MAX_QUEUE_SIZE, "quarkus.thread-pool.queue-size");
                 p.put(Setting.POOL_MAX_SIZE, "quarkus.datasource.jdbc.max-size");
                 p.put(Setting.POOL_MIN_IDLE, "quarkus.datasource.jdbc.min-size");
+                p.put(Setting.POOL_ACQUISITION_TIMEOUT, "quarkus.datasource.jdbc.acquisition-timeout");
                 return new ServerVocabulary(p, Map.of(), true);
             }
             default -> {
@@ -53,11 +54,20 @@ public record ServerVocabulary(Map<Setting, String> properties, Map<String, Stri
     private static void putHikari(Map<Setting, String> p) {
         p.put(Setting.POOL_MAX_SIZE, "spring.datasource.hikari.maximum-pool-size");
         p.put(Setting.POOL_MIN_IDLE, "spring.datasource.hikari.minimum-idle");
+        p.put(Setting.POOL_ACQUISITION_TIMEOUT, "spring.datasource.hikari.connection-timeout");
     }
 
     /** Whether the runtime has a property for this setting; the planner derives values only for those. */
     public boolean has(Setting setting) {
         return properties.containsKey(setting);
+    }
+
+    /**
+     * A planned value as the property takes it. The one duration, the acquisition timeout, is planned in milliseconds:
+     * HikariCP binds a bare number as milliseconds, Quarkus as seconds, so Quarkus gets the unit.
+     */
+    public String value(Setting setting, int value) {
+        return quarkusNaming && setting == Setting.POOL_ACQUISITION_TIMEOUT ? value + "ms" : Integer.toString(value);
     }
 
     /**

@@ -10,6 +10,7 @@ public enum Setting {
     ACTIVE_PROCESSOR_COUNT("jvm.activeProcessorCount"),
     THREADS_MAX("threads.max"),
     THREADS_MIN_SPARE("threads.minSpare"),
+    VIRTUAL_THREAD_PARALLELISM("jvm.virtualThreadParallelism"),
     HEAP_SIZE("heap.size"),
     HEAP_INITIAL("heap.initial"),
     THREAD_STACK_BUDGET("jvm.threadStackBudget"),
@@ -23,6 +24,7 @@ public enum Setting {
     QUEUE_MAX_CONNECTIONS("queue.maxConnections"),
     POOL_MAX_SIZE("connectionPool.maxSize"),
     POOL_MIN_IDLE("connectionPool.minIdle"),
+    POOL_ACQUISITION_TIMEOUT("connectionPool.acquisitionTimeout"),
     METRICS_AGENT("metrics.agent");
 
     private final String key;

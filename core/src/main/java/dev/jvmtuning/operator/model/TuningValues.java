@@ -4,6 +4,8 @@ import dev.jvmtuning.operator.api.v1alpha1.Collector;
 
 /**
  * The planned numbers, runtime-neutral. A null field is left to the server or JVM default.
+ * {@code poolAcquisitionTimeoutMillis} is how long a request may wait for a pooled connection;
+ * {@code virtualThreadParallelism} the carrier threads of the virtual-thread scheduler.
  */
 public record TuningValues(
         Integer maxThreads,
@@ -13,7 +15,9 @@ public record TuningValues(
         Integer maxQueueSize,
         Integer poolMaxSize,
         Integer poolMinIdle,
+        Integer poolAcquisitionTimeoutMillis,
         Integer activeProcessorCount,
+        Integer virtualThreadParallelism,
         Long heapBytes,
         Long youngGenerationBytes,
         Collector collector,

@@ -4,11 +4,13 @@ import dev.jvmtuning.operator.api.v1alpha1.Collector;
 import dev.jvmtuning.operator.api.v1alpha1.Gc;
 import dev.jvmtuning.operator.api.v1alpha1.Metrics;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
+import dev.jvmtuning.operator.deployment.ThreadingDetection;
 import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.CurrentSettings;
 import dev.jvmtuning.operator.model.JvmFlags;
 import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.model.RequestThreading;
 import dev.jvmtuning.operator.model.Rule;
 import dev.jvmtuning.operator.model.ServerVocabulary;
 import dev.jvmtuning.operator.model.Setting;
@@ -25,7 +27,8 @@ import java.util.stream.Stream;
 /**
  * Turns a TuningProfile spec and the facts of its target container into JVM and server settings,
  * each with the rule behind it (docs/explanation/tuning-rules.md). Each step returns a small record that later
- * steps read: CPUs, threads, memory (which may cut derived threads), GC, queues, connection pool.
+ * steps read: CPUs, what runs the requests, threads, memory (which may cut derived threads), GC, connection pool, queues
+ * (on virtual threads the connection limit follows from the pool), carrier threads.
  * Pure: no I/O, no Kubernetes client, same input, same output. Rendering is not its business.
  */
 public final class Planner {
@@ -59,7 +62,11 @@ public final class Planner {
             return new Rejected(Reason.CONFLICT, List.copyOf(notes.conflicts));
         }
         CpuPlan cpus = CpuPlan.of(userFlags, facts, notes);
-        ThreadPlan derivedThreads = ThreadPlan.of(spec.getThreads(), demand, cpus.cores(), vocabulary, notes);
+        RequestThreading threading = ThreadingDetection.detect(spec.getThreading(), spec.getRuntime(), facts, userFlags);
+        if (threading.conflict() != null) {
+            notes.warnings.add(threading.conflict());
+        }
+        ThreadPlan derivedThreads = ThreadPlan.of(spec.getThreads(), demand, cpus.cores(), vocabulary, threading, notes);
         if (demand.allocation() != null) {
             // R12a needs the young generation, which the heap decides; the heap planned for the uncapped threads is the
             // smaller one, so the cap taken against it holds for the final heap. That first pass's notes are not the plan's.
@@ -73,8 +80,10 @@ public final class Planner {
                 cpus.cores(), notes);
         ThreadPlan threads = memory.threads();
         GcPlan gc = GcPlan.of(spec.getGc(), userFlags, facts, cpus, memory, notes);
-        QueuePlan queues = QueuePlan.of(spec.getQueue(), demand, threads.max(), vocabulary, notes);
-        PoolPlan pool = PoolPlan.of(spec.getConnectionPool(), demand, threads.max(), facts.replicas(), vocabulary, notes);
+        PoolPlan pool = PoolPlan.of(spec.getConnectionPool(), demand, threads.max(), facts.replicas(), vocabulary, threading, notes);
+        VirtualServing virtual = threading.virtual() ? new VirtualServing(threading, cpus.cores(), pool.maxSize(), spec.getRuntime()) : null;
+        QueuePlan queues = QueuePlan.of(spec.getQueue(), demand, threads.max(), virtual, vocabulary, notes);
+        CarrierPlan carriers = CarrierPlan.of(threading, userFlags, cpus);
         Integer agentPort = agentPort(spec.getMetrics());
         if (!notes.invalid.isEmpty()) {
             return new Rejected(Reason.INVALID, List.copyOf(notes.invalid));
@@ -84,15 +93,16 @@ public final class Planner {
         }
         MemoryBudget budget = memory.budget();
         TuningValues values = new TuningValues(threads.max(), threads.minSpare(), queues.acceptCount(), queues.maxConnections(),
-                queues.maxQueueSize(), pool.maxSize(), pool.minIdle(), cpus.activeProcessorCount(), memory.renderedHeap(), gc.youngBytes(),
+                queues.maxQueueSize(), pool.maxSize(), pool.minIdle(), pool.acquisitionTimeoutMillis(), cpus.activeProcessorCount(),
+                carriers.parallelism(), memory.renderedHeap(), gc.youngBytes(),
                 gc.collector(), gc.zGenerational(), gc.maxPauseMillis(), gc.parallelThreads(), gc.concurrentThreads(), agentPort,
                 budget == null ? null : budget.codeCache(), budget == null ? null : budget.directMemory());
-        List<Decision> decisions = Stream.of(cpus.decisions(), threads.decisions(), memory.decisions(), gc.decisions(),
+        List<Decision> decisions = Stream.of(cpus.decisions(), threads.decisions(), carriers.decisions(), memory.decisions(), gc.decisions(),
                         queues.decisions(), pool.decisions(), agentDecision(agentPort))
                 .flatMap(List::stream)
                 .sorted(Comparator.comparing(Decision::setting))
                 .toList();
-        CurrentSettings current = new CurrentSettings(threads.max(), memory.heap(), pool.maxSize(), cpus.processors());
+        CurrentSettings current = new CurrentSettings(threads.max(), memory.heap(), pool.maxSize(), cpus.processors(), threading);
         return new Plan(values, decisions, budget, current, List.copyOf(notes.warnings));
     }
 

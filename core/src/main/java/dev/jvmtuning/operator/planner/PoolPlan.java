@@ -3,6 +3,7 @@ package dev.jvmtuning.operator.planner;
 import static dev.jvmtuning.operator.model.Units.number;
 
 import dev.jvmtuning.operator.api.v1alpha1.ConnectionPool;
+import dev.jvmtuning.operator.model.RequestThreading;
 import dev.jvmtuning.operator.model.Rule;
 import dev.jvmtuning.operator.model.ServerVocabulary;
 import dev.jvmtuning.operator.model.Setting;
@@ -14,11 +15,17 @@ import java.util.List;
  * than the workers can use: a pool smaller than the queries in flight caps throughput whatever the CPU
  * (the measurement is R8's in docs/explanation/tuning-rules.md).
  */
-record PoolPlan(Integer maxSize, Integer minIdle, List<Decision> decisions) {
+record PoolPlan(Integer maxSize, Integer minIdle, Integer acquisitionTimeoutMillis, List<Decision> decisions) {
     /** Derived sizes stay within the bound the CRD puts on an explicit one. */
     static final int MAX_POOL_SIZE = 10_000;
+    /** R19: HikariCP refuses a connection timeout below 250 ms and falls back to its 30 s default. */
+    static final int MIN_ACQUISITION_TIMEOUT_MILLIS = 250;
 
-    static PoolPlan of(ConnectionPool pool, Demand demand, Integer maxThreads, int replicas, ServerVocabulary vocabulary, PlanNotes notes) {
+    /**
+     * @param threading on virtual threads every request in flight may queue on the pool, so its wait is bounded (R19)
+     */
+    static PoolPlan of(ConnectionPool pool, Demand demand, Integer maxThreads, int replicas, ServerVocabulary vocabulary,
+            RequestThreading threading, PlanNotes notes) {
         List<Decision> decisions = new ArrayList<>();
         Integer maxSize = null;
         if (pool != null && pool.getMaxSize() != null) {
@@ -46,7 +53,17 @@ record PoolPlan(Integer maxSize, Integer minIdle, List<Decision> decisions) {
             }
             decisions.add(new Decision(Setting.POOL_MIN_IDLE, minIdle.toString(), Rule.SPEC, "set in the profile"));
         }
-        return new PoolPlan(maxSize, minIdle, decisions);
+        Integer timeout = null;
+        if (threading.virtual() && maxSize != null && demand.queueWait() != null && vocabulary.has(Setting.POOL_ACQUISITION_TIMEOUT)) {
+            long wait = Math.round(demand.queueWait() * 1000);
+            timeout = (int) Math.min(Integer.MAX_VALUE, Math.max(MIN_ACQUISITION_TIMEOUT_MILLIS, wait));
+            decisions.add(new Decision(Setting.POOL_ACQUISITION_TIMEOUT, timeout + "ms", Rule.R19, "requests run on virtual threads, so "
+                    + "every one in flight can queue for one of the " + maxSize + " connections: a request that cannot get one within the "
+                    + "longest acceptable wait " + number(wait) + " ms" + (wait < MIN_ACQUISITION_TIMEOUT_MILLIS
+                    ? " (raised to HikariCP's minimum " + MIN_ACQUISITION_TIMEOUT_MILLIS + " ms)" : "")
+                    + " fails at once instead of after the pool's default (30 s in HikariCP)"));
+        }
+        return new PoolPlan(maxSize, minIdle, timeout, decisions);
     }
 
     private static String totalConnections(int size, int replicas) {

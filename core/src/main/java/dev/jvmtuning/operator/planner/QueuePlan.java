@@ -23,14 +23,18 @@ record QueuePlan(Integer acceptCount, Integer maxConnections, Integer maxQueueSi
     static final int MAX_QUEUE_SIZE = 10_000_000;
     static final int MAX_CONNECTIONS = 1_000_000;
 
-    static QueuePlan of(Queue spec, Demand demand, Integer maxThreads, ServerVocabulary vocabulary, PlanNotes notes) {
+    /**
+     * @param virtual on virtual threads, what bounds the requests in flight instead of a worker pool; null on platform threads
+     */
+    static QueuePlan of(Queue spec, Demand demand, Integer maxThreads, VirtualServing virtual, ServerVocabulary vocabulary, PlanNotes notes) {
         Queue queue = Objects.requireNonNullElseGet(spec, Queue::new);
         List<Decision> decisions = new ArrayList<>();
         Integer maxQueueSize = null;
         if (queue.getMaxQueueSize() != null) {
             maxQueueSize = queue.getMaxQueueSize();
             decisions.add(new Decision(Setting.QUEUE_MAX_QUEUE_SIZE, maxQueueSize.toString(), Rule.SPEC, "set in the profile"));
-        } else if (demand.rate() != null && demand.queueWait() != null && vocabulary.has(Setting.QUEUE_MAX_QUEUE_SIZE)) {
+        } else if (virtual == null && demand.rate() != null && demand.queueWait() != null && vocabulary.has(Setting.QUEUE_MAX_QUEUE_SIZE)) {
+            // On virtual threads each request gets a thread at once: there is no executor queue, and the wait goes into R18's bound.
             maxQueueSize = ThreadPlan.bounded(demand.rate() * demand.queueWait(), MAX_QUEUE_SIZE);
             decisions.add(new Decision(Setting.QUEUE_MAX_QUEUE_SIZE, maxQueueSize.toString(), Rule.R7, number(demand.rate()) + " req/s x "
                     + number(demand.queueWait()) + " s longest acceptable wait: a request further back would wait too long, so it is rejected at once"));
@@ -62,6 +66,8 @@ record QueuePlan(Integer acceptCount, Integer maxConnections, Integer maxQueueSi
                 notes.warnings.add("queue.maxConnections " + maxConnections + " is below threads.max + queue.maxQueueSize = " + needed
                         + ": connections, not threads, will limit throughput (R6)");
             }
+        } else if (virtual != null) {
+            maxConnections = virtual.connectionLimit(demand, vocabulary, decisions, notes);
         } else if (maxThreads != null && vocabulary.has(Setting.QUEUE_MAX_CONNECTIONS) && maxThreads + queued > TOMCAT_DEFAULT_MAX_CONNECTIONS) {
             maxConnections = Math.min(maxThreads + queued, MAX_CONNECTIONS);
             decisions.add(new Decision(Setting.QUEUE_MAX_CONNECTIONS, maxConnections.toString(), Rule.R6, "threads.max " + maxThreads

@@ -4,6 +4,7 @@ import static dev.jvmtuning.operator.model.Units.mebibytes;
 import static dev.jvmtuning.operator.model.Units.number;
 
 import dev.jvmtuning.operator.api.v1alpha1.Threads;
+import dev.jvmtuning.operator.model.RequestThreading;
 import dev.jvmtuning.operator.model.Rule;
 import dev.jvmtuning.operator.model.ServerVocabulary;
 import dev.jvmtuning.operator.model.Setting;
@@ -40,7 +41,11 @@ record ThreadPlan(Integer max, boolean explicit, Integer minSpare, Decision maxD
     /** Derived counts stay within the bound the CRD puts on an explicit threads.max. */
     static final int MAX_THREADS = 100_000;
 
-    static ThreadPlan of(Threads threads, Demand demand, double cores, ServerVocabulary vocabulary, PlanNotes notes) {
+    /**
+     * @param threading on virtual threads no worker pool runs the requests, so none is derived (R18 bounds them instead)
+     */
+    static ThreadPlan of(Threads threads, Demand demand, double cores, ServerVocabulary vocabulary, RequestThreading threading,
+            PlanNotes notes) {
         Integer explicitMax = threads == null ? null : threads.getMax();
         Integer explicitMinSpare = threads == null ? null : threads.getMinSpare();
         Double saturation = demand.cpuSaturation(cores);
@@ -49,11 +54,14 @@ record ThreadPlan(Integer max, boolean explicit, Integer minSpare, Decision maxD
         if (explicitMax != null) {
             max = explicitMax;
             maxDecision = new Decision(Setting.THREADS_MAX, explicitMax.toString(), Rule.SPEC, "set in the profile");
-            if (saturation != null && explicitMax > Math.ceil(saturation * CPU_SATURATION_HEADROOM)) {
+            if (threading.virtual()) {
+                notes.warnings.add("threads.max " + explicitMax + " bounds no request: they run on virtual threads (" + threading.source()
+                        + "), outside the worker pool; the connection limit bounds them (R18)");
+            } else if (saturation != null && explicitMax > Math.ceil(saturation * CPU_SATURATION_HEADROOM)) {
                 notes.warnings.add("threads.max " + explicitMax + " is above the CPU saturation point " + number(Math.ceil(saturation))
                         + " (" + cpuFigures(cores, demand) + " per request, R2): the extra threads only add context switches");
             }
-        } else if (demand.inFlight() != null) {
+        } else if (demand.inFlight() != null && !threading.virtual()) {
             double inFlight = demand.inFlight();
             int littles = bounded(inFlight * CONCURRENCY_HEADROOM, MAX_THREADS);
             String rationale = number(demand.rate()) + " req/s x " + number(demand.latency() * 1000) + " ms = " + number(inFlight)

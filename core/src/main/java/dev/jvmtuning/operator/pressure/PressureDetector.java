@@ -131,7 +131,13 @@ public final class PressureDetector {
         boolean queueing = now.getQueuedRequests() != null && now.getQueuedRequests() >= QUEUED_FOR_SATURATION;
         String queue = !queueing ? "" : number(now.getQueuedRequests()) + " requests queued for a worker"
                 + (now.getQueueWaitMillisPerRequest() == null ? "" : " (" + number(now.getQueueWaitMillisPerRequest()) + " ms each)");
-        if ((busy == null || max == null || max <= 0) && queueing) {
+        if (current.virtualThreads()) {
+            // The server's platform pool (acceptors, pollers, or Jetty's pool that hands requests over) is busy or idle
+            // whatever the requests do, so its series would raise a saturation no thread count relieves.
+            findings.add(new Finding(THREAD_POOL_SATURATED, FALSE, Reason.VIRTUAL_THREADS, "requests run on virtual threads ("
+                    + current.threading().source() + "): no worker pool bounds them, so the platform pool's series are not judged; "
+                    + "the connection limit (R18) and ConnectionPoolStarved bound them instead"));
+        } else if ((busy == null || max == null || max <= 0) && queueing) {
             findings.add(new Finding(THREAD_POOL_SATURATED, TRUE, Reason.POOL_SATURATED, queue));
         } else if (busy == null || max == null || max <= 0) {
             findings.add(new Finding(THREAD_POOL_SATURATED, UNKNOWN, Reason.NO_DATA, "no busy/max thread series of the web server"));

@@ -33,6 +33,8 @@ public final class Renderer {
 
         List<String> flags = new ArrayList<>();
         addFlag(flags, renderedAs, Setting.ACTIVE_PROCESSOR_COUNT, values.activeProcessorCount(), n -> "-XX:ActiveProcessorCount=" + n);
+        addFlag(flags, renderedAs, Setting.VIRTUAL_THREAD_PARALLELISM, values.virtualThreadParallelism(),
+                n -> "-Djdk.virtualThreadScheduler.parallelism=" + n);
         addFlag(flags, renderedAs, Setting.HEAP_INITIAL, values.heapBytes(), b -> "-Xms" + Units.jvmMebibytes(b));
         addFlag(flags, renderedAs, Setting.HEAP_SIZE, values.heapBytes(), b -> "-Xmx" + Units.jvmMebibytes(b));
         addFlag(flags, renderedAs, Setting.HEAP_YOUNG, values.youngGenerationBytes(), b -> "-Xmn" + Units.jvmMebibytes(b));
@@ -60,6 +62,7 @@ public final class Renderer {
         serverSettings.put(Setting.QUEUE_MAX_QUEUE_SIZE, values.maxQueueSize());
         serverSettings.put(Setting.POOL_MAX_SIZE, values.poolMaxSize());
         serverSettings.put(Setting.POOL_MIN_IDLE, values.poolMinIdle());
+        serverSettings.put(Setting.POOL_ACQUISITION_TIMEOUT, values.poolAcquisitionTimeoutMillis());
         Map<String, String> properties = new LinkedHashMap<>();
         serverSettings.forEach((setting, value) -> {
             if (value == null) {
@@ -71,7 +74,7 @@ public final class Renderer {
                         + " is planned but not rendered");
                 return;
             }
-            properties.put(property, value.toString());
+            properties.put(property, vocabulary.value(setting, value));
             renderedAs.put(setting, vocabulary.environmentVariable(property));
         });
         if (!properties.isEmpty()) {

@@ -1,5 +1,7 @@
 package dev.jvmtuning.operator.rollout;
 
+import static dev.jvmtuning.operator.model.OomKill.KERNEL_KILL_REASON;
+
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.Reason;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
@@ -20,7 +22,6 @@ public final class RolloutHealth {
     /** The kubelet's states of a container that cannot start or keeps dying; image pulls are not the settings' fault. */
     static final Set<String> FAILING_WAITING_REASONS = Set.of("CrashLoopBackOff", "CreateContainerConfigError", "CreateContainerError",
             "RunContainerError");
-    static final String OOM_KILLED = "OOMKilled";
     /** Restarts of one container that count as a failure even before the kubelet backs off. */
     static final int MAX_RESTARTS = 3;
     /** What of a termination message status keeps: the JVM's first lines say why it refused to start. */
@@ -64,8 +65,8 @@ public final class RolloutHealth {
             boolean said = waiting.getMessage() != null && !waiting.getMessage().isBlank();
             return Optional.of(waiting.getReason() + (said ? " (" + cut(waiting.getMessage()) + ")" : "") + lastWords);
         }
-        if ((terminated != null && OOM_KILLED.equals(terminated.getReason())) || (last != null && OOM_KILLED.equals(last.getReason()))) {
-            return Optional.of(OOM_KILLED + lastWords);
+        if ((terminated != null && KERNEL_KILL_REASON.equals(terminated.getReason())) || (last != null && KERNEL_KILL_REASON.equals(last.getReason()))) {
+            return Optional.of(KERNEL_KILL_REASON + lastWords);
         }
         if (restarts >= MAX_RESTARTS) {
             return Optional.of("restarted " + restarts + " times" + lastWords);

@@ -10,6 +10,7 @@ import dev.jvmtuning.operator.api.v1alpha1.AutoVerdict;
 import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Setting;
+import dev.jvmtuning.operator.api.v1alpha1.ThreadingModel;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.flags.FlagPolicy;
@@ -320,6 +321,35 @@ class DecideTest {
         assertThat(again.events()).isEmpty();
         assertThat(again.status()).as("no status write either").isEqualTo(settled);
         assertThat(Serialization.asJson(world.deployment.getSpec().getTemplate())).isNotEqualTo(userTemplate);
+    }
+
+    @Test
+    void statusSaysTheTargetServesOnVirtualThreadsAndWhyThePoolIsNotJudged() {
+        World world = new World("runtime: SpringBootTomcat\nmode: Recommend\n"
+                + "workload: {requestsPerSecond: 400, meanLatency: 200ms, cpuPerRequest: 5ms, maxQueueWait: 1s}");
+        world.deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv()
+                .add(new EnvVar("SPRING_THREADS_VIRTUAL_ENABLED", "true", null));
+        world.meanLatencyMillis = 200.0;
+        world.reconcile();
+        world.reconcile();
+
+        TuningProfileStatus status = world.profile.getStatus();
+        assertThat(status.getThreading().getModel()).isEqualTo(ThreadingModel.Virtual);
+        assertThat(status.getThreading().getSource()).isEqualTo("the container's env sets SPRING_THREADS_VIRTUAL_ENABLED=true");
+        assertThat(status.getSettings()).extracting(Setting::getName).doesNotContain("threads.max").contains("queue.maxConnections");
+        assertThat(setting(world, "queue.maxConnections").getRule()).isEqualTo("R18");
+        assertThat(world.status(ConditionType.THREAD_POOL_SATURATED)).isEqualTo("False");
+        assertThat(world.reason(ConditionType.THREAD_POOL_SATURATED)).isEqualTo("VirtualThreads");
+
+        // the profile overrules the container: platform threads again, and the disagreement is a warning
+        world.edit("runtime: SpringBootTomcat\nmode: Recommend\nthreading: {model: Platform}\n"
+                + "workload: {requestsPerSecond: 400, meanLatency: 200ms, cpuPerRequest: 5ms, maxQueueWait: 1s}");
+        world.reconcile();
+        assertThat(world.profile.getStatus().getThreading().getSource()).isEqualTo("spec.threading.model");
+        assertThat(world.profile.getStatus().getThreading().getModel()).isEqualTo(ThreadingModel.Platform);
+        assertThat(setting(world, "threads.max").getRule()).isEqualTo("R1");
+        assertThat(world.profile.getStatus().getWarnings()).anyMatch(w -> w.startsWith("spec.threading.model is Platform but the container's env"));
+        assertThat(world.reason(ConditionType.THREAD_POOL_SATURATED)).isEqualTo("PoolHasHeadroom");
     }
 
     @Test
@@ -745,5 +775,46 @@ class DecideTest {
         late.reconcile();
         assertThat(late.profile.getStatus().getLastOomKill().getCause()).as("a poll after the kill read the restarted JVM")
                 .isEqualTo("UNKNOWN");
+    }
+
+    /** A Tomcat pod's memory with native memory tracking: the planned 540Mi heap committed, and its thread stacks as given. */
+    private static MemoryUse trackedPod(long stacks, long threads, long resident) {
+        Map<String, Long> categories = Map.of("Java Heap", 540 * MIB, "Class", 100 * MIB, "Thread", stacks, "Code", 60 * MIB,
+                "Other", 20 * MIB, "GC", 40 * MIB);
+        return new MemoryUse(400 * MIB, 540 * MIB, 100 * MIB, 12 * MIB, threads, resident,
+                new NativeMemory(categories, categories.values().stream().mapToLong(Long::longValue).sum()));
+    }
+
+    @Test
+    void nativeMemoryPastItsBudgetNearTheLimitIsPressureAnnouncedOncePerTransition() {
+        World world = applied(APPLY);
+        String pod = world.pods.get(0).getMetadata().getName();
+        world.meanLatencyMillis = 50.0;
+        world.memory = Map.of(pod, trackedPod(22 * MIB, 90, 700 * MIB));
+        world.reconcile();
+        assertThat(world.reason(ConditionType.NATIVE_MEMORY_PRESSURE)).isEqualTo("MemoryHeadroom");
+        assertThat(world.condition(ConditionType.NATIVE_MEMORY_PRESSURE).orElseThrow().getMessage())
+                .isEqualTo("pod " + pod + " at 700Mi of its 1024Mi limit (68%), 324Mi (32%) below it");
+        assertThat(world.profile.getStatus().getObserved().getMemory().getBuckets()).extracting(b -> b.getBucket() + " " + b.getUsed() + "/" + b.getBudget())
+                .contains("heap 540Mi/540Mi", "threadStacks 22Mi/23Mi");
+
+        world.memory = Map.of(pod, trackedPod(250 * MIB, 1000, 1000 * MIB));
+        world.reconcile();
+        assertThat(world.status(ConditionType.NATIVE_MEMORY_PRESSURE)).isEqualTo("True");
+        String message = world.condition(ConditionType.NATIVE_MEMORY_PRESSURE).orElseThrow().getMessage();
+        assertThat(message).startsWith("pod " + pod + " at 1000Mi of its 1024Mi limit (98%); thread stacks 250Mi against a budget of 23Mi "
+                + "(1000 threads), 226Mi over; heap 540Mi of its 540Mi");
+        assertThat(world.last.events()).extracting(ProfileEvent::warning, ProfileEvent::reason, ProfileEvent::message)
+                .containsExactly(tuple(true, Reason.NATIVE_MEMORY_OVER_BUDGET, message));
+
+        TuningProfileStatus shown = world.profile.getStatus();
+        world.memory = Map.of(pod, trackedPod(251 * MIB, 1003, 1003 * MIB));
+        world.reconcile();
+        assertThat(world.last.events()).as("still True: no second Warning").isEmpty();
+        assertThat(world.last.status()).as("figures within noise of those shown: no status write").isEqualTo(shown);
+
+        world.memory = Map.of(pod, trackedPod(22 * MIB, 90, 700 * MIB));
+        world.reconcile();
+        assertThat(world.last.events()).extracting(ProfileEvent::warning, ProfileEvent::reason).containsExactly(tuple(false, Reason.MEMORY_HEADROOM));
     }
 }

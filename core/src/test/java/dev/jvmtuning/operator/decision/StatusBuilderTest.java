@@ -2,10 +2,21 @@ package dev.jvmtuning.operator.decision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
+import dev.jvmtuning.operator.model.ConditionStatus;
+import dev.jvmtuning.operator.model.ConditionType;
+import dev.jvmtuning.operator.model.MemoryUse;
+import dev.jvmtuning.operator.model.MetricsReport;
+import dev.jvmtuning.operator.model.NativeMemory;
 import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.model.Units;
+import dev.jvmtuning.operator.planner.MemoryBudget;
+import dev.jvmtuning.operator.pressure.MemoryAccount;
 import dev.jvmtuning.operator.rollout.Rollout;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class StatusBuilderTest {
@@ -26,5 +37,38 @@ class StatusBuilderTest {
 
         assertThat(new StatusBuilder(later.build(), 2L, T0.plusSeconds(120).toString()).recommendOnly().rolloutCompletedAt())
                 .as("nothing rolls out in Recommend mode").isEmpty();
+    }
+
+    private static final long MI = Units.MI;
+    private static final MemoryBudget BUDGET = new MemoryBudget(384 * MI, 153 * MI, 60 * MI, 8_000, true, 48 * MI, 160, 256 * Units.KI,
+            32 * MI, 51 * MI);
+
+    private static MemoryAccount.Judgement judged(long resident) {
+        return MemoryAccount.judge(Map.of("orders-1", new MemoryUse(100 * MI, 153 * MI, 50 * MI, 10 * MI, 120L, resident, NativeMemory.NONE)),
+                384 * MI, BUDGET);
+    }
+
+    @Test
+    void memoryIsShownBesideTheWindowUntilItMovesBeyondNoiseAndGoesWithoutABudget() {
+        MetricsReport window = new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, "read 1 of 1 Ready pods",
+                new Observed().setWindow("30s").setEnd(T0.toString()).setPods(1), null);
+        TuningProfileStatus shown = new StatusBuilder(new TuningProfileStatus(), 1L, T0.toString()).metrics(window, null, List.of())
+                .memory(judged(250 * MI)).build();
+        assertThat(shown.getObserved().getMemory().getResident()).isEqualTo("250Mi");
+        assertThat(window.observed().getMemory()).as("the poll's window is not written to").isNull();
+
+        TuningProfileStatus drifted = new StatusBuilder(shown, 1L, T0.plusSeconds(30).toString()).metrics(window, null, List.of())
+                .memory(judged(252 * MI)).build();
+        assertThat(drifted).as("2Mi of a 384Mi limit: the same reading").isEqualTo(shown);
+
+        TuningProfileStatus grown = new StatusBuilder(shown, 1L, T0.plusSeconds(60).toString()).memory(judged(300 * MI)).build();
+        assertThat(grown.getObserved().getMemory().getResident()).isEqualTo("300Mi");
+        assertThat(Conditions.find(grown.getConditions(), ConditionType.NATIVE_MEMORY_PRESSURE).orElseThrow().getMessage())
+                .startsWith("pod orders-1 at 300Mi");
+
+        TuningProfileStatus unjudged = new StatusBuilder(grown, 1L, T0.plusSeconds(90).toString()).memoryNotJudged().build();
+        assertThat(unjudged.getObserved().getMemory()).isNull();
+        assertThat(unjudged.getObserved().getWindow()).isEqualTo("30s");
+        assertThat(Conditions.find(unjudged.getConditions(), ConditionType.NATIVE_MEMORY_PRESSURE)).isEmpty();
     }
 }

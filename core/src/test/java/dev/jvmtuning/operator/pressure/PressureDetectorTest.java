@@ -5,17 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Pressure;
 import dev.jvmtuning.operator.api.v1alpha1.RecommendedAction;
+import dev.jvmtuning.operator.api.v1alpha1.ThreadingModel;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.CurrentSettings;
 import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.model.RequestThreading;
 import dev.jvmtuning.operator.model.Units;
 import org.junit.jupiter.api.Test;
 
 /** One test per rule the detector encodes (R4, R8, R15-R17 of docs/explanation/tuning-rules.md). */
 class PressureDetectorTest {
     /** threads.max 200, heap 1024Mi, connectionPool.maxSize 10, on 2 CPUs. */
-    private static final CurrentSettings CURRENT = new CurrentSettings(200, 1024 * Units.MI, 10, 2.0);
+    private static final CurrentSettings CURRENT = new CurrentSettings(200, 1024 * Units.MI, 10, 2.0, null);
 
     static Observed window() {
         Observed o = new Observed();
@@ -26,6 +28,29 @@ class PressureDetectorTest {
 
     static Finding finding(Verdict verdict, String type) {
         return verdict.findings().stream().filter(f -> f.type().text().equals(type)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void r18_onVirtualThreadsABusyPlatformPoolIsNoSaturation() {
+        // Spring Boot's Jetty on virtual threads: its 200 platform threads hand requests over and look all busy
+        Observed o = window();
+        o.setBusyThreads(200.0);
+        o.setMaxThreads(200.0);
+        o.setQueuedRequests(12.0);
+        o.setCpuCores(0.4);
+        RequestThreading virtual = new RequestThreading(ThreadingModel.Virtual, "the container's env sets SPRING_THREADS_VIRTUAL_ENABLED=true", null);
+
+        Verdict onVirtual = PressureDetector.judge(o, null, new Pressure(), new CurrentSettings(null, null, 10, 2.0, virtual));
+        Finding pool = finding(onVirtual, "ThreadPoolSaturated");
+        assertThat(pool.status()).isEqualTo(ConditionStatus.FALSE);
+        assertThat(pool.reason()).isEqualTo(Reason.VIRTUAL_THREADS);
+        assertThat(pool.message()).startsWith("requests run on virtual threads (the container's env sets SPRING_THREADS_VIRTUAL_ENABLED=true)");
+        assertThat(onVirtual.recommendations()).noneMatch(r -> r.getField().equals("threads.max"));
+
+        // the same series on platform threads: saturated, with more threads recommended
+        Verdict onPlatform = PressureDetector.judge(o, null, new Pressure(), CURRENT);
+        assertThat(finding(onPlatform, "ThreadPoolSaturated").status()).isEqualTo(ConditionStatus.TRUE);
+        assertThat(onPlatform.recommendations()).anyMatch(r -> r.getField().equals("threads.max"));
     }
 
     @Test
@@ -117,7 +142,7 @@ class PressureDetectorTest {
         o.setCpuThrottlePercent(40.0);
         o.setGcTimePercent(23.4);
 
-        Verdict v = PressureDetector.judge(o, null, new Pressure(), new CurrentSettings(200, null, 10, null));
+        Verdict v = PressureDetector.judge(o, null, new Pressure(), new CurrentSettings(200, null, 10, null, null));
 
         assertThat(v.recommendations()).filteredOn(r -> r.getField().equals("heap.size") || r.getField().equals("resources.limits.cpu"))
                 .hasSize(2).allSatisfy(r -> {

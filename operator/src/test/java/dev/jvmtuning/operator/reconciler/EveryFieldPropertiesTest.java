@@ -68,7 +68,7 @@ class EveryFieldPropertiesTest {
     /** The reasons an admitted profile may end with; Conflict, ApplyFailed or none at all mean the operator broke. */
     private static final Set<String> OUTCOMES = Set.of("Applied", "RecommendOnly", "Invalid", "Infeasible", "TargetNotFound");
     /** Names an Invalid message may use for the field it refuses. */
-    private static final Set<String> FIELD_WORDS = Set.of("targetRef", "container", "workload", "threads", "queue", "heap", "gc",
+    private static final Set<String> FIELD_WORDS = Set.of("targetRef", "container", "workload", "threading", "threads", "queue", "heap", "gc",
             "connectionPool", "jvmOptions", "jvmOptionsVariable", "metrics", "pressure", "auto");
     private static final AtomicInteger TRIES = new AtomicInteger();
     /** The target container's memory limit: 2Gi. */
@@ -99,6 +99,7 @@ class EveryFieldPropertiesTest {
             new Field("workload.dbTimePerRequest", durations(), hostileDurations()),
             new Field("workload.allocationPerRequest", quantity(1, 4096, "Ki", "Mi"), hostileQuantities()),
             new Field("workload.loadedClasses", ints(1_000, 50_000), hostileInts(100, 10_000_000)),
+            new Field("threading.model", enumOf("Platform", "Virtual"), strings("virtual", "Loom")),
             new Field("threads.max", ints(1, 800), hostileInts(1, 100_000)),
             new Field("threads.minSpare", ints(0, 50), hostileInts(0, 100_000)),
             new Field("queue.acceptCount", ints(1, 1_000), hostileInts(1, 65_535)),

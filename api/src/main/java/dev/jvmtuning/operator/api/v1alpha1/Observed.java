@@ -1,10 +1,16 @@
 package dev.jvmtuning.operator.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import lombok.AccessLevel;
+import lombok.AllArgsConstructor;
 import lombok.Data;
+import lombok.NoArgsConstructor;
+import lombok.With;
 
-/** Figures of one metrics window, averaged over the target's ready pods. */
+/** Figures of one metrics window, averaged over the target's ready pods, and the memory of one of them. */
 @Data
+@NoArgsConstructor
+@AllArgsConstructor(access = AccessLevel.PRIVATE)
 public class Observed {
     @JsonPropertyDescription("Length of the window the rates are computed over, e.g. 30s.")
     private String window;
@@ -63,4 +69,9 @@ public class Observed {
     private Double errorPercent;
     @JsonPropertyDescription("The value of spec.auto.guardrail's query, from the install-time Prometheus.")
     private Double guardrail;
+    @JsonPropertyDescription("One pod's memory part by part beside the plan's budget for each part (R9), with the container's limit and "
+            + "the pod's resident set: what NativeMemoryPressure judges. A reading of the same pod whose figures are all within 1% of "
+            + "the limit (or 1Mi) of these, with the same verdict, leaves it as it is.")
+    @With
+    private ObservedMemory memory;
 }

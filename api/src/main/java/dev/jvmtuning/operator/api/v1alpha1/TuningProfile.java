@@ -25,6 +25,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Runtime", type = Type.STRING, jsonPath = ".spec.runtime", priority = 1)
 @AdditionalPrinterColumn(name = "Reason", type = Type.STRING, jsonPath = ".status.conditions[?(@.type==\"Applied\")].reason", priority = 1)
 @AdditionalPrinterColumn(name = "Pool", type = Type.STRING, jsonPath = ".status.settings[?(@.name==\"connectionPool.maxSize\")].value", priority = 1)
+@AdditionalPrinterColumn(name = "Threading", type = Type.STRING, jsonPath = ".status.threading.model", priority = 1)
 @AdditionalPrinterColumn(name = "CPUs", type = Type.STRING, jsonPath = ".status.settings[?(@.name==\"jvm.activeProcessorCount\")].value", priority = 1)
 public class TuningProfile extends CustomResource<TuningProfileSpec, TuningProfileStatus> implements Namespaced {
     public static final String GROUP = "jvmtuning.dev";

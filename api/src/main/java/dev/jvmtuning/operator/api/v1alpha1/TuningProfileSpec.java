@@ -48,6 +48,9 @@ public class TuningProfileSpec {
     @JsonPropertyDescription("The load one pod must carry. Thread, queue and pool values that are omitted are derived from it.")
     private Workload workload;
 
+    @JsonPropertyDescription("Whether requests run on platform worker threads or on virtual threads. Omit to detect it from the container.")
+    private Threading threading;
+
     @JsonPropertyDescription("Request worker pool. Omit the section to leave the server's own default unless workload figures allow deriving it.")
     private Threads threads;
 

@@ -17,6 +17,9 @@ public class TuningProfileStatus {
     @JsonPropertyDescription("Each rendered value, where it went, and the rule and numbers behind it.")
     private List<Setting> settings = new ArrayList<>();
 
+    @JsonPropertyDescription("The threading model the settings were planned for, and where it came from.")
+    private ThreadingStatus threading;
+
     @JsonPropertyDescription("What the container overrides of the rendered settings, and what the runtime could not take.")
     private List<String> warnings = new ArrayList<>();
 

@@ -1,0 +1,138 @@
+package dev.jvmtuning.operator.planner;
+
+import static dev.jvmtuning.operator.planner.PlannerRulesTest.decision;
+import static dev.jvmtuning.operator.planner.PlannerRulesTest.plan;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jvmtuning.operator.api.v1alpha1.ThreadingModel;
+import dev.jvmtuning.operator.model.ContainerFacts;
+import dev.jvmtuning.operator.model.Units;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** R18-R20: on virtual threads the planner sizes what bounds the requests, not a worker pool. */
+class PlannerVirtualThreadsTest {
+
+    static ContainerFacts springBootOnVirtualThreads(double cpus) {
+        return container(cpus, Map.of("SPRING_THREADS_VIRTUAL_ENABLED", "true"));
+    }
+
+    static ContainerFacts container(double cpus, Map<String, String> env) {
+        return new ContainerFacts(cpus, cpus, Units.bytes("2Gi"), Units.bytes("2Gi"), env, Set.of(), List.of(), List.of(), 21, 3);
+    }
+
+    @ParameterizedTest(name = "{0} CPUs, {1} req/s, W {2}, c {3}, t_db {4}, wait {5} -> pool {6}, connections {7}, timeout {8}")
+    @CsvSource(delimiter = '|', textBlock = """
+            # the CPUs serve 2 / 5 ms = 400 req/s, the pool (R8: 400 x 50 ms x 1.25 = 25) 25 / 50 ms = 500: 400 x (200 ms + 1 s)
+            2 | 400 | 200ms | 5ms | 50ms | 1s    | 25 | 480 | 1000ms
+            # four CPUs serve 800 req/s, so the pool's 500 req/s bounds: 500 x 1.2 s
+            4 | 400 | 200ms | 5ms | 50ms | 1s    | 25 | 600 | 1000ms
+            # no CPU or database figure: the target rate + 25% = 500 req/s x (200 ms + 500 ms); no pool, so no timeout
+            2 | 400 | 200ms |     |      | 500ms |    | 350 |
+            # a wait below HikariCP's floor of 250 ms: 400 x (200 ms + 100 ms)
+            2 | 400 | 200ms | 5ms | 50ms | 100ms | 25 | 120 | 250ms
+            """)
+    void theConnectionLimitThePoolAndItsTimeoutFollowFromTheWorkload(double cpus, int rate, String latency, String cpu, String db,
+            String wait, Integer pool, int connections, String timeout) {
+        String workload = "{requestsPerSecond: " + rate + ", meanLatency: " + latency + (cpu == null ? "" : ", cpuPerRequest: " + cpu)
+                + (db == null ? "" : ", dbTimePerRequest: " + db) + ", maxQueueWait: " + wait + "}";
+        Planned plan = plan("runtime: SpringBootTomcat\nworkload: " + workload, springBootOnVirtualThreads(cpus));
+
+        assertThat(plan.values().maxThreads()).as("no worker pool to size").isNull();
+        assertThat(plan.values().minSpareThreads()).isNull();
+        assertThat(plan.values().maxQueueSize()).as("no executor queue on virtual threads").isNull();
+        assertThat(plan.values().poolMaxSize()).isEqualTo(pool);
+        assertThat(plan.values().maxConnections()).isEqualTo(connections);
+        assertThat(decision(plan, "queue.maxConnections").rule().id()).isEqualTo("R18");
+        assertThat(decision(plan, "queue.maxConnections").rationale())
+                .contains("virtual threads (the container's env sets SPRING_THREADS_VIRTUAL_ENABLED=true)", "threads.max bounds nothing");
+        assertThat(plan.rendering().serverEnvironment()).containsEntry("SERVER_TOMCAT_MAXCONNECTIONS", Integer.toString(connections))
+                .doesNotContainKeys("SERVER_TOMCAT_THREADS_MAX", "SERVER_TOMCAT_THREADS_MINSPARE", "SERVER_TOMCAT_THREADS_MAXQUEUECAPACITY");
+        if (timeout == null) {
+            assertThat(plan.decisions()).noneMatch(d -> d.name().equals("connectionPool.acquisitionTimeout"));
+        } else {
+            assertThat(decision(plan, "connectionPool.acquisitionTimeout").value()).isEqualTo(timeout);
+            assertThat(decision(plan, "connectionPool.acquisitionTimeout").rule().id()).isEqualTo("R19");
+            assertThat(plan.rendering().serverEnvironment())
+                    .containsEntry("SPRING_DATASOURCE_HIKARI_CONNECTIONTIMEOUT", timeout.replace("ms", ""));
+        }
+        assertThat(decision(plan, "jvm.virtualThreadParallelism").value()).isEqualTo(Integer.toString((int) cpus));
+        assertThat(decision(plan, "jvm.virtualThreadParallelism").rule().id()).isEqualTo("R20");
+        assertThat(plan.rendering().renderedFlags()).contains("-XX:ActiveProcessorCount=" + (int) cpus,
+                "-Djdk.virtualThreadScheduler.parallelism=" + (int) cpus);
+        assertThat(plan.plan().current().threading().model()).isEqualTo(ThreadingModel.Virtual);
+    }
+
+    @Test
+    void theSameProfileOnPlatformThreadsSizesThePoolAsBefore() {
+        String spec = "runtime: SpringBootTomcat\nworkload: {requestsPerSecond: 400, meanLatency: 200ms, cpuPerRequest: 5ms, "
+                + "dbTimePerRequest: 50ms, maxQueueWait: 1s}";
+        Planned plan = plan(spec, container(2, Map.of()));
+
+        // R1: 400 x 0.2 = 80 in flight, +25% = 100, under the CPU cap 2 x 200 / 5 x 1.5 = 120
+        assertThat(plan.values().maxThreads()).isEqualTo(100);
+        assertThat(plan.values().maxQueueSize()).isEqualTo(400);
+        assertThat(plan.values().maxConnections()).as("Tomcat's 8192 covers 100 + 400").isNull();
+        assertThat(plan.values().poolAcquisitionTimeoutMillis()).isNull();
+        assertThat(plan.values().virtualThreadParallelism()).isNull();
+    }
+
+    @Test
+    void aTargetAboveWhatTheCpusServeIsSaid() {
+        Planned plan = plan("runtime: SpringBootTomcat\nworkload: {requestsPerSecond: 1000, meanLatency: 200ms, cpuPerRequest: 5ms}",
+                springBootOnVirtualThreads(2));
+
+        assertThat(plan.values().maxConnections()).isEqualTo(80);
+        assertThat(plan.warnings()).anyMatch(w -> w.startsWith("on virtual threads the server can serve 400 req/s")
+                && w.contains("below the target 1000 req/s"));
+    }
+
+    @Test
+    void anExplicitThreadsMaxIsKeptButSaidToBoundNothing() {
+        Planned plan = plan("runtime: SpringBootTomcat\nthreads: {max: 300}\nworkload: {requestsPerSecond: 400, meanLatency: 200ms}",
+                springBootOnVirtualThreads(2));
+
+        assertThat(plan.values().maxThreads()).isEqualTo(300);
+        assertThat(plan.warnings()).anyMatch(w -> w.startsWith("threads.max 300 bounds no request: they run on virtual threads"));
+    }
+
+    @Test
+    void quarkusSaysItInTheProfileAndGetsItsOwnProperties() {
+        Planned plan = plan("""
+                runtime: Quarkus
+                threading: {model: Virtual}
+                workload: {requestsPerSecond: 400, meanLatency: 200ms, cpuPerRequest: 5ms, dbTimePerRequest: 50ms, maxQueueWait: 2s}
+                """, Specs.container(2, "2Gi"));
+
+        // 400 req/s (the CPUs) x (200 ms + 2 s) = 880
+        assertThat(plan.rendering().serverEnvironment()).containsEntry("QUARKUS_HTTP_LIMITS_MAX_CONNECTIONS", "880")
+                .containsEntry("QUARKUS_DATASOURCE_JDBC_ACQUISITION_TIMEOUT", "2000ms")
+                .doesNotContainKeys("QUARKUS_THREAD_POOL_MAX_THREADS", "QUARKUS_THREAD_POOL_QUEUE_SIZE");
+        assertThat(decision(plan, "queue.maxConnections").rationale()).contains("virtual threads (spec.threading.model)");
+    }
+
+    @Test
+    void aRuntimeWithoutAConnectionLimitSaysNothingBoundsTheRequests() {
+        Planned plan = plan("runtime: SpringBootUndertow\nthreading: {model: Virtual}\nworkload: {requestsPerSecond: 400, meanLatency: 200ms}",
+                Specs.container(2, "2Gi"));
+
+        assertThat(plan.values().maxConnections()).isNull();
+        assertThat(plan.values().maxThreads()).isNull();
+        assertThat(plan.warnings()).anyMatch(w -> w.contains("runtime SpringBootUndertow has no property that bounds the requests in flight"));
+    }
+
+    @Test
+    void carriersTheContainerSetsAreKept() {
+        ContainerFacts facts = container(2, Map.of("SPRING_THREADS_VIRTUAL_ENABLED", "true",
+                "JAVA_TOOL_OPTIONS", "-Djdk.virtualThreadScheduler.parallelism=8"));
+        Planned plan = plan("runtime: SpringBootTomcat", facts);
+
+        assertThat(decision(plan, "jvm.virtualThreadParallelism").rule().id()).isEqualTo("spec");
+        assertThat(decision(plan, "jvm.virtualThreadParallelism").value()).isEqualTo("8");
+        assertThat(plan.values().virtualThreadParallelism()).as("not rendered a second time").isNull();
+    }
+}

@@ -1,0 +1,137 @@
+package dev.jvmtuning.operator.pressure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import dev.jvmtuning.operator.api.v1alpha1.MemoryBucket;
+import dev.jvmtuning.operator.api.v1alpha1.ObservedMemory;
+import dev.jvmtuning.operator.model.ConditionStatus;
+import dev.jvmtuning.operator.model.ConditionType;
+import dev.jvmtuning.operator.model.MemoryUse;
+import dev.jvmtuning.operator.model.NativeMemory;
+import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.model.Units;
+import dev.jvmtuning.operator.planner.MemoryBudget;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class MemoryAccountTest {
+    private static final long MI = Units.MI;
+    private static final long LIMIT = 384 * MI;
+    /**
+     * A Quarkus service in 384Mi, as R9 budgets it: metaspace 60Mi, code cache 48Mi, 160 threads of 256Ki (40Mi), direct memory
+     * 32Mi, JVM overhead 51Mi, and the heap what the limit leaves, 153Mi.
+     */
+    private static final MemoryBudget BUDGET = new MemoryBudget(LIMIT, 153 * MI, 60 * MI, 8_000, true, 48 * MI, 160, 256 * Units.KI,
+            32 * MI, 51 * MI);
+
+    /** The JVM's own account with tracking on: heap, class metadata, thread stacks, code, Other (direct buffers), GC, symbols. */
+    private static NativeMemory tracked(long stacks, long other) {
+        Map<String, Long> categories = new LinkedHashMap<>();
+        categories.put("Java Heap", 153 * MI);
+        categories.put("Class", 52 * MI);
+        categories.put("Thread", stacks);
+        categories.put("Code", 30 * MI);
+        categories.put("GC", 21 * MI);
+        categories.put("Other", other);
+        categories.put("Symbol", 9 * MI);
+        return new NativeMemory(categories, categories.values().stream().mapToLong(Long::longValue).sum());
+    }
+
+    private static MemoryUse use(long heapUsed, long stacks, long other, long threads, long resident) {
+        return new MemoryUse(heapUsed, 153 * MI, 52 * MI, 12 * MI, threads, resident, tracked(stacks, other));
+    }
+
+    /** Without tracking: the pools, the thread count and the resident set only. */
+    private static MemoryUse untracked(long threads, long direct, long resident) {
+        return new MemoryUse(140 * MI, 153 * MI, 55 * MI, direct, threads, resident, NativeMemory.NONE);
+    }
+
+    static Stream<Arguments> readings() {
+        return Stream.of(
+                Arguments.of("thread stacks past their budget near the limit",
+                        Map.of("orders-7d9f-abc", use(110 * MI, 96 * MI, 20 * MI, 220, 370 * MI)),
+                        ConditionStatus.TRUE, Reason.NATIVE_MEMORY_OVER_BUDGET,
+                        "pod orders-7d9f-abc at 370Mi of its 384Mi limit (96%); thread stacks 96Mi against a budget of 40Mi (220 threads), "
+                                + "56Mi over; heap 153Mi of its 153Mi"),
+                Arguments.of("several parts over: the one furthest over first",
+                        Map.of("orders-7d9f-abc", use(110 * MI, 60 * MI, 90 * MI, 180, 380 * MI)),
+                        ConditionStatus.TRUE, Reason.NATIVE_MEMORY_OVER_BUDGET,
+                        "pod orders-7d9f-abc at 380Mi of its 384Mi limit (99%); direct memory 90Mi against a budget of 32Mi, 58Mi over; "
+                                + "thread stacks 60Mi against a budget of 40Mi (180 threads); heap 153Mi of its 153Mi"),
+                Arguments.of("no tracking: stacks estimated from the threads, code cache in the rest",
+                        Map.of("orders-7d9f-abc", untracked(400, 10 * MI, 365 * MI)),
+                        ConditionStatus.TRUE, Reason.NATIVE_MEMORY_OVER_BUDGET,
+                        "pod orders-7d9f-abc at 365Mi of its 384Mi limit (95%); thread stacks 100Mi against a budget of 40Mi "
+                                + "(400 threads, estimated), 60Mi over; heap 153Mi of its 153Mi"),
+                Arguments.of("the heap near its maximum, the resident set well below the limit",
+                        Map.of("orders-7d9f-abc", use(150 * MI, 30 * MI, 20 * MI, 120, 250 * MI)),
+                        ConditionStatus.FALSE, Reason.MEMORY_HEADROOM, "pod orders-7d9f-abc at 250Mi of its 384Mi limit (65%), 134Mi (35%) below it"),
+                Arguments.of("near the limit, every part within its budget: the heap fills it as planned",
+                        Map.of("orders-7d9f-abc", use(150 * MI, 38 * MI, 30 * MI, 150, 350 * MI)),
+                        ConditionStatus.FALSE, Reason.WITHIN_BUDGET, "pod orders-7d9f-abc at 350Mi of its 384Mi limit (91%), every part beyond the "
+                                + "heap within its budget: heap 153Mi of its 153Mi fills the rest as planned"),
+                Arguments.of("a part over its budget far from the limit is said, not pressure",
+                        Map.of("orders-7d9f-abc", untracked(240, 10 * MI, 300 * MI)),
+                        ConditionStatus.FALSE, Reason.MEMORY_HEADROOM, "pod orders-7d9f-abc at 300Mi of its 384Mi limit (78%), 84Mi (22%) below it; "
+                                + "thread stacks 60Mi against a budget of 40Mi (240 threads, estimated)"),
+                Arguments.of("the pod in trouble, not the largest",
+                        Map.of("orders-7d9f-aaa", use(150 * MI, 38 * MI, 30 * MI, 150, 354 * MI),
+                                "orders-7d9f-bbb", use(110 * MI, 80 * MI, 20 * MI, 200, 350 * MI)),
+                        ConditionStatus.TRUE, Reason.NATIVE_MEMORY_OVER_BUDGET,
+                        "pod orders-7d9f-bbb at 350Mi of its 384Mi limit (91%); thread stacks 80Mi against a budget of 40Mi (200 threads), "
+                                + "40Mi over; heap 153Mi of its 153Mi"),
+                Arguments.of("no resident set reported", Map.of("orders-7d9f-abc", MemoryUse.NONE),
+                        ConditionStatus.UNKNOWN, Reason.NO_DATA, "no Ready pod of the settings in force reports its resident set "
+                                + "(process_resident_memory_bytes): add the jvm-tuning agent to the pods"),
+                Arguments.of("no pod", Map.of(), ConditionStatus.UNKNOWN, Reason.NO_DATA, "no Ready pod of the settings in force to read"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("readings")
+    void judgesTheResidentSetAgainstTheLimitAndThePartsAgainstTheirBudgets(String name, Map<String, MemoryUse> pods, ConditionStatus status,
+            Reason reason, String message) {
+        Finding finding = MemoryAccount.judge(pods, LIMIT, BUDGET).finding();
+        assertThat(finding.type()).isEqualTo(ConditionType.NATIVE_MEMORY_PRESSURE);
+        assertThat(finding.status()).isEqualTo(status);
+        assertThat(finding.reason()).isEqualTo(reason);
+        assertThat(finding.message()).isEqualTo(message);
+    }
+
+    @Test
+    void statusShowsEachPartBesideItsBudget() {
+        ObservedMemory memory = MemoryAccount.judge(Map.of("orders-7d9f-abc", use(110 * MI, 96 * MI, 20 * MI, 220, 370 * MI)), LIMIT, BUDGET)
+                .memory();
+        assertThat(memory).extracting(ObservedMemory::getPod, ObservedMemory::getPods, ObservedMemory::getLimit, ObservedMemory::getResident,
+                ObservedMemory::getThreads, ObservedMemory::getNativeMemoryTracking).containsExactly("orders-7d9f-abc", 1, "384Mi", "370Mi", 220L, true);
+        assertThat(memory.getBuckets()).extracting(MemoryBucket::getBucket, MemoryBucket::getBudget, MemoryBucket::getUsed).containsExactly(
+                tuple("heap", "153Mi", "153Mi"), tuple("metaspace", "60Mi", "52Mi"), tuple("codeCache", "48Mi", "30Mi"),
+                tuple("threadStacks", "40Mi", "96Mi"), tuple("directMemory", "32Mi", "20Mi"), tuple("otherNative", "51Mi", "19Mi"));
+
+        List<MemoryBucket> untracked = MemoryAccount.judge(Map.of("orders-7d9f-abc", untracked(400, 10 * MI, 365 * MI)), LIMIT, BUDGET)
+                .memory().getBuckets();
+        assertThat(untracked).extracting(MemoryBucket::getBucket, MemoryBucket::getBudget, MemoryBucket::getUsed).containsExactly(
+                tuple("heap", "153Mi", "153Mi"), tuple("metaspace", "60Mi", "55Mi"), tuple("codeCache", "48Mi", null),
+                tuple("threadStacks", "40Mi", "100Mi"), tuple("directMemory", "32Mi", "10Mi"), tuple("otherNative", "99Mi", "47Mi"));
+        assertThat(untracked.get(2).getNote()).contains("counted in otherNative");
+        assertThat(untracked.get(3).getNote()).startsWith("estimated");
+    }
+
+    @Test
+    void aReadingWithinNoiseOfTheOneShownIsTheSame() {
+        ObservedMemory shown = MemoryAccount.judge(Map.of("a", use(110 * MI, 96 * MI, 20 * MI, 220, 370 * MI)), LIMIT, BUDGET).memory();
+        ObservedMemory drifted = MemoryAccount.judge(Map.of("a", use(110 * MI, 97 * MI, 20 * MI, 221, 372 * MI)), LIMIT, BUDGET).memory();
+        ObservedMemory grown = MemoryAccount.judge(Map.of("a", use(110 * MI, 96 * MI, 20 * MI, 220, 378 * MI)), LIMIT, BUDGET).memory();
+        ObservedMemory other = MemoryAccount.judge(Map.of("b", use(110 * MI, 96 * MI, 20 * MI, 220, 370 * MI)), LIMIT, BUDGET).memory();
+        assertThat(MemoryAccount.steady(shown, drifted)).as("2Mi of 372Mi").isTrue();
+        assertThat(MemoryAccount.steady(shown, grown)).as("8Mi of 378Mi").isFalse();
+        assertThat(MemoryAccount.steady(shown, other)).as("another pod").isFalse();
+        assertThat(MemoryAccount.steady(null, shown)).isFalse();
+    }
+}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates src/main/resources/jvm-flags/jdk{17,21,25}.txt from the JDKs themselves (see
+# Regenerates core/src/main/resources/jvm-flags/jdk{17,21,25}.txt from the JDKs themselves (see
 # KnownFlagsGenerator). JDK 17 and 25 are installed JDKs; JDK 21 is Debian trixie's, run as root in a
 # chroot of a root file system under the local cache: when none is there yet, the JRE 21 root file
 # system archive that deploy/local/images.sh builds is unpacked for it.
@@ -14,5 +14,5 @@ if ! find "$JTO_CACHE" -maxdepth 6 -path "*/$JAVA21" -print -quit 2>/dev/null | 
   # Only what the JVM loads: the loader, the C libraries, the JDK and its configuration (lib and lib64 are usr-merged links).
   tar -C "$JTO_CACHE/jre21-rootfs" -xf "$tarball" ./lib ./lib64 ./usr/lib64 ./usr/lib/x86_64-linux-gnu ./usr/lib/jvm ./etc/java-21-openjdk
 fi
-./mvnw -q -B -ntp test-compile
-java -cp target/classes:target/test-classes dev.jvmtuning.operator.flags.KnownFlagsGenerator
+tools_build
+tools_run dev.jvmtuning.operator.flags.KnownFlagsGenerator

@@ -121,7 +121,7 @@ for n in "${sizes[@]}"; do
       control_plane_before=$(control_plane_cpu)
       if [ "$mode" = quarkus ]; then
         QUARKUS_OPERATOR_SDK_CONTROLLERS_TUNINGPROFILE_NAMESPACES="$ns" QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT=0 \
-          java "${JVM_FLAGS[@]}" -jar "$REPO_ROOT/target/quarkus-app/quarkus-run.jar" >"$log" 2>&1 &
+          java "${JVM_FLAGS[@]}" -jar "$OPERATOR_APP/quarkus-run.jar" >"$log" 2>&1 &
       else
         java "${JVM_FLAGS[@]}" -cp "$(lab_classpath bench)" dev.jvmtuning.bench.BenchmarkOperator "$mode" "$KUBECONFIG" "$ns" >"$log" 2>&1 &
       fi

@@ -3,28 +3,30 @@
 # on purpose: a check that still passes could not fail, and this script fails with it. Each breakage
 # is one edit to the operator's source, rebuilt into its image and rolled out; the source is put
 # back and the operator rebuilt from it at the end, whatever happens. Needs the demo's cluster up
-# (demo.sh) and a clean src/. Prints a table: check, breakage, result.
+# (demo.sh) and clean operator sources (api, core, operator). Prints a table: check, breakage, result.
 # Usage: e2e-breakages.sh [CHECK...]   (default: every breakage)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 export KUBECONFIG="$KUBECONFIG_FILE"
 cd "$REPO_ROOT"
-git diff --quiet -- src || die "src/ has uncommitted changes: this script edits and restores it"
-main=src/main/java/dev/jvmtuning/operator
+sources=(api/src core/src operator/src)
+git diff --quiet -- "${sources[@]}" || die "${sources[*]} have uncommitted changes: this script edits and restores them"
+core=core/src/main/java/dev/jvmtuning/operator
+operator=operator/src/main/java/dev/jvmtuning/operator
 
 # CHECKS TO RUN | THE CHECK THAT MUST FAIL | FILE | sed EXPRESSION | WHAT IS BROKEN
 BREAKAGES=(
-  "1|1|$main/render/DeploymentTuning.java|s/new EnvVar(rendering.jvmOptionsVariable(), /new EnvVar(rendering.jvmOptionsVariable() + \"_UNREAD\", /|the flags are rendered into a variable no JVM reads"
-  "1b|1b|$main/model/Attestation.java|s/return Math.abs(effective - value) <= tolerance.of(value);/return true;/|every option a JVM reports is taken as the planned value"
-  "1 2|2|$main/reconciler/TargetWrites.java|s/context.resourceOperations().update(restore.restored());/LOG.info(\"not restoring\");/|a deleted profile does not restore the Deployment"
-  "3|3|$main/flags/FlagPolicy.java|s/problems.add(\"jvmOptions\[\" + i + \"\] \" + shown(entry) + \" \" + problem.get());/problem.get();/|the flag policy passes every flag"
-  "3 3b|3b|$main/rollout/RolloutHealth.java|s/if (waiting != null \&\& FAILING_WAITING_REASONS.contains(waiting.getReason()))/if (false)/; s/if (restarts >= MAX_RESTARTS)/if (false)/|crash loops and restarts are not seen as a failed rollout"
-  "4|4|$main/rollout/RolloutHealth.java|s/OOM_KILLED.equals(terminated.getReason())/false/; s/OOM_KILLED.equals(last.getReason())/false/|an OOM kill is not seen as a failed rollout"
-  "5|5|$main/pressure/PressureDetector.java|s/new Finding(CPU_THROTTLED, TRUE, Reason.THROTTLED/new Finding(CPU_THROTTLED, FALSE, Reason.THROTTLED/|throttling above the threshold is reported False"
-  "5b|5b|$main/reconciler/ProfileSeries.java|s/\"jvm.tuning.profile.condition\"/\"jvm.tuning.profile.state\"/|the per-profile condition series is not published under its name"
-  "6|6|$main/config/LeaderElection.java|s/.build()).orElse(null);/.build()).filter(configuration -> false).orElse(null);/|the operator runs without leader election"
-  "7|7|$main/reconciler/Watches.java|s/getEffectiveNamespaces().size() == 1;/getEffectiveNamespaces().size() > 0;/|the informers of a namespace list share one item store"
-  "8|8|$main/closedloop/AutoLoop.java|s/Optional<String> worse = Measures.regression(in.spec(), pending.get().getBefore(), period);/Optional<String> worse = Optional.empty();/|a step that made things worse is kept, never reverted"
+  "1|1|$core/render/DeploymentTuning.java|s/new EnvVar(rendering.jvmOptionsVariable(), /new EnvVar(rendering.jvmOptionsVariable() + \"_UNREAD\", /|the flags are rendered into a variable no JVM reads"
+  "1b|1b|$core/model/Attestation.java|s/return Math.abs(effective - value) <= tolerance.of(value);/return true;/|every option a JVM reports is taken as the planned value"
+  "1 2|2|$operator/reconciler/TargetWrites.java|s/context.resourceOperations().update(restore.restored());/LOG.info(\"not restoring\");/|a deleted profile does not restore the Deployment"
+  "3|3|$core/flags/FlagPolicy.java|s/problems.add(\"jvmOptions\[\" + i + \"\] \" + shown(entry) + \" \" + problem.get());/problem.get();/|the flag policy passes every flag"
+  "3 3b|3b|$core/rollout/RolloutHealth.java|s/if (waiting != null \&\& FAILING_WAITING_REASONS.contains(waiting.getReason()))/if (false)/; s/if (restarts >= MAX_RESTARTS)/if (false)/|crash loops and restarts are not seen as a failed rollout"
+  "4|4|$core/rollout/RolloutHealth.java|s/OOM_KILLED.equals(terminated.getReason())/false/; s/OOM_KILLED.equals(last.getReason())/false/|an OOM kill is not seen as a failed rollout"
+  "5|5|$core/pressure/PressureDetector.java|s/new Finding(CPU_THROTTLED, TRUE, Reason.THROTTLED/new Finding(CPU_THROTTLED, FALSE, Reason.THROTTLED/|throttling above the threshold is reported False"
+  "5b|5b|$operator/reconciler/ProfileSeries.java|s/\"jvm.tuning.profile.condition\"/\"jvm.tuning.profile.state\"/|the per-profile condition series is not published under its name"
+  "6|6|$operator/config/LeaderElection.java|s/.build()).orElse(null);/.build()).filter(configuration -> false).orElse(null);/|the operator runs without leader election"
+  "7|7|$operator/reconciler/Watches.java|s/getEffectiveNamespaces().size() == 1;/getEffectiveNamespaces().size() > 0;/|the informers of a namespace list share one item store"
+  "8|8|$core/closedloop/AutoLoop.java|s/Optional<String> worse = Measures.regression(in.spec(), pending.get().getBefore(), period);/Optional<String> worse = Optional.empty();/|a step that made things worse is kept, never reverted"
 )
 ONLY=" $* "
 
@@ -40,7 +42,7 @@ fresh_namespace() {
   kubectl delete deployment --all -n "${NAMESPACE:-shop}" --timeout=120s >/dev/null
 }
 restore() {
-  git checkout -q -- src
+  git checkout -q -- "${sources[@]}"
   log "source restored; rebuilding the operator from it"
   operator_from_source
 }

@@ -166,21 +166,24 @@ stale() {
 }
 
 # lab_build MODULE: builds lab/MODULE with what it depends on, the operator among them (lab/pom.xml's
-# reactor). Always run: Maven skips what is current, about 15 s when nothing changed.
-lab_build() { maven -f lab/pom.xml -pl "$1" -am package -Dmaven.test.skip=true; }
+# reactor). Always run: Maven skips what is current, about 15 s when nothing changed. Tests are compiled,
+# not run: the operator's build resolves the core's test-jar.
+lab_build() { maven -f lab/pom.xml -pl "$1" -am package -DskipTests; }
 # lab_classpath MODULE: what the main class of lab/MODULE runs with, once lab_build has written it.
 lab_classpath() { echo "$REPO_ROOT/lab/$1/target/classes:$(cat "$REPO_ROOT/lab/$1/target/classpath.txt")"; }
 
-# drill_build: the operator's real build (target/quarkus-app) and its test classes, which hold the
-# drills' harness (a local API server, fake pods on loopback addresses, their metrics endpoints).
-drill_build() {
-  maven package -DskipTests
-  maven dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
-}
-# drill_run MAIN ARGS...: runs a main class of the test sources with that harness on its class path.
-drill_run() {
+# The operator's real build, and what it is built from (its modules and the parent pom).
+OPERATOR_APP="$REPO_ROOT/operator/target/quarkus-app"
+OPERATOR_SOURCES=("$REPO_ROOT"/{api,core,operator}/src/main "$REPO_ROOT"/{api,core,operator}/pom.xml "$REPO_ROOT/pom.xml")
+
+# tools_build: the operator's real build ($OPERATOR_APP) and the tools module, whose main classes (drills,
+# benchmarks, generators) run on the operator's test harness (a local API server, fake pods on loopback
+# addresses, their metrics endpoints); the reactor writes tools/target/classpath.txt.
+tools_build() { maven -pl tools -am package -DskipTests; }
+# tools_run CLASS ARGS...: runs a main class of the tools module, once tools_build has built it, from the repository's root.
+tools_run() {
   local main="$1"; shift
-  (cd "$REPO_ROOT" && java -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" "dev.jvmtuning.operator.testing.$main" "$@")
+  (cd "$REPO_ROOT" && java -cp "tools/target/classes:$(cat tools/target/classpath.txt)" "$main" "$@")
 }
 
 # wait_for [--pid PID] SECONDS WHAT COMMAND...: runs COMMAND (quietly) twice a second until it succeeds;

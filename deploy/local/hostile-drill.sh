@@ -12,6 +12,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 minutes="${1:-10}"
 out="$REPO_ROOT/target/hostile-drill"
 step "build: the operator and the drill's harness"
-drill_build
+tools_build
 step "drill: $minutes min"
-drill_run HostileDrillMain "$minutes" "$REPO_ROOT/target/quarkus-app/quarkus-run.jar" "${DRILL_HEAP:-128m}" "$out"
+tools_run dev.jvmtuning.operator.testing.HostileDrillMain "$minutes" "$OPERATOR_APP/quarkus-run.jar" "${DRILL_HEAP:-128m}" "$out"

@@ -3,7 +3,7 @@
 # $JTO_CACHE/images, and imports them into the node's containerd (up.sh must be running for that):
 #   localhost/pause             the pod sandbox: a static Go program (deploy/images/pause)
 #   localhost/jre:17, :21       Debian root file systems with a headless JRE (bookworm, trixie)
-#   localhost/jvm-tuning-operator  target/quarkus-app on the JRE 17 base, UID 10001
+#   localhost/jvm-tuning-operator  operator/target/quarkus-app on the JRE 17 base, UID 10001
 #   localhost/jvm-tuning-agent  the agent jar and a static `cp` (deploy/images/cp) for its init container
 #   localhost/jvm-tuning-workload  the lab's Spring Boot app on the JRE 17 base, UID 10001
 # An image is rebuilt only when a digest of its inputs changes or its archive fails its checksum, and
@@ -121,7 +121,7 @@ fill_jre() { # the tag is the Java feature release
 
 fill_operator() {
   on_jre "$1" "$2" 17
-  umoci insert --image "$1:$2" "$REPO_ROOT/target/quarkus-app" /deployments
+  umoci insert --image "$1:$2" "$OPERATOR_APP" /deployments
   # JAVA_OPTS_APPEND carries the chart's javaOptions; a shell expands it, so the image has /bin/sh run java.
   umoci config --image "$1:$2" --config.user 10001:10001 --config.workingdir /deployments --config.exposedports 8080/tcp \
     --config.entrypoint /bin/sh --config.entrypoint -c \
@@ -171,8 +171,8 @@ image_jre() { # JAVA
 
 image_operator() {
   image_jre 17
-  maven_package "$REPO_ROOT/pom.xml" "$REPO_ROOT/target/quarkus-app/quarkus-run.jar" "$REPO_ROOT/src/main" "$REPO_ROOT/pom.xml"
-  with_lock image-operator build jvm-tuning-operator "$IMAGE_VERSION" "$(inputs_digest "$IMAGES/jre17.tar.sha256" "$REPO_ROOT/target/quarkus-app")" fill_operator
+  maven_package "$REPO_ROOT/pom.xml" "$OPERATOR_APP/quarkus-run.jar" "${OPERATOR_SOURCES[@]}"
+  with_lock image-operator build jvm-tuning-operator "$IMAGE_VERSION" "$(inputs_digest "$IMAGES/jre17.tar.sha256" "$OPERATOR_APP")" fill_operator
 }
 
 image_agent() {

@@ -5,10 +5,10 @@
 # WATCH_NAMESPACES: comma-separated namespaces (default: all).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
-app="$REPO_ROOT/target/quarkus-app/quarkus-run.jar"
+app="$OPERATOR_APP/quarkus-run.jar"
 log_file="$JTO_STATE/logs/operator.log"
-if stale "$app" "$REPO_ROOT/src/main" "$REPO_ROOT/pom.xml"; then
-  maven package -DskipTests
+if stale "$app" "${OPERATOR_SOURCES[@]}"; then
+  maven -pl operator -am package -DskipTests
 fi
 if grep -q '^operator ' "$JTO_STATE/pids" 2>/dev/null; then
   log "operator already running"

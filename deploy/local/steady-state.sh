@@ -9,6 +9,6 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 out="$REPO_ROOT/target/steady-state"
 step "build: the operator and the benchmark's harness"
-drill_build
+tools_build
 step "steady state: ${1:-1000} profiles x ${2:-3} pods, ${3:-5} min measured"
-drill_run SteadyStateBenchmark "${1:-1000}" "${2:-3}" "${3:-5}" "$REPO_ROOT/target/quarkus-app/quarkus-run.jar" "${BENCH_HEAP:-256m}" "$out"
+tools_run dev.jvmtuning.operator.testing.SteadyStateBenchmark "${1:-1000}" "${2:-3}" "${3:-5}" "$OPERATOR_APP/quarkus-run.jar" "${BENCH_HEAP:-256m}" "$out"

@@ -7,11 +7,13 @@ import java.lang.instrument.Instrumentation;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
 
 /**
  * Java agent that serves, on its own port, the JVM metrics plus the per-container scheduler, cgroup and
  * web server thread pool metrics the JVM tuning operator needs, the HotSpot options the JVM runs with, and its
- * native memory by category when it tracks it.
+ * native memory by category when it tracks it, and on JDKs with virtual threads, where they pin their carriers.
  * Whatever goes wrong, the application runs on: the agent prints one line to stderr and serves nothing.
  */
 public final class JvmTuningAgent {
@@ -50,7 +52,7 @@ public final class JvmTuningAgent {
         try {
             // Bound first, so that a port in use is reported at once.
             HttpServer server = HttpServer.create(new InetSocketAddress(arguments.host(), arguments.port()), 3);
-            BackgroundCollector collector = collector(new HostFiles(Path.of("/")));
+            BackgroundCollector collector = collector(new HostFiles(Path.of("/")), arguments.pinnedThreshold());
             // The first collection before the server accepts, so that no scrape finds nothing to serve.
             collector.collect();
             collector.start();
@@ -70,8 +72,10 @@ public final class JvmTuningAgent {
     /**
      * Collects every metric the agent serves. No Prometheus type in the signature: ScrapeBenchmark calls
      * it on the shaded jar, where those types are relocated.
+     *
+     * @param pinnedThreshold the shortest virtual-thread pinning to count; empty to record none
      */
-    static BackgroundCollector collector(HostFiles hostFiles) {
+    static BackgroundCollector collector(HostFiles hostFiles, Optional<Duration> pinnedThreshold) {
         PrometheusRegistry registry = new PrometheusRegistry();
         JvmMetrics.builder().register(registry);
         new ThreadSchedulingMetrics(hostFiles).register(registry);
@@ -79,6 +83,14 @@ public final class JvmTuningAgent {
         new ServerThreadPoolMetrics(ManagementFactory.getPlatformMBeanServer()).register(registry);
         new VmOptionMetrics().register(registry);
         NativeMemoryMetrics.registerIfTracked(registry);
+        VirtualThreadSchedulerMetrics.registerIfPresent(registry, ManagementFactory.getPlatformMBeanServer());
+        pinnedThreshold.ifPresent(threshold -> {
+            try {
+                VirtualThreadPinningMetrics.registerIfRecordable(registry, threshold);
+            } catch (RuntimeException | LinkageError e) {
+                // No flight recorder (a runtime image without jdk.jfr, recording refused): the agent serves the rest.
+            }
+        });
         return new BackgroundCollector(registry, System::nanoTime);
     }
 }

@@ -13,6 +13,7 @@ import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.planner.MemoryBudget;
 import dev.jvmtuning.operator.planner.PlanResult;
+import dev.jvmtuning.operator.pressure.CarrierPinning;
 import dev.jvmtuning.operator.pressure.MemoryAccount;
 import dev.jvmtuning.operator.pressure.PressureDetector;
 import dev.jvmtuning.operator.preview.Preview;
@@ -191,7 +192,8 @@ public final class Decide {
             StatusBuilder status) {
         seen.metrics().map(polled -> polled.steadied(status.observed())).ifPresent(report -> {
             var verdict = report.observed() == null ? null
-                    : PressureDetector.judge(report.observed(), report.previous(), seen.profile().getSpec().getPressure(), current);
+                    : PressureDetector.judge(report.observed(), report.previous(), seen.profile().getSpec().getPressure(), current)
+                            .with(CarrierPinning.judge(report.virtualThreads(), report.observed().getWindow()));
             List<Recommendation> remeasured = plan == null ? List.of()
                     : ObservedWorkload.replan(seen.profile().getSpec(), facts, plan, report.observed(), installation.preview().flagPolicy());
             status.metrics(report, verdict, remeasured);

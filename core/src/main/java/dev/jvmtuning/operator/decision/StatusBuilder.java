@@ -6,6 +6,7 @@ import static dev.jvmtuning.operator.model.ConditionType.NATIVE_MEMORY_PRESSURE;
 import static dev.jvmtuning.operator.model.ConditionType.READY;
 import static dev.jvmtuning.operator.model.ConditionType.ROLLOUT_COMPLETE;
 import static dev.jvmtuning.operator.model.ConditionType.SETTINGS_EFFECTIVE;
+import static dev.jvmtuning.operator.model.ConditionType.VIRTUAL_THREAD_PINNING;
 
 import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
@@ -238,6 +239,10 @@ public final class StatusBuilder {
         }
         if (verdict != null) {
             verdict.findings().forEach(f -> condition(f.type(), f.status(), f.reason(), f.message()));
+            if (verdict.findings().stream().noneMatch(f -> f.type() == VIRTUAL_THREAD_PINNING)) {
+                // Judged only where pods report pinning: a JDK without virtual threads has nothing to say, not "no data".
+                status.setConditions(Conditions.remove(status.getConditions(), VIRTUAL_THREAD_PINNING));
+            }
             List<Recommendation> recommendations = new ArrayList<>(verdict.recommendations());
             recommendations.addAll(remeasured);
             keepLastAdvice(shown, recommendations);

@@ -18,7 +18,10 @@ public enum ConditionType {
     CONNECTION_POOL_STARVED("ConnectionPoolStarved", Polarity.ABNORMAL_TRUE, "request threads wait for database connections"),
     NATIVE_MEMORY_PRESSURE("NativeMemoryPressure", Polarity.ABNORMAL_TRUE, "a pod's resident set is near the container's memory limit "
             + "and a part beyond the heap (metaspace, code cache, thread stacks, direct memory, other native memory) has grown past "
-            + "its budget: the heap does not explain it, and the next growth is an OOM kill");
+            + "its budget: the heap does not explain it, and the next growth is an OOM kill"),
+    VIRTUAL_THREAD_PINNING("VirtualThreadPinning", Polarity.ABNORMAL_TRUE, "virtual threads block while pinned to their carrier "
+            + "threads for too much of the carriers' time (the jvm-tuning agent's jvmtuning_virtual_thread_pinned series, JDK 21 on); "
+            + "absent while no pod reports such series");
 
     /** Whether True is the good state (Ready) or the trouble (a pressure, like a Node's MemoryPressure). */
     public enum Polarity {

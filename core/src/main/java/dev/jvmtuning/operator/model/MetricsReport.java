@@ -15,15 +15,24 @@ import java.util.Objects;
  * window's figures (null until two samples exist), the window before it, for trends, and the HotSpot
  * options each pod read reports running with (EffectiveOptions.NONE for a pod without the agent's series), and each
  * pod's memory by kind, native memory tracking's categories included (MemoryUse.NONE for a pod that reports none): the
- * last account of a pod before an OOM kill (OomKill).
+ * last account of a pod before an OOM kill (OomKill). And each pod's virtual-thread pinning over the window, for the pods
+ * that report it (the VirtualThreadPinning condition).
  * A report that differs from the last one triggers a reconcile, which judges it against the plan in force.
  */
 public record MetricsReport(ConditionStatus availableStatus, Reason availableReason, String availableMessage, Observed observed,
-        Observed previous, Map<String, EffectiveOptions> effectiveOptions, Map<String, MemoryUse> memory) {
+        Observed previous, Map<String, EffectiveOptions> effectiveOptions, Map<String, MemoryUse> memory,
+        Map<String, VirtualThreads.Pinning> virtualThreads) {
 
     public MetricsReport {
         effectiveOptions = Map.copyOf(effectiveOptions);
         memory = Map.copyOf(memory);
+        virtualThreads = Map.copyOf(virtualThreads);
+    }
+
+    /** A report without virtual threads: no pod reports them, or no window exists yet. */
+    public MetricsReport(ConditionStatus availableStatus, Reason availableReason, String availableMessage, Observed observed,
+            Observed previous, Map<String, EffectiveOptions> effectiveOptions, Map<String, MemoryUse> memory) {
+        this(availableStatus, availableReason, availableMessage, observed, previous, effectiveOptions, memory, Map.of());
     }
 
     /** A report without memory: none was read. */
@@ -52,7 +61,7 @@ public record MetricsReport(ConditionStatus availableStatus, Reason availableRea
      */
     public MetricsReport steadied(Observed shown) {
         return observed == null || shown == null || !withinNoise(shown, observed) ? this
-                : new MetricsReport(availableStatus, availableReason, availableMessage, shown, previous, effectiveOptions, memory);
+                : new MetricsReport(availableStatus, availableReason, availableMessage, shown, previous, effectiveOptions, memory, virtualThreads);
     }
 
     private static boolean withinNoise(Observed shown, Observed polled) {

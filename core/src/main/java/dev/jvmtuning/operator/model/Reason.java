@@ -81,6 +81,11 @@ public enum Reason {
             + "its budget: the heap fills the limit as planned", ConditionType.NATIVE_MEMORY_PRESSURE),
     MEMORY_HEADROOM("MemoryHeadroom", "every pod's resident set is more than 10% below the memory limit; the message says by how much, "
             + "and names a part over its budget all the same", ConditionType.NATIVE_MEMORY_PRESSURE),
+    PINNED_TIME_HIGH("PinnedTimeHigh", "virtual threads blocked while pinned to their carrier threads for more than 5% of the "
+            + "carriers' time: the other virtual threads wait for a carrier; the message names the frame that pins most",
+            ConditionType.VIRTUAL_THREAD_PINNING),
+    PINNED_TIME_NORMAL("PinnedTimeNormal", "virtual threads pinned their carriers for less than 5% of their time",
+            ConditionType.VIRTUAL_THREAD_PINNING),
     // Events only
     SETTING_OVERRIDDEN("SettingOverridden", "a rendered setting is overridden by the pod's own command, arguments or environment, so "
             + "the JVM will not run it"),

@@ -22,6 +22,8 @@ import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.NativeMemory;
 import dev.jvmtuning.operator.model.MetricsReport;
+import dev.jvmtuning.operator.model.VirtualThreads;
+import dev.jvmtuning.operator.model.VirtualThreads.Pinned;
 import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.preview.Preview;
@@ -78,6 +80,8 @@ class DecideTest {
         Map<String, EffectiveOptions> effectiveOptions;
         /** What the pods' JVMs report of their memory, by pod; null when no metrics are read. */
         Map<String, MemoryUse> memory;
+        /** The pods' virtual-thread pinning over the window, by pod; null when no pod reports it. */
+        Map<String, VirtualThreads.Pinning> pinning;
         Observed lastWindow;
         Decide.Decision last;
         final List<ProfileEvent> events = new ArrayList<>();
@@ -103,7 +107,7 @@ class DecideTest {
                 }
                 report = new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, "read 1 of 1 Ready pods", window,
                         window == null ? null : lastWindow, Objects.requireNonNullElse(effectiveOptions, Map.of()),
-                        Objects.requireNonNullElse(memory, Map.of()));
+                        Objects.requireNonNullElse(memory, Map.of()), Objects.requireNonNullElse(pinning, Map.of()));
                 lastWindow = window;
             }
             return new Observation(profile, Optional.ofNullable(deployment), targeting, pods, List.copyOf(configMaps.values()),
@@ -382,6 +386,31 @@ class DecideTest {
         world.reconcile();
         assertThat(world.status(ConditionType.SETTINGS_EFFECTIVE)).as("a pod of another template says nothing of these settings")
                 .isEqualTo("Unknown");
+    }
+
+    @Test
+    void virtualThreadPinningIsJudgedOnlyWhileThePodsReportIt() {
+        World world = applied(APPLY);
+        world.meanLatencyMillis = 100.0;
+        world.reconcile();
+        assertThat(world.condition(ConditionType.VIRTUAL_THREAD_PINNING)).as("a JDK without virtual threads: no condition").isEmpty();
+
+        // 1.5 s of one carrier's 10 s window, nearly all of it in one class initializer
+        world.pinning = Map.of("orders-1", new VirtualThreads.Pinning(10, 1, Map.of("com.example.Codes.<clinit>", new Pinned(3, 1.4),
+                VirtualThreads.OTHER, new Pinned(1, 0.1))));
+        world.reconcile();
+        assertThat(world.status(ConditionType.VIRTUAL_THREAD_PINNING)).isEqualTo("True");
+        assertThat(world.condition(ConditionType.VIRTUAL_THREAD_PINNING).orElseThrow().getMessage())
+                .contains("15% of the carriers' time over 10s", "com.example.Codes.<clinit> pinned most, 93% of it");
+        assertThat(world.last.events()).extracting(ProfileEvent::reason).contains(Reason.PINNED_TIME_HIGH);
+
+        world.pinning = Map.of("orders-1", new VirtualThreads.Pinning(10, 1, Map.of(VirtualThreads.OTHER, new Pinned(0, 0))));
+        world.reconcile();
+        assertThat(world.reason(ConditionType.VIRTUAL_THREAD_PINNING)).isEqualTo("PinnedTimeNormal");
+
+        world.pinning = null;
+        world.reconcile();
+        assertThat(world.condition(ConditionType.VIRTUAL_THREAD_PINNING)).as("the pods stopped reporting it").isEmpty();
     }
 
     @Test

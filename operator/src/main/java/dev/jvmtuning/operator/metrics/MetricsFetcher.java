@@ -14,6 +14,7 @@ import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.model.Units;
+import dev.jvmtuning.operator.model.VirtualThreads;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.javaoperatorsdk.operator.processing.event.source.polling.PerResourcePollingEventSource;
@@ -185,12 +186,14 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         Map<String, PodSnapshot> snapshots = new LinkedHashMap<>();
         Map<String, EffectiveOptions> options = new LinkedHashMap<>();
         Map<String, MemoryUse> memory = new LinkedHashMap<>();
+        Map<String, VirtualThreads> virtualThreads = new LinkedHashMap<>();
         Map<String, String> failures = new LinkedHashMap<>();
         outcomes.forEach((pod, outcome) -> {
             if (outcome.reading() != null) {
                 snapshots.put(pod, outcome.reading().snapshot());
                 options.put(pod, outcome.reading().options());
                 memory.put(pod, outcome.reading().memory());
+                virtualThreads.put(pod, outcome.reading().virtualThreads());
             } else {
                 failures.put(pod, outcome.problem());
             }
@@ -200,8 +203,10 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
                     failures.entrySet().stream().limit(3).map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining("; ")));
         }
         Window.History past = history.getOrDefault(profile.key(), Window.History.EMPTY);
-        Observed observed = Window.observe(past.snapshots(), snapshots, processorsOf.apply(profile));
-        history.put(profile.key(), new Window.History(snapshots, observed != null ? observed : past.observed()));
+        Double containerCores = processorsOf.apply(profile);
+        Observed observed = Window.observe(past.snapshots(), snapshots, containerCores);
+        Map<String, VirtualThreads.Pinning> pinning = Window.pinning(past, snapshots, virtualThreads, containerCores);
+        history.put(profile.key(), new Window.History(snapshots, virtualThreads, observed != null ? observed : past.observed()));
         String read = "read " + snapshots.size() + " of " + pods.size() + " Ready pods"
                 + (failures.isEmpty() ? "" : "; failed: " + failures.entrySet().stream().limit(3)
                         .map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining("; ")));
@@ -213,7 +218,7 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         if (guardrail != null) {
             read += guardrail(profile, guardrail, target.get(), pods, observed);
         }
-        return new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, read, observed, past.observed(), options, memory);
+        return new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, read, observed, past.observed(), options, memory, pinning);
     }
 
     /** The report when there is nothing to scrape: no target, or no Ready pod of it. */

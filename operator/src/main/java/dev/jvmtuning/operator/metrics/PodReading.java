@@ -8,6 +8,8 @@ import dev.jvmtuning.operator.model.EffectiveOptions.Option;
 import dev.jvmtuning.operator.model.EffectiveOptions.Origin;
 import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.NativeMemory;
+import dev.jvmtuning.operator.model.VirtualThreads;
+import dev.jvmtuning.operator.model.VirtualThreads.Pinned;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,9 +17,9 @@ import java.util.stream.Stream;
 
 /**
  * What one scrape (or one pod's share of a Prometheus answer) says about a pod: the figures of the window, the
- * HotSpot options its JVM reports running with, and its memory by kind.
+ * HotSpot options its JVM reports running with, its memory by kind, and its virtual threads' pinning.
  */
-record PodReading(PodSnapshot snapshot, EffectiveOptions options, MemoryUse memory) {
+record PodReading(PodSnapshot snapshot, EffectiveOptions options, MemoryUse memory, VirtualThreads virtualThreads) {
 
     /** The agent's series of the JVM's options, labelled option and origin. */
     static final String VM_OPTION = "jvmtuning_vm_option";
@@ -29,11 +31,19 @@ record PodReading(PodSnapshot snapshot, EffectiveOptions options, MemoryUse memo
     static final List<String> MEMORY_SERIES = List.of("jvm_memory_used_bytes", "jvm_memory_committed_bytes", "jvm_memory_pool_committed_bytes",
             "jvm_buffer_pool_used_bytes", "jvm_buffer_memory_used_bytes", "jvm_threads_current", "jvm_threads_live_threads",
             "process_resident_memory_bytes", NATIVE_MEMORY);
+    /** The agent's counters of virtual threads that blocked pinned to their carrier, labelled frame. */
+    static final String PINNED = "jvmtuning_virtual_thread_pinned_total";
+    static final String PINNED_SECONDS = "jvmtuning_virtual_thread_pinned_seconds_total";
+    /** The agent's gauges of the virtual thread scheduler (JDK 24 on), labelled figure. */
+    static final String SCHEDULER = "jvmtuning_virtual_thread_scheduler";
+    static final List<String> VIRTUAL_THREAD_SERIES = List.of(PINNED, PINNED_SECONDS, SCHEDULER);
     /** Every series name a reading reads, for the scrape's filter and for a Prometheus query. */
-    static final List<String> SERIES = Stream.of(PodSnapshot.SERIES, List.of(VM_OPTION), MEMORY_SERIES).flatMap(List::stream).toList();
+    static final List<String> SERIES = Stream.of(PodSnapshot.SERIES, List.of(VM_OPTION), MEMORY_SERIES, VIRTUAL_THREAD_SERIES)
+            .flatMap(List::stream).toList();
 
     static PodReading of(Scrape scrape, long atMillis) {
-        return new PodReading(PodSnapshot.of(scrape, atMillis), options(scrape.samples()), memory(scrape.samples()));
+        return new PodReading(PodSnapshot.of(scrape, atMillis), options(scrape.samples()), memory(scrape.samples()),
+                virtualThreads(scrape.samples()));
     }
 
     /** The options a scrape reports; an option reported twice (two origins across a re-read) keeps its last sample. */
@@ -81,6 +91,29 @@ record PodReading(PodSnapshot snapshot, EffectiveOptions options, MemoryUse memo
             return NativeMemory.NONE;
         }
         return new NativeMemory(committed, total != null ? total : committed.values().stream().mapToLong(Long::longValue).sum());
+    }
+
+    /** The pinnings by frame and the scheduler's figures; a frame with only one of its two counters counts zero for the other. */
+    static VirtualThreads virtualThreads(List<Sample> samples) {
+        Map<String, Double> counts = new LinkedHashMap<>();
+        Map<String, Double> seconds = new LinkedHashMap<>();
+        Map<String, Double> scheduler = new LinkedHashMap<>();
+        for (Sample s : samples) {
+            if (!Double.isFinite(s.value()) || s.value() < 0) {
+                continue;
+            }
+            if (s.name().equals(PINNED) && s.label("frame") != null) {
+                counts.put(s.label("frame"), s.value());
+            } else if (s.name().equals(PINNED_SECONDS) && s.label("frame") != null) {
+                seconds.put(s.label("frame"), s.value());
+            } else if (s.name().equals(SCHEDULER) && s.label("figure") != null) {
+                scheduler.put(s.label("figure"), s.value());
+            }
+        }
+        Map<String, Pinned> frames = new LinkedHashMap<>();
+        Stream.concat(counts.keySet().stream(), seconds.keySet().stream()).distinct()
+                .forEach(frame -> frames.put(frame, new Pinned(counts.getOrDefault(frame, 0.0), seconds.getOrDefault(frame, 0.0))));
+        return frames.isEmpty() && scheduler.isEmpty() ? VirtualThreads.NONE : new VirtualThreads(frames, scheduler);
     }
 
     private static Long whole(Double value) {

@@ -3,7 +3,9 @@ package dev.jvmtuning.operator.metrics;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.model.Units;
 import java.time.Instant;
+import dev.jvmtuning.operator.model.VirtualThreads;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -15,9 +17,9 @@ public final class Window {
     private Window() {
     }
 
-    /** What the previous poll left: each pod's snapshot and the last observed window. */
-    public record History(Map<String, PodSnapshot> snapshots, Observed observed) {
-        public static final History EMPTY = new History(Map.of(), null);
+    /** What the previous poll left: each pod's snapshot and virtual threads, and the last observed window. */
+    public record History(Map<String, PodSnapshot> snapshots, Map<String, VirtualThreads> virtualThreads, Observed observed) {
+        public static final History EMPTY = new History(Map.of(), Map.of(), null);
     }
 
     /** One pod's rates; null where either snapshot lacks the figure. */
@@ -147,6 +149,28 @@ public final class Window {
         Double classes = mean(rates, PodRates::loadedClasses);
         observed.setLoadedClasses(classes == null ? null : (int) Math.round(classes));
         return observed;
+    }
+
+    /**
+     * Each pod's virtual-thread pinning between its previous reading and this one, for the pods that report pinning
+     * at both ends: a pod that started reporting since counted its earlier pinnings too, before the window.
+     *
+     * @param containerCores the CPU limit of the profile's container, for pods that report no CPU count of their own
+     */
+    public static Map<String, VirtualThreads.Pinning> pinning(History past, Map<String, PodSnapshot> snapshots,
+            Map<String, VirtualThreads> virtualThreads, Double containerCores) {
+        Map<String, VirtualThreads.Pinning> pinning = new LinkedHashMap<>();
+        virtualThreads.forEach((pod, now) -> {
+            PodSnapshot before = past.snapshots().get(pod);
+            PodSnapshot after = snapshots.get(pod);
+            VirtualThreads earlier = past.virtualThreads().getOrDefault(pod, VirtualThreads.NONE);
+            if (before == null || after == null || earlier.frames().isEmpty()) {
+                return;
+            }
+            now.since(earlier, (after.atMillis() - before.atMillis()) / 1000.0,
+                    after.cpuLimitCores() != null ? after.cpuLimitCores() : containerCores).ifPresent(p -> pinning.put(pod, p));
+        });
+        return pinning;
     }
 
     /**

@@ -7,6 +7,8 @@ import dev.jvmtuning.operator.model.EffectiveOptions.Option;
 import dev.jvmtuning.operator.model.EffectiveOptions.Origin;
 import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.NativeMemory;
+import dev.jvmtuning.operator.model.VirtualThreads;
+import dev.jvmtuning.operator.model.VirtualThreads.Pinned;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -84,5 +86,32 @@ class PodReadingTest {
         assertThat(read("jvmtuning_available_processors 2\n").memory()).isEqualTo(MemoryUse.NONE);
         assertThat(read("jvmtuning_available_processors 2\n").options()).isEqualTo(EffectiveOptions.NONE);
         assertThat(EffectiveOptions.NONE.reported()).isFalse();
+    }
+
+    @Test
+    void theAgentsVirtualThreadSeriesBecomePinningByFrameAndTheSchedulersFigures() {
+        PodReading reading = read("""
+                # TYPE jvmtuning_virtual_thread_pinned counter
+                jvmtuning_virtual_thread_pinned_total{frame="com.example.Dao.load"} 12.0
+                jvmtuning_virtual_thread_pinned_total{frame="other"} 3.0
+                # TYPE jvmtuning_virtual_thread_pinned_seconds counter
+                jvmtuning_virtual_thread_pinned_seconds_total{frame="com.example.Dao.load"} 1.5
+                jvmtuning_virtual_thread_pinned_seconds_total{frame="other"} 0.25
+                jvmtuning_virtual_thread_pinned_seconds_total{frame="com.example.Only.seconds"} 0.5
+                jvmtuning_virtual_thread_pinned_total 1.0
+                jvmtuning_virtual_thread_scheduler{figure="parallelism"} 4.0
+                jvmtuning_virtual_thread_scheduler{figure="queued"} 7.0
+                jvmtuning_virtual_thread_scheduler{figure="mounted"} NaN
+                """);
+
+        assertThat(reading.virtualThreads()).isEqualTo(new VirtualThreads(
+                Map.of("com.example.Dao.load", new Pinned(12, 1.5), "other", new Pinned(3, 0.25), "com.example.Only.seconds", new Pinned(0, 0.5)),
+                Map.of("parallelism", 4.0, "queued", 7.0)));
+        assertThat(reading.virtualThreads().total()).isEqualTo(new Pinned(15, 2.25));
+    }
+
+    @Test
+    void aJvmWithoutVirtualThreadsReportsNone() {
+        assertThat(read("jvmtuning_available_processors 2\n").virtualThreads()).isEqualTo(VirtualThreads.NONE);
     }
 }

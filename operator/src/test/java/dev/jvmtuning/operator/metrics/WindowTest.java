@@ -3,6 +3,8 @@ package dev.jvmtuning.operator.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
+import dev.jvmtuning.operator.model.VirtualThreads;
+import dev.jvmtuning.operator.model.VirtualThreads.Pinned;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -27,6 +29,22 @@ class WindowTest {
         assertThat(o.getCpuThrottlePercent()).isEqualTo(25.0);                    // (50 % + 0 %) / 2
         assertThat(o.getCpuCores()).isEqualTo(0.75);
         assertThat(o.getHeapAfterGcPercent()).isEqualTo(50.0);
+    }
+
+    @Test
+    void pinningIsJudgedForPodsThatReportItAtBothEndsOnTheirOwnCpus() {
+        VirtualThreads earlier = new VirtualThreads(Map.of("other", new Pinned(1, 0.5)), Map.of());
+        VirtualThreads later = new VirtualThreads(Map.of("other", new Pinned(3, 2.5)), Map.of());
+        Window.History past = new Window.History(Map.of("a", snapshot(0, 0, 0, 0, 0, 0), "b", snapshot(0, 0, 0, 0, 0, 0)),
+                Map.of("a", earlier, "b", VirtualThreads.NONE), null);
+        Map<String, PodSnapshot> now = Map.of("a", snapshot(20_000, 0, 0, 0, 0, 0), "b", snapshot(20_000, 0, 0, 0, 0, 0),
+                "c", snapshot(20_000, 0, 0, 0, 0, 0));
+
+        Map<String, VirtualThreads.Pinning> pinning = Window.pinning(past, now, Map.of("a", later, "b", later, "c", later), 4.0);
+
+        // b reported none before and c is new: what they count may predate the window
+        assertThat(pinning).containsOnlyKeys("a");
+        assertThat(pinning.get("a")).isEqualTo(new VirtualThreads.Pinning(20, 2, Map.of("other", new Pinned(2, 2.0))));
     }
 
     @Test

@@ -5,20 +5,18 @@ import java.util.Optional;
 
 /**
  * The -javaagent options, "port=9404,host=0.0.0.0,pinnedThreshold=20ms"; port 0 lets the kernel pick a free port.
- * pinnedThreshold is the shortest virtual-thread pinning counted, or "off" to record none (and leave the JVM's
- * flight recorder unstarted).
+ * pinnedThreshold is the shortest virtual-thread pinning counted, or "off" (the default) to record none and leave the
+ * JVM's flight recorder unstarted: its buffers cost tens of MiB, worth it only where requests run on virtual threads.
  */
 record AgentArguments(String host, int port, Optional<Duration> pinnedThreshold) {
 
     static final String DEFAULT_HOST = "0.0.0.0";
     static final int DEFAULT_PORT = 9404;
-    /** The JDK's own threshold of jdk.VirtualThreadPinned: shorter pinnings are too common to be worth a record each. */
-    static final Duration DEFAULT_PINNED_THRESHOLD = Duration.ofMillis(20);
 
     static AgentArguments parse(String arguments) {
         String host = DEFAULT_HOST;
         int port = DEFAULT_PORT;
-        Optional<Duration> pinnedThreshold = Optional.of(DEFAULT_PINNED_THRESHOLD);
+        Optional<Duration> pinnedThreshold = Optional.empty();
         if (arguments == null || arguments.isBlank()) {
             return new AgentArguments(host, port, pinnedThreshold);
         }

@@ -10,16 +10,16 @@ import org.junit.jupiter.api.Test;
 class AgentArgumentsTest {
 
     @Test
-    void defaultsToAllInterfacesOnPort9404() {
-        assertThat(AgentArguments.parse(null)).isEqualTo(new AgentArguments("0.0.0.0", 9404, Optional.of(Duration.ofMillis(20))));
-        assertThat(AgentArguments.parse("")).isEqualTo(new AgentArguments("0.0.0.0", 9404, Optional.of(Duration.ofMillis(20))));
+    void defaultsToAllInterfacesOnPort9404AndNoPinningRecorded() {
+        assertThat(AgentArguments.parse(null)).isEqualTo(new AgentArguments("0.0.0.0", 9404, Optional.empty()));
+        assertThat(AgentArguments.parse("")).isEqualTo(new AgentArguments("0.0.0.0", 9404, Optional.empty()));
     }
 
     @Test
     void readsPortAndHostInAnyOrder() {
-        assertThat(AgentArguments.parse("port=0,host=127.0.0.1")).isEqualTo(new AgentArguments("127.0.0.1", 0, Optional.of(Duration.ofMillis(20))));
-        assertThat(AgentArguments.parse("host=::1, port=9500")).isEqualTo(new AgentArguments("::1", 9500, Optional.of(Duration.ofMillis(20))));
-        assertThat(AgentArguments.parse("port=9405")).isEqualTo(new AgentArguments("0.0.0.0", 9405, Optional.of(Duration.ofMillis(20))));
+        assertThat(AgentArguments.parse("port=0,host=127.0.0.1")).isEqualTo(new AgentArguments("127.0.0.1", 0, Optional.empty()));
+        assertThat(AgentArguments.parse("host=::1, port=9500")).isEqualTo(new AgentArguments("::1", 9500, Optional.empty()));
+        assertThat(AgentArguments.parse("port=9405")).isEqualTo(new AgentArguments("0.0.0.0", 9405, Optional.empty()));
     }
 
     @Test

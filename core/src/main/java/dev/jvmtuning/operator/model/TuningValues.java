@@ -5,7 +5,8 @@ import dev.jvmtuning.operator.api.v1alpha1.Collector;
 /**
  * The planned numbers, runtime-neutral. A null field is left to the server or JVM default.
  * {@code poolAcquisitionTimeoutMillis} is how long a request may wait for a pooled connection;
- * {@code virtualThreadParallelism} the carrier threads of the virtual-thread scheduler.
+ * {@code virtualThreadParallelism} the carrier threads of the virtual-thread scheduler; {@code agentPinnedThresholdMillis}
+ * the shortest virtual-thread pinning the injected agent records (null: none, and no flight recorder started).
  */
 public record TuningValues(
         Integer maxThreads,
@@ -26,6 +27,7 @@ public record TuningValues(
         Integer parallelGcThreads,
         Integer concGcThreads,
         Integer agentPort,
+        Integer agentPinnedThresholdMillis,
         Long reservedCodeCacheBytes,
         Long maxDirectMemoryBytes) {
 }

@@ -96,6 +96,7 @@ public final class Planner {
                 queues.maxQueueSize(), pool.maxSize(), pool.minIdle(), pool.acquisitionTimeoutMillis(), cpus.activeProcessorCount(),
                 carriers.parallelism(), memory.renderedHeap(), gc.youngBytes(),
                 gc.collector(), gc.zGenerational(), gc.maxPauseMillis(), gc.parallelThreads(), gc.concurrentThreads(), agentPort,
+                agentPort != null && threading.virtual() ? AGENT_PINNED_THRESHOLD_MILLIS : null,
                 budget == null ? null : budget.codeCache(), budget == null ? null : budget.directMemory());
         List<Decision> decisions = Stream.of(cpus.decisions(), threads.decisions(), carriers.decisions(), memory.decisions(), gc.decisions(),
                         queues.decisions(), pool.decisions(), agentDecision(agentPort))
@@ -158,6 +159,9 @@ public final class Planner {
     private static Collector askedCollector(Gc gc) {
         return gc == null || gc.getCollector() == null || gc.getCollector() == Collector.Auto ? null : gc.getCollector();
     }
+
+    /** jdk.VirtualThreadPinned's own threshold: shorter pinnings are too common to be worth a record each. */
+    private static final int AGENT_PINNED_THRESHOLD_MILLIS = 20;
 
     private static Integer agentPort(Metrics metrics) {
         return metrics != null && metrics.agentInjected() ? metrics.effectivePort() : null;

@@ -10,8 +10,11 @@ public final class AgentInjection {
     private AgentInjection() {
     }
 
-    /** The flag that starts the agent on a port, on every interface of the pod. */
-    public static String flag(int port) {
-        return "-javaagent:" + JAR + "=port=" + port + ",host=0.0.0.0";
+    /**
+     * The flag that starts the agent on a port, on every interface of the pod; with a threshold, it also records the
+     * virtual-thread pinnings that long or longer (its flight recorder costs tens of MiB, so only where threads are virtual).
+     */
+    public static String flag(int port, Integer pinnedThresholdMillis) {
+        return "-javaagent:" + JAR + "=port=" + port + ",host=0.0.0.0" + (pinnedThresholdMillis == null ? "" : ",pinnedThreshold=" + pinnedThresholdMillis + "ms");
     }
 }

@@ -45,7 +45,7 @@ public final class Renderer {
         addFlag(flags, renderedAs, Setting.GC_MAX_PAUSE_MILLIS, values.maxPauseMillis(), ms -> "-XX:MaxGCPauseMillis=" + ms);
         addFlag(flags, renderedAs, Setting.GC_PARALLEL_THREADS, values.parallelGcThreads(), n -> "-XX:ParallelGCThreads=" + n);
         addFlag(flags, renderedAs, Setting.GC_CONCURRENT_THREADS, values.concGcThreads(), n -> "-XX:ConcGCThreads=" + n);
-        addFlag(flags, renderedAs, Setting.METRICS_AGENT, values.agentPort(), AgentInjection::flag);
+        addFlag(flags, renderedAs, Setting.METRICS_AGENT, values.agentPort(), port -> AgentInjection.flag(port, values.agentPinnedThresholdMillis()));
         // The budget counted these two; pin them so it holds, unless the user pinned them already.
         if (values.reservedCodeCacheBytes() != null) {
             addUnlessUserSet(flags, userFlags, "-XX:ReservedCodeCacheSize=" + Units.jvmMebibytes(values.reservedCodeCacheBytes()));

@@ -126,6 +126,17 @@ class PlannerVirtualThreadsTest {
     }
 
     @Test
+    void theInjectedAgentRecordsPinningOnlyWhereRequestsRunOnVirtualThreads() {
+        String spec = "runtime: SpringBootTomcat\nmetrics: {injectAgent: true}";
+
+        assertThat(plan(spec, springBootOnVirtualThreads(2)).rendering().renderedFlags())
+                .anyMatch(flag -> flag.startsWith("-javaagent:") && flag.endsWith(",pinnedThreshold=20ms"));
+        assertThat(plan(spec, container(2, Map.of())).rendering().renderedFlags())
+                .anyMatch(flag -> flag.startsWith("-javaagent:"))
+                .noneMatch(flag -> flag.contains("pinnedThreshold"));
+    }
+
+    @Test
     void carriersTheContainerSetsAreKept() {
         ContainerFacts facts = container(2, Map.of("SPRING_THREADS_VIRTUAL_ENABLED", "true",
                 "JAVA_TOOL_OPTIONS", "-Djdk.virtualThreadScheduler.parallelism=8"));

@@ -50,6 +50,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The decision without a cluster: a small world applies each decision's writes as the API server and the
@@ -74,6 +76,8 @@ class DecideTest {
         Set<String> appliedEnv = new HashSet<>();
         Instant now = T0;
         Double meanLatencyMillis;
+        /** The web server's busy platform threads of its 200, as the window reports them. */
+        double busyThreads = 10;
         /** What the pods' JVMs report they run, by pod; null when no metrics are read. */
         Map<String, EffectiveOptions> effectiveOptions;
         /** What the pods' JVMs report of their memory, by pod; null when no metrics are read. */
@@ -98,7 +102,7 @@ class DecideTest {
                 if (meanLatencyMillis != null) {
                     // The figures of AutoRevertTest's pods: 100 req/s on one pod, Tomcat's 200 threads.
                     window = new Observed().setRequestsPerSecond(100.0).setMeanLatencyMillis(meanLatencyMillis).setCpuCores(0.2)
-                            .setGcTimePercent(1.0).setErrorPercent(0.0).setMaxThreads(200.0).setBusyThreads(10.0).setPods(1)
+                            .setGcTimePercent(1.0).setErrorPercent(0.0).setMaxThreads(200.0).setBusyThreads(busyThreads).setPods(1)
                             .setWindow("10s").setEnd(now.toString());
                 }
                 report = new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, "read 1 of 1 Ready pods", window,
@@ -350,6 +354,27 @@ class DecideTest {
         assertThat(setting(world, "threads.max").getRule()).isEqualTo("R1");
         assertThat(world.profile.getStatus().getWarnings()).anyMatch(w -> w.startsWith("spec.threading.model is Platform but the container's env"));
         assertThat(world.reason(ConditionType.THREAD_POOL_SATURATED)).isEqualTo("PoolHasHeadroom");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            Invalid, virtual threads    | jvmOptions: ["-XX:+NoSuchFlag"] | true  | Invalid    | VirtualThreads
+            Infeasible, virtual threads | heap: {size: 2Gi}               | true  | Infeasible | VirtualThreads
+            Infeasible, platform        | heap: {size: 2Gi}               | false | Infeasible | PoolSaturated
+            """)
+    void withoutAPlanTheThreadPoolIsJudgedByWhatTheContainerRunsRequestsOn(String label, String problem, boolean virtual, String applied,
+            String threadPool) {
+        World world = new World("runtime: SpringBootTomcat\nmode: Recommend\n" + problem);
+        if (virtual) {
+            world.deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv()
+                    .add(new EnvVar("SPRING_THREADS_VIRTUAL_ENABLED", "true", null));
+        }
+        world.meanLatencyMillis = 200.0;
+        world.busyThreads = 200;
+        world.reconcile();
+
+        assertThat(world.reason(ConditionType.APPLIED)).isEqualTo(applied);
+        assertThat(world.reason(ConditionType.THREAD_POOL_SATURATED)).as("the platform pool is all busy").isEqualTo(threadPool);
     }
 
     @Test

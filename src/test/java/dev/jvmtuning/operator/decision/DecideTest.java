@@ -601,6 +601,35 @@ class DecideTest {
         return world;
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            platform: threads from the server's 200           | false |                                        | 200 | 100 | Pending   | false
+            virtual threads: no thread count, nothing to step | true  |                                        |     |     | Converged | false
+            virtual threads: the heap still steps             | true  | heapPercentOfLimit: {min: 30, max: 40} |     |     | Pending   | true
+            """)
+    void autoOnVirtualThreadsStepsNoThreadsAndSaysWhy(String label, boolean virtual, String bounds, Integer fromThreads, Integer toThreads,
+            AutoVerdict verdict, boolean heapSteps) {
+        World world = new World(AUTO.replace("observationWindows: 1", "observationWindows: 1" + (bounds == null ? "" : ", " + bounds)));
+        if (virtual) {
+            world.deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv()
+                    .add(new EnvVar("SPRING_THREADS_VIRTUAL_ENABLED", "true", null));
+        }
+        world.reconcile();
+        world.rollOut();
+        world.reconcile();
+        world.meanLatencyMillis = 100.0;
+        world.reconcile();
+
+        AutoIteration iteration = world.auto().getHistory().get(0);
+        assertThat(iteration.getFrom().getThreads()).as("the platform pool's 200 in the window are in force on platform threads only")
+                .isEqualTo(fromThreads);
+        assertThat(iteration.getTo().getThreads()).as(iteration.getReason()).isEqualTo(toThreads);
+        assertThat(iteration.getReason().startsWith("heap.size")).as(iteration.getReason()).isEqualTo(heapSteps);
+        assertThat(iteration.getVerdict()).as(iteration.getReason()).isEqualTo(verdict);
+        assertThat(iteration.getReason().contains("threads.max is not stepped: requests run on virtual threads (the container's env sets "
+                + "SPRING_THREADS_VIRTUAL_ENABLED=true)")).as(iteration.getReason()).isEqualTo(virtual);
+    }
+
     @Test
     void autoStepsThenKeepsAStepThatIsNoWorse() {
         World world = autoStepped();

@@ -45,9 +45,10 @@ public final class AutoLoop {
      * @param podFailure    the last rollback of failed pods, or null: it reverts the pending step when it came after that step
      * @param window        the latest metrics window, or null
      * @param replanner     the planner fed with a period's measured workload
+     * @param threadsFixed  why threads.max is no knob of the loop for this target (its requests run on virtual threads), or null
      */
     public record Input(Auto spec, AutoStatus previous, AutoSettings inForce, Long memoryBytes, Instant settledAt, Instant jvmsStartedAt,
-            PodFailure podFailure, Observed window, Replanner replanner, Instant now) {
+            PodFailure podFailure, Observed window, Replanner replanner, Instant now, String threadsFixed) {
     }
 
     /** What the pods said when a rollout failed, and when the operator took it back. */
@@ -196,7 +197,15 @@ public final class AutoLoop {
             return;
         }
         AutoSettings current = effective(next.getSettings(), in.inForce());
-        AutoSettings target = Steps.worthMoving(in.spec(), current, Steps.limit(in.spec(), current, proposal.get().settings()), in.memoryBytes());
+        AutoSettings proposed = proposal.get().settings();
+        if (in.threadsFixed() != null) {
+            // No worker pool runs the requests: a thread count in force, proposed or left by an earlier step is nothing to step,
+            // and a step drops one the loop set.
+            current = new AutoSettings(null, current.getConnectionPool(), current.getHeapPercentOfLimit());
+            proposed = new AutoSettings(null, proposed.getConnectionPool(), proposed.getHeapPercentOfLimit());
+        }
+        String planned = proposal.get().reason() + (in.threadsFixed() == null ? "" : "; " + in.threadsFixed());
+        AutoSettings target = Steps.worthMoving(in.spec(), current, Steps.limit(in.spec(), current, proposed), in.memoryBytes());
         Optional<String> why = Steps.significant(in.spec(), current, target, in.memoryBytes());
         Optional<AutoSettings> left = lastLeft(next);
         if (why.isPresent() && left.isPresent() && Steps.significant(in.spec(), left.get(), target, in.memoryBytes()).isEmpty()) {
@@ -208,7 +217,7 @@ public final class AutoLoop {
         if (misfit.isPresent()) {
             if (next.getState() != AutoState.Converged) {
                 next.setState(AutoState.Converged);
-                String reason = "re-planned " + target + " from " + proposal.get().reason() + ", which does not fit: " + misfit.get();
+                String reason = "re-planned " + target + " from " + planned + ", which does not fit: " + misfit.get();
                 add(next, new AutoIteration().setAt(in.now().toString()).setFrom(current).setTo(current).setBefore(period)
                         .setVerdict(AutoVerdict.Converged).setReason(reason));
                 events.add(new ProfileEvent(true, Reason.AUTO_CONVERGED, reason));
@@ -218,7 +227,7 @@ public final class AutoLoop {
         if (why.isEmpty()) {
             if (next.getState() != AutoState.Converged) {
                 next.setState(AutoState.Converged);
-                String reason = "re-planned " + target + " from " + proposal.get().reason() + "; no knob moves by "
+                String reason = "re-planned " + target + " from " + planned + "; no knob moves by "
                         + in.spec().getChangeThresholdPercent() + "% from " + current
                         + (left.isPresent() ? " or back to " + left.get() + ", which the loop left with the last kept step" : "");
                 add(next, new AutoIteration().setAt(in.now().toString()).setFrom(current).setTo(current).setBefore(period)
@@ -227,7 +236,7 @@ public final class AutoLoop {
             }
             return;
         }
-        String reason = why.get() + "; " + proposal.get().reason();
+        String reason = why.get() + "; " + planned;
         add(next, new AutoIteration().setAt(in.now().toString()).setFrom(current).setTo(target).setBefore(period)
                 .setVerdict(AutoVerdict.Pending).setReason(reason));
         next.setState(AutoState.Applying).setSettings(settings).setChangedAt(in.now().toString());

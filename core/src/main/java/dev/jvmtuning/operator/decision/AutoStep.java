@@ -8,6 +8,7 @@ import dev.jvmtuning.operator.closedloop.AutoLoop;
 import dev.jvmtuning.operator.closedloop.MeasuredReplan;
 import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.model.ContainerFacts;
+import dev.jvmtuning.operator.model.CurrentSettings;
 import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.TuningValues;
@@ -40,9 +41,13 @@ final class AutoStep {
         RollBack rolledBack = status.rolledBack();
         AutoLoop.PodFailure podFailure = rolledBack == null || rolledBack.getAt() == null ? null
                 : new AutoLoop.PodFailure(rolledBack.getMessage(), Instant.parse(rolledBack.getAt()));
-        AutoLoop.Decision decision = AutoLoop.decide(new AutoLoop.Input(spec, status.auto(), inForce(plan.values(), facts, window),
+        CurrentSettings current = plan.current();
+        String threadsFixed = !current.virtualThreads() ? null : "threads.max is not stepped: requests run on virtual threads ("
+                + current.threading().source() + "), which no worker pool bounds; the loop steps the connection pool, which the "
+                + "connection limit follows (R18), and the heap";
+        AutoLoop.Decision decision = AutoLoop.decide(new AutoLoop.Input(spec, status.auto(), inForce(plan.values(), current, facts, window),
                 facts.memoryBudgetBytes(), status.rolloutCompletedAt().orElse(null), youngestStart(seen.pods()), podFailure, window,
-                new MeasuredReplan(seen.profile().getSpec(), facts, flagPolicy), seen.now()));
+                new MeasuredReplan(seen.profile().getSpec(), facts, flagPolicy), seen.now(), threadsFixed));
         status.auto(decision.status().setAutoscaler(autoscaler(seen.autoscalers(), target)));
         return decision.events();
     }
@@ -73,9 +78,12 @@ final class AutoStep {
                 }).orElse(null);
     }
 
-    /** The knobs as they run: the plan's values, the server's own maximum threads (as its metrics say) where the plan sets none. */
-    private static AutoSettings inForce(TuningValues values, ContainerFacts facts, Observed window) {
-        Integer threads = values.maxThreads() != null ? values.maxThreads()
+    /**
+     * The knobs as they run: the plan's values, the server's own maximum threads (as its metrics say) where the plan sets none.
+     * On virtual threads no thread count bounds the requests: the platform pool's maximum the metrics show is not one.
+     */
+    private static AutoSettings inForce(TuningValues values, CurrentSettings current, ContainerFacts facts, Observed window) {
+        Integer threads = current.virtualThreads() ? null : values.maxThreads() != null ? values.maxThreads()
                 : window == null || window.getMaxThreads() == null ? null : (int) Math.round(window.getMaxThreads());
         Long memory = facts.memoryBudgetBytes();
         Integer heapPercent = values.heapBytes() == null || memory == null ? null : (int) Math.round(100.0 * values.heapBytes() / memory);

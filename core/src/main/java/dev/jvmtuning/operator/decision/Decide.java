@@ -6,6 +6,7 @@ import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.closedloop.ObservedWorkload;
 import dev.jvmtuning.operator.deployment.TargetPods;
+import dev.jvmtuning.operator.deployment.ThreadingDetection;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.CurrentSettings;
 import dev.jvmtuning.operator.model.MemoryUse;
@@ -139,7 +140,9 @@ public final class Decide {
             // Flags planned for another spec or container must not stay: the user's own template comes back.
             restoreIfTuned(deployment, name, writes);
             status.notApplied(rejected.reason(), String.join("; ", rejected.messages()));
-            report(seen, null, rejected.facts(), CurrentSettings.UNKNOWN, installation, status);
+            // No plan, but the container still says what runs the requests, which decides whether the thread pool is judged.
+            CurrentSettings current = CurrentSettings.noPlan(ThreadingDetection.detect(profile.getSpec(), rejected.facts()));
+            report(seen, null, rejected.facts(), current, installation, status);
             status.memoryNotJudged();
             return List.of();
         }

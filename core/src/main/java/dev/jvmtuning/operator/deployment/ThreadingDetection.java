@@ -3,12 +3,14 @@ package dev.jvmtuning.operator.deployment;
 import dev.jvmtuning.operator.api.v1alpha1.Runtime;
 import dev.jvmtuning.operator.api.v1alpha1.Threading;
 import dev.jvmtuning.operator.api.v1alpha1.ThreadingModel;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.JvmFlags;
 import dev.jvmtuning.operator.model.RequestThreading;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * Whether the target serves requests on virtual threads: the profile's spec.threading.model when set, else Spring Boot's
@@ -26,6 +28,12 @@ public final class ThreadingDetection {
     }
 
     private ThreadingDetection() {
+    }
+
+    /** As the planner detects it, from the profile and every JVM flag the container and the profile give the JVM. */
+    public static RequestThreading detect(TuningProfileSpec spec, ContainerFacts facts) {
+        List<String> jvmOptions = Objects.requireNonNullElse(spec.getJvmOptions(), List.of());
+        return detect(spec.getThreading(), spec.getRuntime(), facts, facts.jvmFlags(spec.getJvmOptionsVariable(), jvmOptions));
     }
 
     /**

@@ -13,13 +13,36 @@ import dev.jvmtuning.operator.model.Units;
  * @param classes        the loaded classes metaspace is budgeted for
  * @param classesKnown   whether that count is the service's own (set or measured) rather than its runtime's typical one
  * @param codeCache      -XX:ReservedCodeCacheSize
- * @param threads        worker threads plus the JVM's and server's own threads
+ * @param threads        platform threads with a native stack: the workers (on virtual threads the carriers), the JVM's and the server's own
  * @param stackPerThread what one thread's stack really commits (R9a), not -Xss
  * @param directMemory   -XX:MaxDirectMemorySize
  * @param overhead       GC data structures, symbol tables, malloc arenas
+ * @param virtualStacks  on virtual threads, the share of the heap their stacks may take; null on platform threads
  */
 public record MemoryBudget(long limit, long heap, long metaspace, int classes, boolean classesKnown, long codeCache, int threads, long stackPerThread,
-        long directMemory, long overhead) {
+        long directMemory, long overhead, VirtualStacks virtualStacks) {
+
+    /**
+     * The stacks of the virtual threads in flight, which the JVM keeps on the heap as stack chunks while they are parked.
+     *
+     * @param threads       the most requests in flight (R18's connection limit)
+     * @param chunkPerThread what one parked request's stack chunk takes
+     */
+    public record VirtualStacks(int threads, long chunkPerThread) {
+        public long bytes() {
+            return threads * chunkPerThread;
+        }
+
+        /** "400 virtual threads x 32Ki stacks 12.5Mi". */
+        String describe() {
+            return threads + " virtual threads x " + (chunkPerThread / Units.KI) + "Ki stacks " + mebibytes(bytes());
+        }
+    }
+
+    /** The heap's share for the virtual threads' stacks: nothing on platform threads. */
+    public long virtualStackBytes() {
+        return virtualStacks == null ? 0 : virtualStacks.bytes();
+    }
 
     public long threadStacks() {
         return threads * stackPerThread;
@@ -42,9 +65,12 @@ public record MemoryBudget(long limit, long heap, long metaspace, int classes, b
         return total() <= limit;
     }
 
-    /** The sum spelled out, e.g. "heap 1536Mi + 440 threads x 256Ki stacks 110Mi + ... = 2157Mi". */
+    /**
+     * The sum spelled out, e.g. "heap 1536Mi + 440 threads x 256Ki stacks 110Mi + ... = 2157Mi"; on virtual threads the heap
+     * names the share their stacks may take, e.g. "heap 1536Mi (holding up to 400 virtual threads x 32Ki stacks 12.5Mi)".
+     */
     public String describe() {
-        return "heap " + mebibytes(heap)
+        return "heap " + mebibytes(heap) + (virtualStacks == null ? "" : " (holding up to " + virtualStacks.describe() + ")")
                 + " + " + threads + " threads x " + (stackPerThread / Units.KI) + "Ki stacks " + mebibytes(threadStacks())
                 + " + metaspace " + mebibytes(metaspace) + " (" + classes + (classesKnown ? "" : " typical") + " classes)"
                 + " + code cache " + mebibytes(codeCache)
@@ -54,10 +80,10 @@ public record MemoryBudget(long limit, long heap, long metaspace, int classes, b
     }
 
     public MemoryBudget withHeap(long newHeap) {
-        return new MemoryBudget(limit, newHeap, metaspace, classes, classesKnown, codeCache, threads, stackPerThread, directMemory, overhead);
+        return new MemoryBudget(limit, newHeap, metaspace, classes, classesKnown, codeCache, threads, stackPerThread, directMemory, overhead, virtualStacks);
     }
 
     public MemoryBudget withThreads(int newThreads) {
-        return new MemoryBudget(limit, heap, metaspace, classes, classesKnown, codeCache, newThreads, stackPerThread, directMemory, overhead);
+        return new MemoryBudget(limit, heap, metaspace, classes, classesKnown, codeCache, newThreads, stackPerThread, directMemory, overhead, virtualStacks);
     }
 }

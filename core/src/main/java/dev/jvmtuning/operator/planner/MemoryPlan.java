@@ -32,6 +32,18 @@ record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPl
     static final int JVM_OWN_THREADS = 40;
     /** The worker pool Tomcat, Jetty and Quarkus use when nothing is set. */
     static final int SERVER_DEFAULT_MAX_THREADS = 200;
+    /**
+     * On virtual threads no worker pool runs the requests, but the server keeps some platform threads beside the acceptors and
+     * pollers JVM_OWN_THREADS counts: Jetty's pool keeps its 8 minimum threads, Quarkus its worker pool for the endpoints not on
+     * virtual threads, and the scheduler may add carriers while a virtual thread is pinned. 16 covers them with room.
+     */
+    static final int SERVER_PLATFORM_THREADS_ON_VIRTUAL = 16;
+    /**
+     * What a parked virtual thread's stack takes on the heap: only the frames in use are copied into a stack chunk, and a web
+     * request blocked in JDBC or an HTTP client is some 100 to 200 frames of about 100 bytes. 32 KiB covers that with room;
+     * an estimate, not a measurement (the heap's share is small beside the heap, so the estimate's error is too).
+     */
+    static final long VIRTUAL_STACK_CHUNK = 32 * Units.KI;
     /** Below this a heap cannot hold a web service's framework, let alone requests. */
     static final long MIN_HEAP = 32 * Units.MI;
     /** R9: metaspace is about 14 MiB plus 5.8 KiB per loaded class (the memory calculator's estimate). */
@@ -44,14 +56,21 @@ record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPl
     static final long OVERHEAD_BASE = 32 * Units.MI;
     static final int OVERHEAD_PERCENT_OF_LIMIT = 5;
 
+    /**
+     * @param virtual on virtual threads, the carriers and the most requests in flight; null on platform threads
+     */
     static MemoryPlan of(Heap heapSpec, JvmFlags userFlags, ContainerFacts facts, Runtime runtime, Integer loadedClasses,
-            ThreadPlan threads, double cores, PlanNotes notes) {
+            ThreadPlan threads, double cores, VirtualLoad virtual, PlanNotes notes) {
         Long limit = facts.memoryBudgetBytes();
         if (facts.memoryLimitBytes() == null && limit != null) {
             notes.warnings.add("the container has no memory limit: the heap is budgeted against the memory request " + mebibytes(limit));
         }
         long stack = userFlags.threadStackBytes().stream().map(xss -> Math.min(xss, STACK_BUDGET)).findFirst().orElse(STACK_BUDGET);
-        int workerThreads = threads.max() != null ? threads.max() : SERVER_DEFAULT_MAX_THREADS;
+        // On virtual threads the requests' stacks are on the heap while parked and on a carrier's while they run.
+        int workerThreads = virtual != null ? virtual.carriers() + SERVER_PLATFORM_THREADS_ON_VIRTUAL
+                : threads.max() != null ? threads.max() : SERVER_DEFAULT_MAX_THREADS;
+        MemoryBudget.VirtualStacks virtualStacks = virtual == null || virtual.inFlight() == null ? null
+                : new MemoryBudget.VirtualStacks(virtual.inFlight(), VIRTUAL_STACK_CHUNK);
         int ownThreads = JVM_OWN_THREADS + 2 * (int) Math.ceil(cores);
         int classes = loadedClasses != null ? loadedClasses : typicalLoadedClasses(runtime);
         long metaspace = METASPACE_BASE + (long) (METASPACE_BYTES_PER_CLASS * classes);
@@ -103,7 +122,10 @@ record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPl
             return new MemoryPlan(null, explicitHeap, rendered, threads, decisions);
         }
 
-        MemoryBudget budget = new MemoryBudget(limit, 0, metaspace, classes, loadedClasses != null, codeCache, workerThreads + ownThreads, stack, direct, overhead);
+        MemoryBudget budget = new MemoryBudget(limit, 0, metaspace, classes, loadedClasses != null, codeCache, workerThreads + ownThreads, stack, direct, overhead,
+                virtualStacks);
+        long leastHeap = MIN_HEAP + budget.virtualStackBytes();
+        String fewer = virtualStacks == null ? "threads" : "queue.maxConnections";
         long heap;
         if (explicitHeap != null) {
             heap = explicitHeap;
@@ -120,14 +142,18 @@ record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPl
                         + "lower the heap or threads, or raise the limit to at least " + mebibytes(roundUpToMi(budget.total())));
                 return new MemoryPlan(budget, heap, rendered, threads, List.of());
             }
+            if (heap < leastHeap && virtualStacks != null) {
+                notes.warnings.add("the heap " + mebibytes(heap) + " holds the stacks of up to " + virtualStacks.describe()
+                        + " and leaves less than " + mebibytes(MIN_HEAP) + " for the service (R9)");
+            }
             decisions.add(new Decision(Setting.HEAP_SIZE, mebibytes(heap), rendered ? Rule.SPEC : Rule.R9, heapSource + "; "
                     + budget.describe() + " fits the " + mebibytes(limit) + " limit (R9)"));
         } else {
             long derived = wholeMi(limit - budget.nonHeap());
-            if (derived < MIN_HEAP) {
+            if (derived < leastHeap) {
                 notes.infeasible.add("the " + mebibytes(limit) + " memory limit leaves " + mebibytes(Math.max(0, derived))
                         + " for the heap after non-heap memory (" + budget.describe() + "); "
-                        + "raise the limit to at least " + mebibytes(roundUpToMi(budget.nonHeap() + MIN_HEAP)) + " or lower threads (R9)");
+                        + "raise the limit to at least " + mebibytes(roundUpToMi(budget.nonHeap() + leastHeap)) + " or lower " + fewer + " (R9)");
                 return new MemoryPlan(budget, null, false, threads, List.of());
             }
             heap = derived;
@@ -142,7 +168,11 @@ record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPl
         }
         if (userFlags.threadStackBytes().isEmpty()) {
             decisions.add(new Decision(Setting.THREAD_STACK_BUDGET, (stack / Units.KI) + "Ki", Rule.R9A,
-                    "stacks are reserved at -Xss (1 MiB) but commit lazily: measured ~230 KiB per busy worker, budgeted at 256 KiB"));
+                    "stacks are reserved at -Xss (1 MiB) but commit lazily: measured ~230 KiB per busy worker, budgeted at 256 KiB"
+                            + (virtual == null ? "" : " for each of the " + budget.threads() + " platform threads: " + virtual.carriers()
+                            + " carriers, " + SERVER_PLATFORM_THREADS_ON_VIRTUAL + " of the server's and " + ownThreads + " of the JVM's; "
+                            + "the virtual threads' stacks are on the heap" + (virtualStacks == null ? ""
+                            : ", up to " + virtualStacks.describe()))));
         }
         return new MemoryPlan(budget, heap, rendered, threads, decisions);
     }

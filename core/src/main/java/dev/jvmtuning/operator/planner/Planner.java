@@ -36,6 +36,16 @@ public final class Planner {
     private Planner() {
     }
 
+    /** The connection pool and the queues, planned for the threads that serve the requests. */
+    private record Serving(PoolPlan pool, QueuePlan queues) {
+        static Serving of(TuningProfileSpec spec, Demand demand, ThreadPlan threads, RequestThreading threading, CpuPlan cpus,
+                ContainerFacts facts, ServerVocabulary vocabulary, PlanNotes notes) {
+            PoolPlan pool = PoolPlan.of(spec.getConnectionPool(), demand, threads.max(), facts.replicas(), vocabulary, threading, notes);
+            VirtualServing virtual = threading.virtual() ? new VirtualServing(threading, cpus.cores(), pool.maxSize(), spec.getRuntime()) : null;
+            return new Serving(pool, QueuePlan.of(spec.getQueue(), demand, threads.max(), virtual, vocabulary, notes));
+        }
+    }
+
     /** A plan under the bundled flag policy with no install-time allow-list, as the {@code plan} command previews it. */
     public static PlanResult plan(TuningProfileSpec spec, ContainerFacts facts) {
         return plan(spec, facts, FlagPolicy.standard());
@@ -67,23 +77,27 @@ public final class Planner {
             notes.warnings.add(threading.conflict());
         }
         ThreadPlan derivedThreads = ThreadPlan.of(spec.getThreads(), demand, cpus.cores(), vocabulary, threading, notes);
+        CarrierPlan carriers = CarrierPlan.of(threading, userFlags, cpus);
+        // On virtual threads no thread count is derived, so memory cuts none, and the heap holds the stacks of the requests the
+        // connection limit lets in: pool and limit are planned first. On platform threads they follow the threads memory leaves.
+        Serving early = threading.virtual() ? Serving.of(spec, demand, derivedThreads, threading, cpus, facts, vocabulary, notes) : null;
+        VirtualLoad virtualLoad = early == null ? null : new VirtualLoad(carriers.carriers(), early.queues().maxConnections());
         if (demand.allocation() != null) {
             // R12a needs the young generation, which the heap decides; the heap planned for the uncapped threads is the
             // smaller one, so the cap taken against it holds for the final heap. That first pass's notes are not the plan's.
             PlanNotes firstPass = new PlanNotes();
             MemoryPlan uncapped = MemoryPlan.of(spec.getHeap(), userFlags, facts, spec.getRuntime(), demand.loadedClasses(), derivedThreads,
-                    cpus.cores(), firstPass);
+                    cpus.cores(), virtualLoad, firstPass);
             GcPlan uncappedGc = GcPlan.of(spec.getGc(), userFlags, facts, cpus, uncapped, firstPass);
             derivedThreads = uncapped.threads().fitInFlightGarbage(demand.allocation(), uncappedGc.youngGeneration(uncapped.heap()), notes);
         }
         MemoryPlan memory = MemoryPlan.of(spec.getHeap(), userFlags, facts, spec.getRuntime(), demand.loadedClasses(), derivedThreads,
-                cpus.cores(), notes);
+                cpus.cores(), virtualLoad, notes);
         ThreadPlan threads = memory.threads();
         GcPlan gc = GcPlan.of(spec.getGc(), userFlags, facts, cpus, memory, notes);
-        PoolPlan pool = PoolPlan.of(spec.getConnectionPool(), demand, threads.max(), facts.replicas(), vocabulary, threading, notes);
-        VirtualServing virtual = threading.virtual() ? new VirtualServing(threading, cpus.cores(), pool.maxSize(), spec.getRuntime()) : null;
-        QueuePlan queues = QueuePlan.of(spec.getQueue(), demand, threads.max(), virtual, vocabulary, notes);
-        CarrierPlan carriers = CarrierPlan.of(threading, userFlags, cpus);
+        Serving serving = early != null ? early : Serving.of(spec, demand, threads, threading, cpus, facts, vocabulary, notes);
+        PoolPlan pool = serving.pool();
+        QueuePlan queues = serving.queues();
         Integer agentPort = agentPort(spec.getMetrics());
         if (!notes.invalid.isEmpty()) {
             return new Rejected(Reason.INVALID, List.copyOf(notes.invalid));

@@ -164,10 +164,12 @@ public final class MemoryAccount {
         parts.add(new Part(Bucket.METASPACE, budget.metaspace(), metaspace, null));
         parts.add(new Part(Bucket.CODE_CACHE, budget.codeCache(), tracked ? (Long) nmt.committed("Code") : null,
                 tracked ? null : "not reported without native memory tracking: counted in otherNative"));
-        // Without tracking, stacks are the threads at what the plan takes one to commit (R9a): -Xss is only reserved.
+        // Without tracking, stacks are the threads at what the plan takes one to commit (R9a): -Xss is only reserved. The live
+        // thread count is of platform threads only, as the budget's is: a virtual thread's stack is on the heap when parked.
         Long stacks = tracked ? (Long) nmt.committed("Thread") : use.threads() == null ? null : use.threads() * budget.stackPerThread();
         parts.add(new Part(Bucket.THREAD_STACKS, budget.threadStacks(), stacks, tracked || stacks == null ? null
-                : "estimated: threads x " + budget.stackPerThread() / Units.KI + "Ki, the stack budgeted per thread"));
+                : "estimated: threads x " + budget.stackPerThread() / Units.KI + "Ki, the stack budgeted per thread"
+                        + (budget.virtualStacks() == null ? "" : " (platform threads: the virtual threads' stacks are in the heap)")));
         Long direct = tracked ? (Long) Math.max(nmt.committed("Other"), Objects.requireNonNullElse(use.directBufferBytes(), 0L))
                 : use.directBufferBytes();
         parts.add(new Part(Bucket.DIRECT_MEMORY, budget.directMemory(), direct, null));

@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The loop driven as the reconciler drives it: one decision per poll, each window 10 s long, the
@@ -39,6 +41,8 @@ class AutoLoopTest {
         Instant jvmsStartedAt;
         int defaultThreads = 200;
         Integer heapInForce;
+        /** Why threads.max is no knob here, as the reconciler says it for a target on virtual threads; null on platform threads. */
+        String threadsFixed;
         final List<ProfileEvent> events = new ArrayList<>();
 
         Driver(Auto spec, Function<Observed, Optional<Replanner.Proposal>> planner) {
@@ -62,7 +66,7 @@ class AutoLoopTest {
             }
             window.setWindow("10s").setEnd(now.toString()).setMaxThreads((double) threads());
             AutoLoop.Decision d = AutoLoop.decide(new AutoLoop.Input(spec, status, new AutoSettings(threads(), null, heapInForce), MEMORY, settledAt,
-                    jvmsStartedAt, podFailure, window, planner::apply, now));
+                    jvmsStartedAt, podFailure, window, planner::apply, now, threadsFixed));
             boolean changed = status == null || !d.status().getChangedAt().equals(status.getChangedAt());
             // As the API server keeps it: written as JSON, read back.
             status = Serialization.unmarshal(Serialization.asJson(d.status()), AutoStatus.class);
@@ -125,7 +129,7 @@ class AutoLoopTest {
         assertThat(d.status.getWindows()).hasSize(1);
 
         AutoLoop.Decision again = AutoLoop.decide(new AutoLoop.Input(d.spec, d.status, new AutoSettings(200, null, null), MEMORY, d.settledAt,
-                null, null, d.status.getWindows().get(0), AutoLoopTest::littlesLaw, d.now));
+                null, null, d.status.getWindows().get(0), AutoLoopTest::littlesLaw, d.now, null));
         assertThat(again.status().getWindows()).as("a reconcile without a new poll adds nothing").hasSize(1);
     }
 
@@ -283,12 +287,39 @@ class AutoLoopTest {
             now = now.plusSeconds(10);
             Observed window = ioBound(200).setWindow("10s").setEnd(now.toString());
             status = AutoLoop.decide(new AutoLoop.Input(spec, status, new AutoSettings(200, null, null), MEMORY, i == 0 ? null : T0, null, null,
-                    window, tooBig, now)).status();
+                    window, tooBig, now, null)).status();
         }
 
         assertThat(status.getState()).isEqualTo(AutoState.Converged);
         assertThat(status.getSettings().getThreads()).isNull();
         assertThat(status.getHistory()).singleElement().satisfies(it -> assertThat(it.getReason()).contains("does not fit: Infeasible"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            platform: threads and pool step                               | false | 150 | 1250 | 40 | 300 | 40 | Pending
+            virtual threads: the pool steps alone, the loop's threads go  | true  | 150 | 1250 | 40 |     | 40 | Pending
+            virtual threads: a thread move alone is no step               | true  |     | 1250 |    |     |    | Converged
+            """)
+    void onVirtualThreadsTheLoopStepsNoThreadsAndSaysWhy(String label, boolean virtual, Integer loopThreads, int proposedThreads,
+            Integer proposedPool, Integer toThreads, Integer toPool, AutoVerdict verdict) {
+        Driver d = new Driver(fast(), period -> Optional.of(new Replanner.Proposal(new AutoSettings(proposedThreads, proposedPool, null),
+                "the measured workload")));
+        d.threadsFixed = virtual ? "threads.max is not stepped: requests run on virtual threads" : null;
+        // The platform pool's 200 threads the metrics show, or the loop's own from an earlier step, are in force either way.
+        d.status = new AutoStatus().setState(AutoState.Observing).setChangedAt(T0.toString()).setSettings(new AutoSettings(loopThreads, null, null));
+        d.settledAt = T0;
+        d.poll(ioBound(d.threads()));
+        d.poll(ioBound(d.threads()));
+
+        assertThat(d.last().getVerdict()).isEqualTo(verdict);
+        assertThat(d.last().getTo().getThreads()).isEqualTo(toThreads);
+        assertThat(d.last().getTo().getConnectionPool()).isEqualTo(toPool);
+        assertThat(d.last().getReason().contains("threads.max is not stepped")).as("said in status.auto: " + d.last().getReason())
+                .isEqualTo(virtual);
+        if (verdict == AutoVerdict.Pending) {
+            assertThat(d.status.getSettings()).isEqualTo(new AutoSettings(toThreads, toPool, null));
+        }
     }
 
     @Test

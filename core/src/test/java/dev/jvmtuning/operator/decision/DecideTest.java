@@ -52,6 +52,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The decision without a cluster: a small world applies each decision's writes as the API server and the
@@ -76,6 +78,8 @@ class DecideTest {
         Set<String> appliedEnv = new HashSet<>();
         Instant now = T0;
         Double meanLatencyMillis;
+        /** The web server's busy platform threads of its 200, as the window reports them. */
+        double busyThreads = 10;
         /** What the pods' JVMs report they run, by pod; null when no metrics are read. */
         Map<String, EffectiveOptions> effectiveOptions;
         /** What the pods' JVMs report of their memory, by pod; null when no metrics are read. */
@@ -102,7 +106,7 @@ class DecideTest {
                 if (meanLatencyMillis != null) {
                     // The figures of AutoRevertTest's pods: 100 req/s on one pod, Tomcat's 200 threads.
                     window = new Observed().setRequestsPerSecond(100.0).setMeanLatencyMillis(meanLatencyMillis).setCpuCores(0.2)
-                            .setGcTimePercent(1.0).setErrorPercent(0.0).setMaxThreads(200.0).setBusyThreads(10.0).setPods(1)
+                            .setGcTimePercent(1.0).setErrorPercent(0.0).setMaxThreads(200.0).setBusyThreads(busyThreads).setPods(1)
                             .setWindow("10s").setEnd(now.toString());
                 }
                 report = new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, "read 1 of 1 Ready pods", window,
@@ -356,6 +360,27 @@ class DecideTest {
         assertThat(world.reason(ConditionType.THREAD_POOL_SATURATED)).isEqualTo("PoolHasHeadroom");
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            Invalid, virtual threads    | jvmOptions: ["-XX:+NoSuchFlag"] | true  | Invalid    | VirtualThreads
+            Infeasible, virtual threads | heap: {size: 2Gi}               | true  | Infeasible | VirtualThreads
+            Infeasible, platform        | heap: {size: 2Gi}               | false | Infeasible | PoolSaturated
+            """)
+    void withoutAPlanTheThreadPoolIsJudgedByWhatTheContainerRunsRequestsOn(String label, String problem, boolean virtual, String applied,
+            String threadPool) {
+        World world = new World("runtime: SpringBootTomcat\nmode: Recommend\n" + problem);
+        if (virtual) {
+            world.deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv()
+                    .add(new EnvVar("SPRING_THREADS_VIRTUAL_ENABLED", "true", null));
+        }
+        world.meanLatencyMillis = 200.0;
+        world.busyThreads = 200;
+        world.reconcile();
+
+        assertThat(world.reason(ConditionType.APPLIED)).isEqualTo(applied);
+        assertThat(world.reason(ConditionType.THREAD_POOL_SATURATED)).as("the platform pool is all busy").isEqualTo(threadPool);
+    }
+
     @Test
     void theSettingsAreSaidInEffectOnlyWhenTheJvmsReportThem() {
         World world = applied(APPLY);
@@ -603,6 +628,35 @@ class DecideTest {
         world.rollOut();
         world.reconcile();
         return world;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            platform: threads from the server's 200           | false |                                        | 200 | 100 | Pending   | false
+            virtual threads: no thread count, nothing to step | true  |                                        |     |     | Converged | false
+            virtual threads: the heap still steps             | true  | heapPercentOfLimit: {min: 30, max: 40} |     |     | Pending   | true
+            """)
+    void autoOnVirtualThreadsStepsNoThreadsAndSaysWhy(String label, boolean virtual, String bounds, Integer fromThreads, Integer toThreads,
+            AutoVerdict verdict, boolean heapSteps) {
+        World world = new World(AUTO.replace("observationWindows: 1", "observationWindows: 1" + (bounds == null ? "" : ", " + bounds)));
+        if (virtual) {
+            world.deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv()
+                    .add(new EnvVar("SPRING_THREADS_VIRTUAL_ENABLED", "true", null));
+        }
+        world.reconcile();
+        world.rollOut();
+        world.reconcile();
+        world.meanLatencyMillis = 100.0;
+        world.reconcile();
+
+        AutoIteration iteration = world.auto().getHistory().get(0);
+        assertThat(iteration.getFrom().getThreads()).as("the platform pool's 200 in the window are in force on platform threads only")
+                .isEqualTo(fromThreads);
+        assertThat(iteration.getTo().getThreads()).as(iteration.getReason()).isEqualTo(toThreads);
+        assertThat(iteration.getReason().startsWith("heap.size")).as(iteration.getReason()).isEqualTo(heapSteps);
+        assertThat(iteration.getVerdict()).as(iteration.getReason()).isEqualTo(verdict);
+        assertThat(iteration.getReason().contains("threads.max is not stepped: requests run on virtual threads (the container's env sets "
+                + "SPRING_THREADS_VIRTUAL_ENABLED=true)")).as(iteration.getReason()).isEqualTo(virtual);
     }
 
     @Test

@@ -41,7 +41,7 @@ class StatusBuilderTest {
 
     private static final long MI = Units.MI;
     private static final MemoryBudget BUDGET = new MemoryBudget(384 * MI, 153 * MI, 60 * MI, 8_000, true, 48 * MI, 160, 256 * Units.KI,
-            32 * MI, 51 * MI);
+            32 * MI, 51 * MI, null);
 
     private static MemoryAccount.Judgement judged(long resident) {
         return MemoryAccount.judge(Map.of("orders-1", new MemoryUse(100 * MI, 153 * MI, 50 * MI, 10 * MI, 120L, resident, NativeMemory.NONE)),

@@ -146,4 +146,56 @@ class PlannerVirtualThreadsTest {
         assertThat(decision(plan, "jvm.virtualThreadParallelism").value()).isEqualTo("8");
         assertThat(plan.values().virtualThreadParallelism()).as("not rendered a second time").isNull();
     }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            # 2 carriers + 16 of the server's + 40 + 2 x 2 of the JVM's; nothing bounds the virtual threads, so no heap share is named
+            virtual, no workload            | true  |                                           |                                          | 62  |
+            # R18 lets 480 in: 480 x 32Ki = 15Mi of the heap
+            virtual, R18 bounds 480         | true  |                                           | {requestsPerSecond: 400, meanLatency: 200ms, cpuPerRequest: 5ms, dbTimePerRequest: 50ms, maxQueueWait: 1s} | 62 | 480
+            # the user's 8 carriers + 16 + 44
+            virtual, 8 carriers of the user's | true | -Djdk.virtualThreadScheduler.parallelism=8 |                                         | 68  |
+            # Tomcat's default 200 workers + 44
+            platform, no threads.max        | false |                                           |                                          | 244 |
+            """)
+    void nativeStacksAreBudgetedForThePlatformThreadsAndTheHeapHoldsTheVirtualOnes(String label, boolean virtual, String toolOptions,
+            String workload, int platformThreads, Integer virtualThreads) {
+        Map<String, String> env = new java.util.HashMap<>();
+        if (virtual) {
+            env.put("SPRING_THREADS_VIRTUAL_ENABLED", "true");
+        }
+        if (toolOptions != null) {
+            env.put("JAVA_TOOL_OPTIONS", toolOptions);
+        }
+        Planned plan = plan("runtime: SpringBootTomcat" + (workload == null ? "" : "\nworkload: " + workload), container(2, env));
+
+        MemoryBudget budget = plan.budget();
+        assertThat(budget.threads()).isEqualTo(platformThreads);
+        assertThat(budget.heap()).as("the heap is what the limit leaves: the virtual threads' stacks are in it")
+                .isEqualTo((budget.limit() - budget.nonHeap()) / Units.MI * Units.MI);
+        if (virtualThreads == null) {
+            assertThat(budget.virtualStackBytes()).isZero();
+            assertThat(decision(plan, "heap.size").rationale()).doesNotContain("virtual threads x");
+        } else {
+            assertThat(budget.virtualStacks().threads()).isEqualTo(virtualThreads);
+            assertThat(budget.virtualStackBytes()).isEqualTo(virtualThreads * MemoryPlan.VIRTUAL_STACK_CHUNK);
+            assertThat(decision(plan, "heap.size").rationale()).contains("(holding up to " + virtualThreads + " virtual threads x 32Ki stacks 15Mi)");
+        }
+        if (virtual) {
+            assertThat(decision(plan, "jvm.threadStackBudget").rationale()).contains("each of the " + platformThreads + " platform threads",
+                    "the virtual threads' stacks are on the heap");
+        }
+    }
+
+    @Test
+    void aHeapTooSmallForTheVirtualThreadsStacksIsInfeasible() {
+        // R18: 20,000 req/s + 25% x (200 ms + 1 s) = 30,000 in flight x 32Ki = 938Mi, more than the 512Mi limit leaves the heap
+        ContainerFacts small = new ContainerFacts(2.0, 2.0, Units.bytes("512Mi"), Units.bytes("512Mi"),
+                Map.of("SPRING_THREADS_VIRTUAL_ENABLED", "true"), Set.of(), List.of(), List.of(), 21, 1);
+        PlanResult result = Planner.plan(Specs.spec("runtime: SpringBootTomcat\nworkload: {requestsPerSecond: 20000, meanLatency: 200ms, "
+                + "maxQueueWait: 1s}"), small);
+
+        assertThat(result).isInstanceOfSatisfying(PlanResult.Rejected.class, rejected -> assertThat(rejected.messages())
+                .anyMatch(m -> m.contains("virtual threads x 32Ki stacks") && m.endsWith("or lower queue.maxConnections (R9)")));
+    }
 }

@@ -5,20 +5,28 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import dev.jvmtuning.operator.api.v1alpha1.MemoryBucket;
 import dev.jvmtuning.operator.api.v1alpha1.ObservedMemory;
+import dev.jvmtuning.operator.api.v1alpha1.Runtime;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
+import dev.jvmtuning.operator.api.v1alpha1.Workload;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
+import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.NativeMemory;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.planner.MemoryBudget;
+import dev.jvmtuning.operator.planner.PlanResult;
+import dev.jvmtuning.operator.planner.Planner;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class MemoryAccountTest {
@@ -29,7 +37,7 @@ class MemoryAccountTest {
      * 32Mi, JVM overhead 51Mi, and the heap what the limit leaves, 153Mi.
      */
     private static final MemoryBudget BUDGET = new MemoryBudget(LIMIT, 153 * MI, 60 * MI, 8_000, true, 48 * MI, 160, 256 * Units.KI,
-            32 * MI, 51 * MI);
+            32 * MI, 51 * MI, null);
 
     /** The JVM's own account with tracking on: heap, class metadata, thread stacks, code, Other (direct buffers), GC, symbols. */
     private static NativeMemory tracked(long stacks, long other) {
@@ -133,5 +141,25 @@ class MemoryAccountTest {
         assertThat(MemoryAccount.steady(shown, grown)).as("8Mi of 378Mi").isFalse();
         assertThat(MemoryAccount.steady(shown, other)).as("another pod").isFalse();
         assertThat(MemoryAccount.steady(null, shown)).isFalse();
+    }
+
+    @ParameterizedTest(name = "virtual threads {0}: {1} platform threads budgeted")
+    @CsvSource({"false, 144", "true, 62"})
+    void withoutTrackingAPodAtThePlannedThreadsHasItsStacksWithinTheirBudget(boolean virtual, int platformThreads) {
+        TuningProfileSpec spec = new TuningProfileSpec();
+        spec.setRuntime(Runtime.SpringBootTomcat);
+        // R1 on platform threads: 400 req/s x 200 ms + 25% = 100 workers; R18 on virtual threads
+        spec.setWorkload(new Workload().setRequestsPerSecond(400.0).setMeanLatency("200ms"));
+        ContainerFacts facts = new ContainerFacts(2.0, 2.0, 2 * Units.GI, 2 * Units.GI,
+                virtual ? Map.of("SPRING_THREADS_VIRTUAL_ENABLED", "true") : Map.of(), Set.of(), List.of(), List.of(), 21, 1);
+        MemoryBudget budget = ((PlanResult.Plan) Planner.plan(spec, facts)).budget();
+        assertThat(budget.threads()).as("on virtual threads the carriers, the server's and the JVM's, not 200 workers").isEqualTo(platformThreads);
+
+        // The JVM's live thread count leaves virtual threads out, as the budget does.
+        MemoryBucket stacks = MemoryAccount.judge(Map.of("orders-7d9f-abc", untracked(platformThreads, 10 * MI, 900 * MI)), 2 * Units.GI, budget)
+                .memory().getBuckets().get(3);
+        assertThat(stacks.getBucket()).isEqualTo("threadStacks");
+        assertThat(stacks.getUsed()).isEqualTo(stacks.getBudget());
+        assertThat(stacks.getNote().contains("the virtual threads' stacks are in the heap")).isEqualTo(virtual);
     }
 }

@@ -165,8 +165,8 @@ class TpCommandTest {
         Recommendation cpu = Recommendation.scale("resources.limits.cpu", null, 1.5, "throttled");
 
         // The status as the operator writes it: a window under load gives advice, the next one (the load test is over) gives none.
-        // Retried as a whole, as an operator running in this JVM may write the profile's status in between.
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+        // Retried as a whole, exceptions included, as an operator running in this JVM may write the profile's status in between.
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() -> {
             writeStatus(namespace, window("2026-11-24T10:00:00Z", 400.0), List.of(measured, leak, cpu));
             writeStatus(namespace, window("2026-11-24T10:01:00Z", 0.0), List.of());
             TuningProfile idle = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders-api").get();
@@ -197,8 +197,8 @@ class TpCommandTest {
         String differs = "the planned JVM options are in effect on 1 of 2 pods; orders-api-b: MaxHeapSize is 209715200 (VM_CREATION), "
                 + "planned 566231040 by -Xmx540m";
 
-        // Retried as a whole, as an operator running in this JVM may write the profile's status in between.
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+        // Retried as a whole, exceptions included, as an operator running in this JVM may write the profile's status in between.
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() -> {
             TuningProfile profile = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders-api").get();
             TuningProfileStatus status = new TuningProfileStatus();
             status.setSettings(List.of(

@@ -90,7 +90,7 @@ final class ApplyStep {
         status.applied("settings " + hash + " rendered into container " + userContainer.getName() + " of Deployment "
                 + deployment.getMetadata().getName(), progress.rollout());
         if (progress.rollout().complete()) {
-            status.attested(Attestation.of(rendering.renderedFlags(), optionsOfPodsRunning(hash, seen)));
+            status.attested(Attestation.of(rendering.renderedFlags(), rendering.serverSettings(), optionsOfPodsRunning(hash, seen)));
         }
         return writes;
     }

@@ -191,7 +191,7 @@ public final class StatusBuilder {
      * Ready says the pods run the tuned settings only when their JVMs say so.
      */
     public StatusBuilder attested(Attestation attestation) {
-        setEffective(s -> s.getRenderedAs() == null ? null : attestation.effectiveOf(s.getRenderedAs()).map(Attestation.Effective::describe)
+        setEffective(s -> s.getRenderedAs() == null ? null : attestation.effectiveOf(s.getRenderedAs(), s.getName()).map(Attestation.Effective::describe)
                 .orElse(null));
         String message = "the planned JVM options are " + attestation.message();
         switch (attestation.verdict()) {

@@ -26,9 +26,10 @@ import java.util.stream.Stream;
  * @param differences each planned option a pod runs without, pod by pod
  * @param notReported pods that report no options: no agent, or one older than the series
  * @param effective   what the reporting pods run of each planned option, by option; empty when no pod reports
+ * @param runtimeRead for pods without the agent, what their runtime's own metrics could and could not check
  */
 public record Attestation(Verdict verdict, int pods, int inEffect, List<Difference> differences, List<String> notReported,
-        Map<String, Effective> effective) {
+        Map<String, Effective> effective, RuntimeRead runtimeRead) {
 
     public enum Verdict {
         /** Every pod runs with every planned option. */
@@ -92,6 +93,56 @@ public record Attestation(Verdict verdict, int pods, int inEffect, List<Differen
     }
 
     /**
+     * The planned options judged on pods without the agent, from what their runtime's own metrics show; empty when
+     * every pod judged has the agent.
+     *
+     * @param checked     the options at least one such pod's metrics show
+     * @param uncheckable the JVM options none of them show, which the agent would report
+     * @param notShown    the server settings none of them show: their runtime publishes no meter of them
+     */
+    public record RuntimeRead(List<String> checked, List<String> uncheckable, List<String> notShown) {
+        static final RuntimeRead NONE = new RuntimeRead(List.of(), List.of(), List.of());
+
+        static RuntimeRead of(Collection<Planned> planned, Collection<EffectiveOptions> runtimeReadings) {
+            if (runtimeReadings.isEmpty()) {
+                return NONE;
+            }
+            List<String> checked = new ArrayList<>();
+            List<String> uncheckable = new ArrayList<>();
+            List<String> notShown = new ArrayList<>();
+            for (Planned option : planned) {
+                if (runtimeReadings.stream().anyMatch(reading -> reading.shows(option.option()))) {
+                    checked.add(option.option());
+                } else if (reported(option.option())) {
+                    uncheckable.add(option.option());
+                } else {
+                    notShown.add(option.option());
+                }
+            }
+            return new RuntimeRead(List.copyOf(checked), List.copyOf(uncheckable), List.copyOf(notShown));
+        }
+
+        /** e.g. ", read from the runtime's metrics: MaxHeapSize, UseG1GC; not checkable without the agent: UseContainerSupport". */
+        String describe() {
+            if (checked.isEmpty() && uncheckable.isEmpty() && notShown.isEmpty()) {
+                return "";
+            }
+            String described = checked.isEmpty() ? ", nothing planned shows in the runtime's metrics"
+                    : ", read from the runtime's metrics: " + String.join(", ", checked);
+            if (!uncheckable.isEmpty()) {
+                described += "; not checkable without the agent: " + String.join(", ", uncheckable);
+            }
+            if (!notShown.isEmpty()) {
+                described += "; not shown by the runtime's metrics: " + String.join(", ", notShown);
+            }
+            return described;
+        }
+    }
+
+    /** The server settings whose runtime's metrics can show them: Tomcat's and Jetty's thread maximum, Hikari's pool maximum. */
+    static final Set<Setting> SHOWN_BY_RUNTIMES = Set.of(Setting.THREADS_MAX, Setting.POOL_MAX_SIZE);
+
+    /**
      * An option a flag sets, with the value the JVM should then report.
      *
      * @param flag the flag as planned, e.g. -Xmx512m
@@ -134,34 +185,56 @@ public record Attestation(Verdict verdict, int pods, int inEffect, List<Differen
     private static final Pattern VALUED = Pattern.compile("-XX:([A-Za-z0-9]+)=(.+)");
 
     /**
-     * @param plannedFlags the JVM options in the order the JVM reads them, the last of an option winning, as in
-     *                     Rendering's renderedFlags; flags for options the agent does not report (-javaagent, -Xlog,
-     *                     -D...) are not judged
-     * @param pods         each pod's reported options, by pod name
+     * @param plannedFlags    the JVM options in the order the JVM reads them, the last of an option winning, as in
+     *                        Rendering's renderedFlags; flags for options the agent does not report (-javaagent, -Xlog,
+     *                        -D...) are not judged
+     * @param serverSettings  the server settings rendered, each as its variable=value (Rendering's serverSettings); those
+     *                        no runtime's metrics show are not judged
+     * @param pods            each pod's reported options, by pod name
      */
-    public static Attestation of(List<String> plannedFlags, Map<String, EffectiveOptions> pods) {
+    public static Attestation of(List<String> plannedFlags, Map<Setting, String> serverSettings, Map<String, EffectiveOptions> pods) {
         Map<String, Planned> planned = planned(plannedFlags);
+        serverSettings.forEach((setting, rendered) -> serverSetting(setting, rendered).ifPresent(p -> planned.put(p.option(), p)));
         List<Difference> differences = new ArrayList<>();
         List<String> notReported = new ArrayList<>();
         int inEffect = 0;
         for (Map.Entry<String, EffectiveOptions> pod : pods.entrySet()) {
-            if (!pod.getValue().reported()) {
+            List<Planned> shown = planned.values().stream().filter(option -> pod.getValue().shows(option.option())).toList();
+            if (!pod.getValue().reported() || shown.isEmpty()) {
                 notReported.add(pod.getKey());
                 continue;
             }
-            List<Difference> ofPod = differences(pod.getKey(), planned.values(), pod.getValue());
+            List<Difference> ofPod = differences(pod.getKey(), shown, pod.getValue());
             differences.addAll(ofPod);
             inEffect += ofPod.isEmpty() ? 1 : 0;
         }
         Verdict verdict = !differences.isEmpty() ? Verdict.DIFFERS
                 : notReported.isEmpty() && !pods.isEmpty() ? Verdict.IN_EFFECT : Verdict.NOT_REPORTED;
+        List<EffectiveOptions> runtimeReadings = pods.values().stream().filter(p -> p.reported() && p.fromRuntimeMetrics()).toList();
         return new Attestation(verdict, pods.size(), inEffect, List.copyOf(differences), List.copyOf(notReported),
-                effective(planned.values(), pods));
+                effective(planned.values(), pods), RuntimeRead.of(planned.values(), runtimeReadings));
     }
 
-    /** What the pods run of the option this rendered flag sets; empty for a flag the agent reports no option of, or none reported. */
-    public Optional<Effective> effectiveOf(String flag) {
-        return optionsSetBy(flag).stream().findFirst().map(option -> effective.get(option.option()));
+    /** A server setting as its runtime's metrics would show it: by the setting's name, planned by its variable=value. */
+    private static Optional<Planned> serverSetting(Setting setting, String rendered) {
+        if (!SHOWN_BY_RUNTIMES.contains(setting)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new Planned(setting.key(), rendered, Double.parseDouble(rendered.substring(rendered.indexOf('=') + 1)),
+                    Tolerance.EXACT));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * What the pods run of the option this rendered flag sets, or of this server setting (by its name, threads.max);
+     * empty for a flag the agent reports no option of, a setting no runtime's metrics show, or none reported.
+     */
+    public Optional<Effective> effectiveOf(String renderedAs, String setting) {
+        return optionsSetBy(renderedAs).stream().findFirst().map(option -> effective.get(option.option()))
+                .or(() -> Optional.ofNullable(effective.get(setting)));
     }
 
     private static Map<String, Effective> effective(Collection<Planned> planned, Map<String, EffectiveOptions> pods) {
@@ -171,9 +244,13 @@ public record Attestation(Verdict verdict, int pods, int inEffect, List<Differen
         }
         Map<String, Effective> effective = new LinkedHashMap<>();
         for (Planned option : planned) {
+            List<EffectiveOptions> showing = reporting.stream().filter(jvm -> jvm.shows(option.option())).toList();
+            if (showing.isEmpty()) {
+                continue;
+            }
             Map<String, Integer> differing = new HashMap<>();
             Map<String, Integer> asPlanned = new HashMap<>();
-            for (EffectiveOptions jvm : reporting) {
+            for (EffectiveOptions jvm : showing) {
                 Optional<Option> reported = jvm.option(option.option());
                 if (reported.isEmpty()) {
                     differing.merge("no such option", 1, Integer::sum);
@@ -187,7 +264,7 @@ public record Attestation(Verdict verdict, int pods, int inEffect, List<Differen
             Stream.of(differing, asPlanned).forEach(values -> values.entrySet().stream()
                     .sorted(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
                     .forEach(value -> podsByValue.put(value.getKey(), value.getValue())));
-            effective.put(option.option(), new Effective(podsByValue, pods.size(), pods.size() - reporting.size()));
+            effective.put(option.option(), new Effective(podsByValue, pods.size(), pods.size() - showing.size()));
         }
         return Collections.unmodifiableMap(effective);
     }
@@ -209,7 +286,7 @@ public record Attestation(Verdict verdict, int pods, int inEffect, List<Differen
 
     /** One line for a condition's message: on how many pods the plan is in effect, and the first differences. */
     public String message() {
-        String counted = "in effect on " + inEffect + " of " + pods + " pods";
+        String counted = "in effect on " + inEffect + " of " + pods + " pods" + runtimeRead.describe();
         List<String> parts = new ArrayList<>(List.of(counted));
         differences.stream().limit(3).map(Difference::describe).forEach(parts::add);
         if (differences.size() > 3) {

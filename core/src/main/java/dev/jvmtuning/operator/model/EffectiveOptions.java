@@ -8,8 +8,14 @@ import java.util.List;
  * The HotSpot options one pod's JVM reports it runs with (the agent's jvmtuning_vm_option series): for each
  * option its value, booleans as 1 or 0, sizes in bytes except ThreadStackSize in KiB, and where the value came
  * from. Empty when the pod reports none: no agent, or one older than the series.
+ *
+ * <p>Without the agent, the few options the runtime's own metrics show (RuntimeMetricsOptions), and the server
+ * settings they show, by setting name (threads.max): then an option missing is one they cannot show, not one the
+ * JVM lacks.
+ *
+ * @param fromRuntimeMetrics whether the options are the runtime's metrics' few rather than the agent's report
  */
-public record EffectiveOptions(Map<String, Option> options) {
+public record EffectiveOptions(Map<String, Option> options, boolean fromRuntimeMetrics) {
     public static final EffectiveOptions NONE = new EffectiveOptions(Map.of());
 
     /**
@@ -23,9 +29,18 @@ public record EffectiveOptions(Map<String, Option> options) {
             "UseG1GC", "UseParallelGC", "UseSerialGC", "UseZGC", "ZGenerational", "UseShenandoahGC",
             "MaxGCPauseMillis", "ParallelGCThreads", "ConcGCThreads", "UseStringDeduplication", "ExitOnOutOfMemoryError");
 
-    /** Where HotSpot says a value came from: com.sun.management.VMOption.Origin, by name. */
+    /**
+     * Where HotSpot says a value came from: com.sun.management.VMOption.Origin, by name; or RUNTIME_METRICS, a value
+     * read off the runtime's own metrics, which say nothing of where it came from.
+     */
     public enum Origin {
-        DEFAULT, VM_CREATION, ENVIRON_VAR, CONFIG_FILE, MANAGEMENT, ERGONOMIC, ATTACH_ON_DEMAND, OTHER;
+        DEFAULT, VM_CREATION, ENVIRON_VAR, CONFIG_FILE, MANAGEMENT, ERGONOMIC, ATTACH_ON_DEMAND, OTHER,
+        RUNTIME_METRICS {
+            @Override
+            public String toString() {
+                return "runtime metrics";
+            }
+        };
 
         /** An origin a later JDK adds is OTHER here. */
         public static Origin of(String name) {
@@ -45,8 +60,25 @@ public record EffectiveOptions(Map<String, Option> options) {
         options = Map.copyOf(options);
     }
 
+    /** The agent's report. */
+    public EffectiveOptions(Map<String, Option> options) {
+        this(options, false);
+    }
+
+    static EffectiveOptions fromRuntimeMetrics(Map<String, Option> options) {
+        return new EffectiveOptions(options, true);
+    }
+
     public boolean reported() {
         return !options.isEmpty();
+    }
+
+    /**
+     * Whether this reading says what the JVM runs of the option: the agent's says it of every option it reads (one
+     * missing is one the JDK lacks); the runtime's metrics only of those they show.
+     */
+    public boolean shows(String option) {
+        return fromRuntimeMetrics ? options.containsKey(option) : READ.contains(option) || options.containsKey(option);
     }
 
     public Optional<Option> option(String name) {

@@ -1,6 +1,7 @@
 package dev.jvmtuning.operator.render;
 
 import dev.jvmtuning.operator.model.Setting;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -17,4 +18,16 @@ import java.util.SortedMap;
  */
 public record Rendering(String jvmOptionsVariable, String jvmOptionsValue, List<String> renderedFlags,
         SortedMap<String, String> serverEnvironment, Map<Setting, String> renderedAs, List<String> warnings) {
+
+    /** Each server setting rendered into a variable, as its variable=value. */
+    public Map<Setting, String> serverSettings() {
+        Map<Setting, String> settings = new EnumMap<>(Setting.class);
+        renderedAs.forEach((setting, variable) -> {
+            String value = serverEnvironment.get(variable);
+            if (value != null) {
+                settings.put(setting, variable + "=" + value);
+            }
+        });
+        return settings;
+    }
 }

@@ -18,6 +18,7 @@ import dev.jvmtuning.operator.model.Attestation;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.EffectiveOptions;
+import dev.jvmtuning.operator.model.RuntimeMetricsOptions;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.NativeMemory;
@@ -461,6 +462,31 @@ class DecideTest {
         world.edit("runtime: SpringBootTomcat\nthreads: {max: 80}");
         world.reconcile();
         assertThat(setting(world, "heap.size").getEffective()).as("the new settings are rolling out: not judged yet").isNull();
+    }
+
+    @Test
+    void withoutTheAgentTheSettingsTheRuntimesMetricsShowAreJudgedAndTheRestNamed() {
+        World world = applied(APPLY);
+        String pod = world.pods.get(0).getMetadata().getName();
+        Map<String, Double> planned = Attestation.expected(List.of(world.profile.getStatus().getLastHealthy().getJvmOptions().split(" ")));
+        double maxThreads = Double.parseDouble(setting(world, "threads.max").getValue());
+        // Parallel's pools as Micrometer shows them (the plan's collector): they hold the heap less one of the two survivor spaces
+        double heap = planned.get("MaxHeapSize");
+        double young = planned.get("NewSize");
+        Map<String, Double> pools = Map.of("PS Old Gen", heap - young, "PS Eden Space", young * 0.8, "PS Survivor Space", young * 0.1);
+
+        world.effectiveOptions = Map.of(pod, RuntimeMetricsOptions.of(pools, maxThreads, null));
+        world.reconcile();
+        assertThat(world.status(ConditionType.SETTINGS_EFFECTIVE)).isEqualTo("True");
+        assertThat(world.condition(ConditionType.SETTINGS_EFFECTIVE).orElseThrow().getMessage())
+                .contains("in effect on 1 of 1 pods, read from the runtime's metrics: MaxHeapSize, UseParallelGC, threads.max",
+                        "not checkable without the agent: UseContainerSupport");
+        assertThat(setting(world, "threads.max").getEffective()).isEqualTo(setting(world, "threads.max").getValue() + " on 1 of 1 pods");
+
+        world.effectiveOptions = Map.of(pod, RuntimeMetricsOptions.of(pools, maxThreads / 2, null));
+        world.reconcile();
+        assertThat(world.status(ConditionType.SETTINGS_EFFECTIVE)).isEqualTo("False");
+        assertThat(world.condition(ConditionType.READY).orElseThrow().getMessage()).contains(pod + ": threads.max is ", "(runtime metrics)");
     }
 
     private static Setting setting(World world, String name) {

@@ -6,6 +6,7 @@ import dev.jvmtuning.operator.model.Attestation.Difference;
 import dev.jvmtuning.operator.model.Attestation.Verdict;
 import dev.jvmtuning.operator.model.EffectiveOptions.Option;
 import dev.jvmtuning.operator.model.EffectiveOptions.Origin;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -78,7 +79,7 @@ class AttestationTest {
     @MethodSource("cases")
     void judgesWhatEachPodRunsAgainstThePlan(String name, Map<String, EffectiveOptions> pods, Verdict verdict, int inEffect,
             List<Difference> differences) {
-        Attestation attestation = Attestation.of(RENDERED, pods);
+        Attestation attestation = Attestation.of(RENDERED, Map.of(), pods);
 
         assertThat(attestation.verdict()).isEqualTo(verdict);
         assertThat(attestation.pods()).isEqualTo(pods.size());
@@ -117,16 +118,16 @@ class AttestationTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("effective")
     void saysWhatThePodsRunOfTheOptionARenderedFlagSets(String name, Map<String, EffectiveOptions> pods, String flag, String effective) {
-        assertThat(Attestation.of(RENDERED, pods).effectiveOf(flag)).map(Attestation.Effective::describe).contains(effective);
+        assertThat(Attestation.of(RENDERED, Map.of(), pods).effectiveOf(flag, "heap.size")).map(Attestation.Effective::describe).contains(effective);
     }
 
     @Test
     void nothingIsSaidOfAFlagWithoutAReportedOptionNorWhenNoPodReports() {
-        Attestation attestation = Attestation.of(RENDERED, pods(jvm()));
+        Attestation attestation = Attestation.of(RENDERED, Map.of(), pods(jvm()));
 
-        assertThat(attestation.effectiveOf("-javaagent:/jvm-tuning-agent/jvm-tuning-agent.jar=port=9404,host=0.0.0.0")).isEmpty();
-        assertThat(attestation.effectiveOf("-XX:+AlwaysPreTouch")).as("not planned").isEmpty();
-        assertThat(Attestation.of(RENDERED, pods(EffectiveOptions.NONE)).effectiveOf("-Xmx512m")).isEmpty();
+        assertThat(attestation.effectiveOf("-javaagent:/jvm-tuning-agent/jvm-tuning-agent.jar=port=9404,host=0.0.0.0", "heap.size")).isEmpty();
+        assertThat(attestation.effectiveOf("-XX:+AlwaysPreTouch", "heap.size")).as("not planned").isEmpty();
+        assertThat(Attestation.of(RENDERED, Map.of(), pods(EffectiveOptions.NONE)).effectiveOf("-Xmx512m", "heap.size")).isEmpty();
         assertThat(attestation.effective().get("MaxHeapSize").podsByValue()).containsExactly(Map.entry("512Mi", 1));
     }
 
@@ -136,7 +137,7 @@ class AttestationTest {
         EffectiveOptions rounded = new EffectiveOptions(Map.of("InitialHeapSize", new Option(12_582_912, Origin.VM_CREATION),
                 "UseContainerSupport", new Option(1, Origin.DEFAULT)));
 
-        assertThat(Attestation.of(List.of("-Xms11m"), Map.of("web-0", rounded)).verdict()).isEqualTo(Verdict.IN_EFFECT);
+        assertThat(Attestation.of(List.of("-Xms11m"), Map.of(), Map.of("web-0", rounded)).verdict()).isEqualTo(Verdict.IN_EFFECT);
     }
 
     @Test
@@ -144,7 +145,7 @@ class AttestationTest {
         EffectiveOptions jdk25 = new EffectiveOptions(Map.of("UseZGC", new Option(1, Origin.ENVIRON_VAR), "UseContainerSupport",
                 new Option(1, Origin.DEFAULT)));
 
-        Attestation attestation = Attestation.of(List.of("-XX:+UseZGC", "-XX:+ZGenerational"), Map.of("web-0", jdk25));
+        Attestation attestation = Attestation.of(List.of("-XX:+UseZGC", "-XX:+ZGenerational"), Map.of(), Map.of("web-0", jdk25));
 
         assertThat(attestation.verdict()).isEqualTo(Verdict.DIFFERS);
         assertThat(attestation.differences()).containsExactly(new Difference("web-0", "ZGenerational", "-XX:+ZGenerational", 1, null, null));
@@ -154,7 +155,7 @@ class AttestationTest {
 
     @Test
     void aJvmBlindToItsContainerDiffersWhateverItsFlags() {
-        Attestation attestation = Attestation.of(RENDERED, pods(jvm(Map.of("UseContainerSupport", new Option(0, Origin.VM_CREATION)))));
+        Attestation attestation = Attestation.of(RENDERED, Map.of(), pods(jvm(Map.of("UseContainerSupport", new Option(0, Origin.VM_CREATION)))));
 
         assertThat(attestation.verdict()).isEqualTo(Verdict.DIFFERS);
         assertThat(attestation.message()).isEqualTo("in effect on 0 of 1 pods; web-0: UseContainerSupport is false (VM_CREATION), planned true "
@@ -187,10 +188,82 @@ class AttestationTest {
 
     @Test
     void theMessageCountsPodsAndNamesTheDifferencesAndThePodsThatReportNothing() {
-        Attestation attestation = Attestation.of(RENDERED, pods(jvm(), jvm(Map.of("MaxHeapSize", new Option(256 * MI, Origin.VM_CREATION))),
+        Attestation attestation = Attestation.of(RENDERED, Map.of(), pods(jvm(), jvm(Map.of("MaxHeapSize", new Option(256 * MI, Origin.VM_CREATION))),
                 EffectiveOptions.NONE));
 
         assertThat(attestation.message()).isEqualTo("in effect on 1 of 3 pods; web-1: MaxHeapSize is 256Mi (VM_CREATION), planned 512Mi "
                 + "by -Xmx512m; no options reported by web-2 (no jvm-tuning agent, or an older one)");
+    }
+
+    /** The server settings a Spring Boot plan renders beside RENDERED. */
+    private static final Map<Setting, String> SERVER = new EnumMap<>(Map.of(Setting.THREADS_MAX, "SERVER_TOMCAT_THREADS_MAX=200",
+            Setting.POOL_MAX_SIZE, "SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE=10", Setting.THREADS_MIN_SPARE, "SERVER_TOMCAT_THREADS_MINSPARE=10"));
+
+    /** A pod without the agent: Micrometer's heap pools of G1 (as JDK 17 and 25 report them) and Tomcat's thread maximum. */
+    private static EffectiveOptions micrometer(double oldGenMax, Double maxThreads) {
+        return RuntimeMetricsOptions.of(Map.of("G1 Eden Space", -1.0, "G1 Old Gen", oldGenMax, "G1 Survivor Space", -1.0), maxThreads, null);
+    }
+
+    static Stream<Arguments> withoutTheAgent() {
+        Map<String, Double> serialPools = Map.of("Tenured Gen", 357_957_632.0, "Eden Space", 143_130_624.0, "Survivor Space", 17_891_328.0);
+        return Stream.of(
+                Arguments.of("what the runtime's metrics show matches", pods(micrometer(512 * MI, 200.0), micrometer(512 * MI, 200.0)),
+                        Verdict.IN_EFFECT, "in effect on 2 of 2 pods, read from the runtime's metrics: MaxHeapSize, UseG1GC, threads.max; "
+                                + "not checkable without the agent: UseContainerSupport, ActiveProcessorCount, InitialHeapSize, MaxGCPauseMillis, "
+                                + "ReservedCodeCacheSize, MaxDirectMemorySize; not shown by the runtime's metrics: connectionPool.maxSize"),
+                Arguments.of("an entrypoint's -Xmx256m", pods(micrometer(512 * MI, 200.0), micrometer(256 * MI, 200.0)), Verdict.DIFFERS,
+                        "in effect on 1 of 2 pods, read from the runtime's metrics: MaxHeapSize, UseG1GC, threads.max; not checkable without "
+                                + "the agent: UseContainerSupport, ActiveProcessorCount, InitialHeapSize, MaxGCPauseMillis, ReservedCodeCacheSize, "
+                                + "MaxDirectMemorySize; not shown by the runtime's metrics: connectionPool.maxSize; web-1: MaxHeapSize is 256Mi "
+                                + "(runtime metrics), planned 512Mi by -Xmx512m"),
+                Arguments.of("Serial's pools, which hold the heap less a survivor space, where G1 was planned", pods(RuntimeMetricsOptions.of(
+                        serialPools, null, null)), Verdict.DIFFERS, "in effect on 0 of 1 pods, read from the runtime's metrics: MaxHeapSize, "
+                                + "UseG1GC; not checkable without the agent: UseContainerSupport, ActiveProcessorCount, InitialHeapSize, "
+                                + "MaxGCPauseMillis, ReservedCodeCacheSize, MaxDirectMemorySize; not shown by the runtime's metrics: threads.max, "
+                                + "connectionPool.maxSize; web-0: UseG1GC is false (runtime metrics), planned true by -XX:+UseG1GC"),
+                Arguments.of("the server runs another thread maximum", pods(micrometer(512 * MI, 50.0)), Verdict.DIFFERS,
+                        "in effect on 0 of 1 pods, read from the runtime's metrics: MaxHeapSize, UseG1GC, threads.max; not checkable without "
+                                + "the agent: UseContainerSupport, ActiveProcessorCount, InitialHeapSize, MaxGCPauseMillis, ReservedCodeCacheSize, "
+                                + "MaxDirectMemorySize; not shown by the runtime's metrics: connectionPool.maxSize; web-0: threads.max is 50 "
+                                + "(runtime metrics), planned 200 by SERVER_TOMCAT_THREADS_MAX=200"),
+                Arguments.of("only Hikari's maximum shows", pods(RuntimeMetricsOptions.of(Map.of(), null, 10.0)),
+                        Verdict.IN_EFFECT, "in effect on 1 of 1 pods, read from the runtime's metrics: connectionPool.maxSize; not checkable "
+                                + "without the agent: UseContainerSupport, ActiveProcessorCount, InitialHeapSize, MaxHeapSize, UseG1GC, "
+                                + "MaxGCPauseMillis, ReservedCodeCacheSize, MaxDirectMemorySize; not shown by the runtime's metrics: threads.max"),
+                Arguments.of("the agent's report beside a pod without it", pods(jvm(), micrometer(512 * MI, null)), Verdict.IN_EFFECT,
+                        "in effect on 2 of 2 pods, read from the runtime's metrics: MaxHeapSize, UseG1GC; not checkable without the agent: "
+                                + "UseContainerSupport, ActiveProcessorCount, InitialHeapSize, MaxGCPauseMillis, ReservedCodeCacheSize, "
+                                + "MaxDirectMemorySize; not shown by the runtime's metrics: threads.max, connectionPool.maxSize"),
+                Arguments.of("only the agent: server settings are not judged", pods(jvm()), Verdict.IN_EFFECT, "in effect on 1 of 1 pods"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("withoutTheAgent")
+    void withoutTheAgentJudgesWhatTheRuntimesMetricsShowAndSaysWhatTheyCannot(String name, Map<String, EffectiveOptions> pods, Verdict verdict,
+            String message) {
+        Attestation attestation = Attestation.of(RENDERED, SERVER, pods);
+
+        assertThat(attestation.verdict()).isEqualTo(verdict);
+        assertThat(attestation.message()).isEqualTo(message);
+    }
+
+    @Test
+    void aSettingsEffectiveValueIsWhatThePodsThatShowItRun() {
+        Attestation attestation = Attestation.of(RENDERED, SERVER, pods(micrometer(512 * MI, 200.0), micrometer(512 * MI, null)));
+
+        assertThat(attestation.effectiveOf("SERVER_TOMCAT_THREADS_MAX", "threads.max")).map(Attestation.Effective::describe)
+                .contains("200 on 1 of 2 pods, no report from 1");
+        assertThat(attestation.effectiveOf("-Xmx512m", "heap.size")).map(Attestation.Effective::describe).contains("512Mi on 2 of 2 pods");
+        assertThat(attestation.effectiveOf("-Xms512m", "heap.initial")).as("no runtime's metrics show it").isEmpty();
+    }
+
+    @Test
+    void metricsThatShowNothingPlannedReportNothing() {
+        Attestation attestation = Attestation.of(List.of("-XX:MaxMetaspaceSize=128m"), Map.of(),
+                Map.of("web-0", RuntimeMetricsOptions.of(Map.of(), 200.0, null)));
+
+        assertThat(attestation.verdict()).isEqualTo(Verdict.NOT_REPORTED);
+        assertThat(attestation.message()).isEqualTo("in effect on 0 of 1 pods, nothing planned shows in the runtime's metrics; not checkable "
+                + "without the agent: UseContainerSupport, MaxMetaspaceSize; no options reported by web-0 (no jvm-tuning agent, or an older one)");
     }
 }

@@ -8,6 +8,7 @@ import dev.jvmtuning.operator.model.EffectiveOptions.Option;
 import dev.jvmtuning.operator.model.EffectiveOptions.Origin;
 import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.NativeMemory;
+import dev.jvmtuning.operator.model.RuntimeMetricsOptions;
 import dev.jvmtuning.operator.model.VirtualThreads;
 import dev.jvmtuning.operator.model.VirtualThreads.Pinned;
 import java.util.LinkedHashMap;
@@ -37,16 +38,26 @@ record PodReading(PodSnapshot snapshot, EffectiveOptions options, MemoryUse memo
     /** The agent's gauges of the virtual thread scheduler (JDK 24 on), labelled figure. */
     static final String SCHEDULER = "jvmtuning_virtual_thread_scheduler";
     static final List<String> VIRTUAL_THREAD_SERIES = List.of(PINNED, PINNED_SECONDS, SCHEDULER);
+    /** Micrometer's maximum of each memory pool, labelled area and id (the pool). */
+    static final String MEMORY_MAX = "jvm_memory_max_bytes";
+    /** Hikari's configured maximum of a pool's connections, labelled pool. */
+    static final String CONNECTIONS_MAX = "hikaricp_connections_max";
+    /** The series settings are read from without the agent; the server's thread maxima are PodSnapshot's too. */
+    static final List<String> RUNTIME_SETTING_SERIES = List.of(MEMORY_MAX, "tomcat_threads_config_max_threads", "jetty_threads_config_max",
+            CONNECTIONS_MAX);
     /** Every series name a reading reads, for the scrape's filter and for a Prometheus query. */
-    static final List<String> SERIES = Stream.of(PodSnapshot.SERIES, List.of(VM_OPTION), MEMORY_SERIES, VIRTUAL_THREAD_SERIES)
-            .flatMap(List::stream).toList();
+    static final List<String> SERIES = Stream.of(PodSnapshot.SERIES, List.of(VM_OPTION), MEMORY_SERIES, VIRTUAL_THREAD_SERIES,
+            RUNTIME_SETTING_SERIES).flatMap(List::stream).distinct().toList();
 
     static PodReading of(Scrape scrape, long atMillis) {
         return new PodReading(PodSnapshot.of(scrape, atMillis), options(scrape.samples()), memory(scrape.samples()),
                 virtualThreads(scrape.samples()));
     }
 
-    /** The options a scrape reports; an option reported twice (two origins across a re-read) keeps its last sample. */
+    /**
+     * The options a scrape reports; an option reported twice (two origins across a re-read) keeps its last sample.
+     * Without the agent's series, what the runtime's own metrics show.
+     */
     static EffectiveOptions options(List<Sample> samples) {
         Map<String, Option> options = new LinkedHashMap<>();
         for (Sample s : samples) {
@@ -54,7 +65,29 @@ record PodReading(PodSnapshot snapshot, EffectiveOptions options, MemoryUse memo
                 options.put(s.label("option"), new Option(s.value(), Origin.of(s.label("origin"))));
             }
         }
-        return options.isEmpty() ? EffectiveOptions.NONE : new EffectiveOptions(options);
+        return options.isEmpty() ? shownByRuntime(samples) : new EffectiveOptions(options);
+    }
+
+    /**
+     * The heap pools' maxima, and the server's and the connection pool's configured maxima where exactly one of
+     * each shows: with two connectors or two data sources, which one the plan sized is not for the metrics to say.
+     */
+    static EffectiveOptions shownByRuntime(List<Sample> samples) {
+        Map<String, Double> heapPools = new LinkedHashMap<>();
+        for (Sample s : samples) {
+            if (s.name().equals(MEMORY_MAX) && "heap".equals(s.label("area")) && s.label("id") != null && Double.isFinite(s.value())) {
+                heapPools.put(s.label("id"), s.value());
+            }
+        }
+        Double maxThreads = single(samples, "tomcat_threads_config_max_threads");
+        return RuntimeMetricsOptions.of(heapPools, maxThreads != null ? maxThreads : single(samples, "jetty_threads_config_max"),
+                single(samples, CONNECTIONS_MAX));
+    }
+
+    /** The value of the one series of this name; null when there is none, or several. */
+    private static Double single(List<Sample> samples, String name) {
+        List<Double> values = samples.stream().filter(s -> s.name().equals(name) && Double.isFinite(s.value())).map(Sample::value).toList();
+        return values.size() == 1 ? values.get(0) : null;
     }
 
     /** The memory a scrape reports, in the agent's or Micrometer's names. */

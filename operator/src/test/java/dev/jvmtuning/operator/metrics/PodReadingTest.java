@@ -114,4 +114,55 @@ class PodReadingTest {
     void aJvmWithoutVirtualThreadsReportsNone() {
         assertThat(read("jvmtuning_available_processors 2\n").virtualThreads()).isEqualTo(VirtualThreads.NONE);
     }
+
+    /** A Spring Boot pod's /actuator/prometheus without the agent: G1 on JDK 17 with -Xmx300m, Tomcat, Hikari. */
+    private static final String MICROMETER = """
+            # HELP jvm_memory_max_bytes The maximum amount of memory in bytes that can be used for memory management
+            # TYPE jvm_memory_max_bytes gauge
+            jvm_memory_max_bytes{area="heap",id="G1 Survivor Space"} -1.0
+            jvm_memory_max_bytes{area="heap",id="G1 Old Gen"} 3.145728E8
+            jvm_memory_max_bytes{area="nonheap",id="Metaspace"} -1.0
+            jvm_memory_max_bytes{area="nonheap",id="CodeHeap 'non-nmethods'"} 5828608.0
+            jvm_memory_max_bytes{area="heap",id="G1 Eden Space"} -1.0
+            jvm_memory_max_bytes{area="nonheap",id="Compressed Class Space"} 1.073741824E9
+            # HELP jvm_gc_pause_seconds Time spent in GC pause
+            # TYPE jvm_gc_pause_seconds summary
+            jvm_gc_pause_seconds_count{action="end of minor GC",cause="G1 Evacuation Pause",gc="G1 Young Generation"} 3
+            jvm_gc_pause_seconds_sum{action="end of minor GC",cause="G1 Evacuation Pause",gc="G1 Young Generation"} 0.012
+            # HELP tomcat_threads_config_max_threads
+            # TYPE tomcat_threads_config_max_threads gauge
+            tomcat_threads_config_max_threads{name="http-nio-8080"} 200.0
+            # HELP hikaricp_connections_max Max connections
+            # TYPE hikaricp_connections_max gauge
+            hikaricp_connections_max{pool="HikariPool-1"} 10.0
+            """;
+
+    @Test
+    void withoutTheAgentTheRuntimesMetricsShowTheHeapTheCollectorAndTheMaxima() {
+        EffectiveOptions options = read(MICROMETER).options();
+
+        assertThat(options.fromRuntimeMetrics()).isTrue();
+        assertThat(options.options()).containsEntry("MaxHeapSize", new Option(314_572_800, Origin.RUNTIME_METRICS))
+                .containsEntry("UseG1GC", new Option(1, Origin.RUNTIME_METRICS))
+                .containsEntry("UseParallelGC", new Option(0, Origin.RUNTIME_METRICS))
+                .containsEntry("threads.max", new Option(200, Origin.RUNTIME_METRICS))
+                .containsEntry("connectionPool.maxSize", new Option(10, Origin.RUNTIME_METRICS));
+    }
+
+    @Test
+    void jettysMaximumWhenNoTomcatsAndNoneFromTwoConnectors() {
+        assertThat(read("jetty_threads_config_max 48.0\n").options().option("threads.max")).contains(new Option(48, Origin.RUNTIME_METRICS));
+        assertThat(read("""
+                tomcat_threads_config_max_threads{name="http-nio-8080"} 200.0
+                tomcat_threads_config_max_threads{name="http-nio-8081"} 200.0
+                hikaricp_connections_max{pool="HikariPool-1"} 10.0
+                """).options().shows("threads.max")).isFalse();
+    }
+
+    @Test
+    void theAgentsReportWinsOverTheRuntimesMetrics() {
+        EffectiveOptions options = read(MICROMETER + "jvmtuning_vm_option{option=\"MaxHeapSize\",origin=\"VM_CREATION\"} 6.7108864E7\n").options();
+
+        assertThat(options).isEqualTo(new EffectiveOptions(Map.of("MaxHeapSize", new Option(64.0 * 1024 * 1024, Origin.VM_CREATION))));
+    }
 }

@@ -24,7 +24,8 @@ class PrometheusQueryTest {
         assertThat(query).startsWith("{__name__=~\"jvm_gc_pause_seconds_sum|").endsWith("\",namespace=\"shop\",pod=~\"web-1|web-2\"}");
         PodSnapshot.SERIES.forEach(series -> assertThat(query).contains(series));
         assertThat(query).contains("|jvmtuning_vm_option|", "|jvm_threads_current|", "|jvmtuning_native_memory_bytes|",
-                "|jvmtuning_virtual_thread_pinned_total|", "|jvmtuning_virtual_thread_scheduler\"");
+                "|jvmtuning_virtual_thread_pinned_total|", "|jvmtuning_virtual_thread_scheduler|", "|jvm_memory_max_bytes|",
+                "|hikaricp_connections_max\"");
     }
 
     @Test

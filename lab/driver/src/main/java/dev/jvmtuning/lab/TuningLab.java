@@ -254,7 +254,7 @@ public final class TuningLab {
         ContainerFacts facts = facts(scenario);
         Replanner replanner = new MeasuredReplan(spec, facts, FlagPolicy.standard());
         Instant now = Instant.parse("2026-01-01T00:00:00Z");
-        AutoStatus status = AutoLoop.decide(new AutoLoop.Input(spec.getAuto(), null, new AutoSettings(), null, null, null, null, null, replanner, now)).status();
+        AutoStatus status = AutoLoop.decide(new AutoLoop.Input(spec.getAuto(), null, new AutoSettings(), null, null, null, null, null, replanner, now, null)).status();
         List<Setting> iterations = new ArrayList<>(List.of(defaults));
         Setting current = defaults;
         Integer reached = nearBest(current, best) ? 0 : null;
@@ -265,7 +265,7 @@ public final class TuningLab {
             Observed window = current.process().observed.setEnd(now.toString()).setWindow(OBSERVE_SECONDS + "s");
             Measurement.Effective e = current.process().effective;
             AutoSettings inForce = new AutoSettings(e.maxThreads(), e.poolSize(), null);
-            AutoStatus next = AutoLoop.decide(new AutoLoop.Input(spec.getAuto(), status, inForce, facts.memoryBudgetBytes(), now.minusSeconds(50), null, null, window, replanner, now))
+            AutoStatus next = AutoLoop.decide(new AutoLoop.Input(spec.getAuto(), status, inForce, facts.memoryBudgetBytes(), now.minusSeconds(50), null, null, window, replanner, now, null))
                     .status();
             boolean changed = !next.getSettings().equals(status.getSettings());
             status = next;

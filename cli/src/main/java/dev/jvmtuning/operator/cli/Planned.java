@@ -18,9 +18,8 @@ record Planned(TuningProfile profile, Deployment live, Container userContainer, 
         if (live == null) {
             throw new Refusal("no Deployment " + targetName + " in namespace " + namespace);
         }
-        // The operator lays mode Auto's settings (status.auto) over the profile: so does the preview.
-        Preview preview = Preview.of(profile.getMetadata().getName(), profile.getSpec(),
-                profile.getStatus() == null ? null : profile.getStatus().getAuto(), live, null, installed.installation());
+        // The operator lays mode Auto's settings (status.auto) over the profile and answers its last OOM kill: so does the preview.
+        Preview preview = Preview.of(profile, live, null, installed.installation());
         if (preview instanceof Preview.NoContainer missing) {
             throw new Refusal(missing.problem());
         }

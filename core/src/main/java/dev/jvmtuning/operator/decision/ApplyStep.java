@@ -9,6 +9,7 @@ import dev.jvmtuning.operator.model.Attestation;
 import dev.jvmtuning.operator.model.EffectiveOptions;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.MetricsReport;
+import dev.jvmtuning.operator.planner.MemoryBudget;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.render.Rendering;
 import dev.jvmtuning.operator.render.TuningConfigMap;
@@ -37,18 +38,20 @@ final class ApplyStep {
     private ApplyStep() {
     }
 
-    /** @param plannedHeapBytes the maximum heap the plan sets, null when it leaves it to the JVM */
+    /**
+     * @param plannedHeapBytes the maximum heap the plan sets, null when it leaves it to the JVM
+     * @param budget           the plan's memory budget, null without one
+     */
     static List<Write> decide(Observation seen, Deployment deployment, Container userContainer, Rendering rendering, Long plannedHeapBytes,
-            DeploymentTuning.Agent agent, StatusBuilder status) {
+            MemoryBudget budget, DeploymentTuning.Agent agent, StatusBuilder status) {
         TuningProfile profile = seen.profile();
         String name = profile.getMetadata().getName();
         Long generation = profile.getMetadata().getGeneration();
         ConfigMap values = TuningConfigMap.desired(profile, rendering);
         String configMapName = values.getMetadata().getName();
         String hash = DeploymentTuning.hash(rendering, configMapName);
-        List<OomKills.Kill> kills = OomKills.of(seen, userContainer.getName(),
-                TargetContainer.facts(deployment, userContainer, null).memoryLimitBytes(), hash, plannedHeapBytes);
-        OomKills.latest(kills).filter(kill -> kill.after(status.lastOomKill())).ifPresent(kill -> status.oomKilled(kill.record()));
+        List<OomKills.Kill> kills = OomKills.record(seen, userContainer.getName(),
+                TargetContainer.facts(deployment, userContainer, null).memoryLimitBytes(), hash, plannedHeapBytes, budget, status);
         Optional<RollBack> keptOut = RolloutJudge.keptOut(status.rolledBack(), hash, generation);
         if (keptOut.isPresent()) {
             status.rolledBack(keptOut.get());

@@ -1,5 +1,6 @@
 package dev.jvmtuning.operator.decision;
 
+import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
 import dev.jvmtuning.operator.api.v1alpha1.Mode;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
@@ -12,7 +13,11 @@ import dev.jvmtuning.operator.model.CurrentSettings;
 import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.model.Rule;
+import dev.jvmtuning.operator.model.Setting;
+import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.planner.MemoryBudget;
+import dev.jvmtuning.operator.planner.OomAnswer;
 import dev.jvmtuning.operator.planner.PlanResult;
 import dev.jvmtuning.operator.pressure.CarrierPinning;
 import dev.jvmtuning.operator.pressure.MemoryAccount;
@@ -21,6 +26,7 @@ import dev.jvmtuning.operator.preview.Preview;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.render.TuningConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -126,7 +132,7 @@ public final class Decide {
                     + owner.get().getMetadata().getName() + ", which is older; this profile writes nothing");
             return List.of();
         }
-        Preview preview = Preview.of(name, profile.getSpec(), status.auto(), deployment, null, installation.preview());
+        Preview preview = Preview.of(name, profile.getSpec(), status.auto(), status.lastOomKill(), deployment, null, installation.preview());
         if (preview instanceof Preview.NoContainer missing) {
             restoreIfTuned(deployment, name, writes);
             status.notApplied(Reason.INVALID, missing.problem());
@@ -142,6 +148,7 @@ public final class Decide {
             status.notApplied(rejected.reason(), String.join("; ", rejected.messages()));
             // No plan, but the container still says what runs the requests, which decides whether the thread pool is judged.
             CurrentSettings current = CurrentSettings.noPlan(ThreadingDetection.detect(profile.getSpec(), rejected.facts()));
+            recordOomKills(seen, rejected.userContainer(), rejected.facts(), null, status);
             report(seen, null, rejected.facts(), current, installation, status);
             status.memoryNotJudged();
             return List.of();
@@ -152,13 +159,48 @@ public final class Decide {
         if (profile.getSpec().getMode() == Mode.Recommend) {
             restoreIfTuned(deployment, name, writes);
             status.recommendOnly();
+            // The pods run the Deployment's own template: each kill is held against the budget Apply would give it.
+            recordOomKills(seen, rendered.userContainer(), rendered.facts(), plan.budget(), status);
+        } else if (OomAnswer.exhausted(status.lastOomKill())) {
+            restoreIfTuned(deployment, name, writes);
+            recordOomKills(seen, rendered.userContainer(), rendered.facts(), null, status);
+            LastOomKill kill = status.lastOomKill();
+            status.notApplied(Reason.OOM_KILLS_REPEATED, "pods were OOM-killed " + kill.getAnsweredInARow() + " times in a row for "
+                    + kill.getCause() + ", the first " + OomAnswer.MAX_ANSWERED_IN_A_ROW + " answered each with a larger budget, without a "
+                    + "healthy rollout between: the part keeps growing, which no budget answers (a leak?), so the Deployment stays on its "
+                    + "own template until the profile changes; last: " + kill.getMessage());
         } else {
             writes.addAll(ApplyStep.decide(seen, deployment, rendered.userContainer(), rendered.rendering(), plan.values().heapBytes(),
-                    DeploymentTuning.Agent.ifInjected(profile.getSpec(), installation.agentImage(), installation.agentJarPath()), status));
+                    plan.budget(), DeploymentTuning.Agent.ifInjected(profile.getSpec(), installation.agentImage(), installation.agentJarPath()),
+                    status));
         }
         report(seen, plan, rendered.facts(), plan.current(), installation, status);
         judgeMemory(seen, rendered, status);
         return auto ? AutoStep.decide(seen, deployment, plan, rendered.facts(), installation.preview().flagPolicy(), status) : List.of();
+    }
+
+    /**
+     * The kills of pods that run the Deployment's own template, where no plan of the profile is in force: Apply's kills are
+     * ApplyStep's, which knows the settings each pod ran.
+     *
+     * @param budget the budget each pod is held against, null for none
+     */
+    private static void recordOomKills(Observation seen, Container userContainer, ContainerFacts facts, MemoryBudget budget, StatusBuilder status) {
+        OomKills.record(seen, userContainer.getName(), facts.memoryLimitBytes(), null, null, budget, status);
+    }
+
+    /**
+     * Mode Recommend's answer to the last OOM kill (R9b): what Apply would change, each with the kill's figures; the heap gives
+     * way to the part that ran over.
+     */
+    private static List<Recommendation> oomAnswer(PlanResult.Plan plan, LastOomKill kill) {
+        if (plan.decisions().stream().noneMatch(d -> d.rule() == Rule.R9B)) {
+            return List.of();
+        }
+        String heapAtKill = kill.getPlannedHeapBytes() == null ? null : Units.mebibytes(kill.getPlannedHeapBytes());
+        return plan.decisions().stream().filter(d -> d.rule() == Rule.R9B || d.setting() == Setting.HEAP_SIZE)
+                .map(d -> Recommendation.set(d.name(), d.setting() == Setting.HEAP_SIZE ? heapAtKill : null, d.value(), d.rationale()))
+                .toList();
     }
 
     private static void restoreIfTuned(Deployment deployment, String profile, List<Write> writes) {
@@ -197,8 +239,9 @@ public final class Decide {
             var verdict = report.observed() == null ? null
                     : PressureDetector.judge(report.observed(), report.previous(), seen.profile().getSpec().getPressure(), current)
                             .with(CarrierPinning.judge(report.virtualThreads(), report.observed().getWindow()));
-            List<Recommendation> remeasured = plan == null ? List.of()
-                    : ObservedWorkload.replan(seen.profile().getSpec(), facts, plan, report.observed(), installation.preview().flagPolicy());
+            List<Recommendation> remeasured = plan == null ? List.of() : Stream.concat(
+                    ObservedWorkload.replan(seen.profile().getSpec(), facts, plan, report.observed(), installation.preview().flagPolicy()).stream(),
+                    seen.profile().getSpec().getMode() == Mode.Recommend ? oomAnswer(plan, status.lastOomKill()).stream() : Stream.empty()).toList();
             status.metrics(report, verdict, remeasured);
         });
     }

@@ -9,6 +9,7 @@ import dev.jvmtuning.operator.model.Reason;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Which Events a status change deserves: Warnings for trouble (a pressure turning True, any other
@@ -45,7 +46,10 @@ public final class EventPolicy {
         newWarnings.forEach(w -> events.add(new ProfileEvent(true, Reason.SETTING_OVERRIDDEN, w)));
         // Status holds the last kill it announced, so a kill still shown in a pod's lastState is not announced again.
         LastOomKill kill = after.getLastOomKill();
-        if (kill != null && !kill.equals(before.getLastOomKill())) {
+        LastOomKill known = before.getLastOomKill();
+        // The same kill with another count of answers in a row is not news.
+        if (kill != null && (known == null || !Objects.equals(kill.getPod(), known.getPod()) || !Objects.equals(kill.getAt(), known.getAt())
+                || !Objects.equals(kill.getRestartCount(), known.getRestartCount()))) {
             events.add(new ProfileEvent(true, Reason.OOM_KILLED, kill.getMessage()));
         }
         return events;

@@ -6,6 +6,8 @@ import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.OomKill;
+import dev.jvmtuning.operator.planner.MemoryBudget;
+import dev.jvmtuning.operator.planner.OomAnswer;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -25,15 +27,20 @@ final class OomKills {
     }
 
     /** One kill of one pod's tuned container, with its cause. */
-    record Kill(String pod, String settingsHash, Integer restartCount, String at, OomKill.Attribution attribution, Long limitBytes, Long plannedHeapBytes) {
+    record Kill(String pod, String settingsHash, Integer restartCount, String at, OomKill.Attribution attribution, Long limitBytes, Long plannedHeapBytes,
+            Long budgetBytes) {
 
         /** The kill in one sentence, its fixed phrase "cause" first: what a rollback's message and the Event say. */
         String sentence() {
             return "pod " + pod + " OOM-killed, cause " + attribution.cause() + ": " + attribution.explanation();
         }
 
-        LastOomKill record() {
-            return new LastOomKill(pod, settingsHash, restartCount, at, attribution.cause().name(), sentence(), limitBytes, plannedHeapBytes);
+        /** As status records it after the kill it holds: a kill the plan answers counts one more in a row. */
+        LastOomKill record(LastOomKill previous) {
+            int inARow = previous == null ? 0 : Objects.requireNonNullElse(previous.getAnsweredInARow(), 0);
+            String cause = attribution.cause().name();
+            return new LastOomKill(pod, settingsHash, restartCount, at, cause, sentence(), limitBytes, plannedHeapBytes,
+                    attribution.partBytes(), budgetBytes, OomAnswer.answers(cause) ? inARow + 1 : inARow);
         }
 
         /**
@@ -52,25 +59,42 @@ final class OomKills {
     }
 
     /**
+     * Records the latest kill in status when it is after the one status holds.
+     *
+     * @return every kill the pods show
+     */
+    static List<Kill> record(Observation seen, String container, Long limitBytes, String hash, Long plannedHeapBytes, MemoryBudget budget,
+            StatusBuilder status) {
+        List<Kill> kills = of(seen, container, limitBytes, hash, plannedHeapBytes, budget);
+        latest(kills).filter(kill -> kill.after(status.lastOomKill())).ifPresent(kill -> status.oomKilled(kill.record(status.lastOomKill())));
+        return kills;
+    }
+
+    /**
      * @param container        the tuned container
      * @param limitBytes       its memory limit, null when none
-     * @param hash             the settings hash of the plan in force
+     * @param hash             the settings hash of the plan in force; null when no pod runs it (mode Recommend), every pod then held
+     *                         against its budget as the one Apply would give it
      * @param plannedHeapBytes the heap that plan sets, for the pods of its settings; null when it leaves the heap to the JVM
+     * @param budget           that plan's memory budget, null without one
      */
-    static List<Kill> of(Observation seen, String container, Long limitBytes, String hash, Long plannedHeapBytes) {
+    static List<Kill> of(Observation seen, String container, Long limitBytes, String hash, Long plannedHeapBytes, MemoryBudget budget) {
         Optional<MetricsReport> report = seen.metrics();
         return seen.pods().stream().flatMap(pod -> status(pod, container).flatMap(status -> killed(status).map(terminated -> {
             String name = pod.getMetadata().getName();
             String podHash = Objects.requireNonNullElse(pod.getMetadata().getAnnotations(), Map.<String, String>of())
                     .get(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION);
-            Long heap = hash.equals(podHash) ? plannedHeapBytes : null;
+            boolean planned = hash != null && hash.equals(podHash);
+            Long heap = planned ? plannedHeapBytes : null;
             MemoryUse reading = report.filter(r -> polledBefore(r, terminated.getFinishedAt()))
                     .map(r -> r.memory().getOrDefault(name, MemoryUse.NONE)).orElse(MemoryUse.NONE);
             EffectiveOptions options = report.map(r -> r.effectiveOptions().getOrDefault(name, EffectiveOptions.NONE))
                     .orElse(EffectiveOptions.NONE);
             OomKill.Attribution attribution = OomKill.attribute(new OomKill.Termination(terminated.getReason(), terminated.getExitCode(),
                     terminated.getMessage()), limitBytes, heap, reading, options).orElseThrow();
-            return new Kill(name, podHash, status.getRestartCount(), terminated.getFinishedAt(), attribution, limitBytes, heap);
+            Long partBudget = budget != null && (planned || hash == null) && OomAnswer.answers(attribution.cause().name())
+                    ? budget.part(attribution.cause()) : null;
+            return new Kill(name, podHash, status.getRestartCount(), terminated.getFinishedAt(), attribution, limitBytes, heap, partBudget);
         })).stream()).toList();
     }
 

@@ -36,6 +36,7 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -66,7 +67,8 @@ public final class StatusBuilder {
         status.setLastRecommendations(previous.getLastRecommendations());
         status.setLastHealthy(previous.getLastHealthy());
         status.setRolledBack(previous.getRolledBack());
-        status.setLastOomKill(previous.getLastOomKill());
+        // A changed profile is a fresh start for the answers to OOM kills (R9b).
+        status.setLastOomKill(Objects.equals(generation, previousGeneration) ? previous.getLastOomKill() : answeredInARow(previous.getLastOomKill(), 0));
         status.setAuto(previous.getAuto());
     }
 
@@ -89,6 +91,12 @@ public final class StatusBuilder {
     public StatusBuilder oomKilled(LastOomKill kill) {
         status.setLastOomKill(kill);
         return this;
+    }
+
+    private static LastOomKill answeredInARow(LastOomKill kill, int count) {
+        return kill == null || Objects.equals(kill.getAnsweredInARow(), count) ? kill
+                : new LastOomKill(kill.getPod(), kill.getSettingsHash(), kill.getRestartCount(), kill.getAt(), kill.getCause(), kill.getMessage(),
+                        kill.getMemoryLimitBytes(), kill.getPlannedHeapBytes(), kill.getObservedBytes(), kill.getBudgetBytes(), count);
     }
 
     /** The metrics window status shows, if any. */
@@ -119,6 +127,11 @@ public final class StatusBuilder {
 
     /** These settings run on every pod: a later failure comes back to them. */
     public StatusBuilder healthy(AppliedSettings settings) {
+        LastOomKill kill = status.getLastOomKill();
+        if (kill != null && !settings.getSettingsHash().equals(kill.getSettingsHash())) {
+            // Settings other than the killed ones ran on every pod: the kills in a row end here.
+            status.setLastOomKill(answeredInARow(kill, 0));
+        }
         status.setLastHealthy(settings);
         status.setRolledBack(null);
         return this;

@@ -42,8 +42,16 @@ public final class OomKill {
     public record Termination(String reason, Integer exitCode, String message) {
     }
 
-    /** The most likely cause and one line naming the figures it rests on. */
-    public record Attribution(Cause cause, String explanation) {
+    /**
+     * The most likely cause and one line naming the figures it rests on.
+     *
+     * @param partBytes what the part named as the cause held at the last reading; null when no part was measured (a JVM's own
+     *                  OutOfMemoryError, the limit below the heap, no reading)
+     */
+    public record Attribution(Cause cause, String explanation, Long partBytes) {
+        public Attribution(Cause cause, String explanation) {
+            this(cause, explanation, null);
+        }
     }
 
     /**
@@ -175,7 +183,7 @@ public final class OomKill {
         if (nmt.reported()) {
             line.append(", JVM internals (GC, code, symbols...) ").append(mib(jvmInternal));
         }
-        return new Attribution(largest.cause(), line.toString());
+        return new Attribution(largest.cause(), line.toString(), largest.bytes());
     }
 
     /** A size option in bytes; null when not reported or unlimited (HotSpot's 2^64 - 1 for MaxMetaspaceSize unset). */

@@ -30,6 +30,9 @@ public enum Reason {
     ROLLED_BACK("RolledBack", "pods with the new settings failed (crash loop, OOM kill, repeated restarts, stalled rollout), so the "
             + "Deployment went back to its own template; not applied again until the profile or the Deployment changes",
             ConditionType.APPLIED, ConditionType.READY),
+    OOM_KILLS_REPEATED("OomKillsRepeated", "pods were OOM-killed again after three answered kills in a row, each with a larger "
+            + "budget for the part that ran over, and no healthy rollout between: the Deployment stays on its own template until the "
+            + "profile changes", ConditionType.APPLIED, ConditionType.READY),
     READY("Ready", "every replica runs the tuned settings", ConditionType.READY),
     RECONCILE_FAILED("ReconcileFailed", "the reconcile failed on an unexpected error, which the message names; the operator retries "
             + "with backoff, and the next reconcile that gets through says again where the profile stands", ConditionType.READY),

@@ -37,6 +37,10 @@ public enum Rule {
     R9A("R9a", "Committed thread stacks",
             "Stacks are reserved at -Xss (1 MiB) but committed lazily: RSS grew ~230 KiB per busy worker "
                     + "(~435 MiB at ~220 threads, ~905 MiB at ~2,260), so the budget counts 256 KiB per thread."),
+    R9B("R9b", "An OOM kill answered",
+            "After a kernel OOM kill with a known cause, the part that ran over gets max(1.25 x its size at the kill, 1.5 x its "
+                    + "budget) and the heap gives way, down to 32 MiB; direct memory is capped there, malloc arenas cut to 2. "
+                    + "At most three answers in a row without a healthy rollout; a budget that cannot fit is Infeasible."),
     R10("R10", "Fixed heap size",
             "Initial heap = maximum heap: no resizing pauses, and the memory is claimed at start; explicit sizes "
                     + "instead of the JVM's default quarter of the limit."),

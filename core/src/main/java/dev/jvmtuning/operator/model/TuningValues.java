@@ -6,7 +6,8 @@ import dev.jvmtuning.operator.api.v1alpha1.Collector;
  * The planned numbers, runtime-neutral. A null field is left to the server or JVM default.
  * {@code poolAcquisitionTimeoutMillis} is how long a request may wait for a pooled connection;
  * {@code virtualThreadParallelism} the carrier threads of the virtual-thread scheduler; {@code agentPinnedThresholdMillis}
- * the shortest virtual-thread pinning the injected agent records (null: none, and no flight recorder started).
+ * the shortest virtual-thread pinning the injected agent records (null: none, and no flight recorder started);
+ * {@code mallocArenaMax} glibc's malloc arenas (MALLOC_ARENA_MAX), set only to answer an OOM kill by native memory.
  */
 public record TuningValues(
         Integer maxThreads,
@@ -29,5 +30,6 @@ public record TuningValues(
         Integer agentPort,
         Integer agentPinnedThresholdMillis,
         Long reservedCodeCacheBytes,
-        Long maxDirectMemoryBytes) {
+        Long maxDirectMemoryBytes,
+        Integer mallocArenaMax) {
 }

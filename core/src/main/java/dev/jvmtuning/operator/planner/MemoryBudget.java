@@ -2,6 +2,7 @@ package dev.jvmtuning.operator.planner;
 
 import static dev.jvmtuning.operator.model.Units.mebibytes;
 
+import dev.jvmtuning.operator.model.OomKill.Cause;
 import dev.jvmtuning.operator.model.Units;
 
 /**
@@ -77,6 +78,32 @@ public record MemoryBudget(long limit, long heap, long metaspace, int classes, b
                 + " + direct memory " + mebibytes(directMemory)
                 + " + JVM overhead " + mebibytes(overhead)
                 + " = " + mebibytes(total());
+    }
+
+    /** The budget of the part an OOM kill names; 0 for a cause that is not a part beyond the heap. */
+    public long part(Cause cause) {
+        return switch (cause) {
+            case METASPACE -> metaspace;
+            case DIRECT_MEMORY -> directMemory;
+            case THREAD_STACKS -> threadStacks();
+            case NATIVE_OTHER -> overhead;
+            default -> 0;
+        };
+    }
+
+    /** This budget with another size for the part an OOM kill names; thread stacks grow per thread, rounded up to a KiB. */
+    MemoryBudget withPart(Cause cause, long bytes) {
+        return switch (cause) {
+            case METASPACE -> new MemoryBudget(limit, heap, bytes, classes, classesKnown, codeCache, threads, stackPerThread, directMemory, overhead,
+                    virtualStacks);
+            case DIRECT_MEMORY -> new MemoryBudget(limit, heap, metaspace, classes, classesKnown, codeCache, threads, stackPerThread, bytes, overhead,
+                    virtualStacks);
+            case THREAD_STACKS -> new MemoryBudget(limit, heap, metaspace, classes, classesKnown, codeCache, threads,
+                    (bytes / threads + Units.KI - 1) / Units.KI * Units.KI, directMemory, overhead, virtualStacks);
+            case NATIVE_OTHER -> new MemoryBudget(limit, heap, metaspace, classes, classesKnown, codeCache, threads, stackPerThread, directMemory, bytes,
+                    virtualStacks);
+            default -> this;
+        };
     }
 
     public MemoryBudget withHeap(long newHeap) {

@@ -6,11 +6,13 @@ import dev.jvmtuning.operator.api.v1alpha1.Heap;
 import dev.jvmtuning.operator.api.v1alpha1.Runtime;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.JvmFlags;
+import dev.jvmtuning.operator.model.OomKill;
 import dev.jvmtuning.operator.model.Rule;
 import dev.jvmtuning.operator.model.Setting;
 import dev.jvmtuning.operator.model.Units;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.OptionalLong;
 
 /**
@@ -21,8 +23,9 @@ import java.util.OptionalLong;
  * @param heap         the heap in effect when known, whoever set it
  * @param heapRendered whether the operator renders -Xms/-Xmx (not when jvmOptions or the container's own flags size the heap)
  * @param threads      the thread plan, cut down where derived threads had to make room for an explicit heap
+ * @param mallocArenas MALLOC_ARENA_MAX, set only to answer an OOM kill by native memory (R9b); else null
  */
-record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPlan threads, List<Decision> decisions) {
+record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPlan threads, List<Decision> decisions, Integer mallocArenas) {
     /**
      * R9a: what a busy worker thread's stack really commits, well under the 1 MiB -Xss reserves: stacks
      * commit lazily (the measurement is R9a's in docs/explanation/tuning-rules.md).
@@ -58,9 +61,10 @@ record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPl
 
     /**
      * @param virtual on virtual threads, the carriers and the most requests in flight; null on platform threads
+     * @param answer  the last OOM kill to answer (R9b), or null
      */
     static MemoryPlan of(Heap heapSpec, JvmFlags userFlags, ContainerFacts facts, Runtime runtime, Integer loadedClasses,
-            ThreadPlan threads, double cores, VirtualLoad virtual, PlanNotes notes) {
+            ThreadPlan threads, double cores, VirtualLoad virtual, OomAnswer answer, PlanNotes notes) {
         Long limit = facts.memoryBudgetBytes();
         if (facts.memoryLimitBytes() == null && limit != null) {
             notes.warnings.add("the container has no memory limit: the heap is budgeted against the memory request " + mebibytes(limit));
@@ -86,13 +90,13 @@ record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPl
                 explicitHeap = wholeMi(Units.bytes(heapSpec.getSize()));
             } catch (IllegalArgumentException e) {
                 notes.invalid.add("heap.size: " + e.getMessage());
-                return new MemoryPlan(null, null, false, threads, List.of());
+                return new MemoryPlan(null, null, false, threads, List.of(), null);
             }
             heapSource = "set in the profile";
         } else if (heapSpec != null && heapSpec.getPercentOfLimit() != null) {
             if (limit == null) {
                 notes.invalid.add("heap.percentOfLimit needs a memory limit on the container, and it has none");
-                return new MemoryPlan(null, null, false, threads, List.of());
+                return new MemoryPlan(null, null, false, threads, List.of(), null);
             }
             explicitHeap = wholeMi(limit * heapSpec.getPercentOfLimit() / 100);
             heapSource = heapSpec.getPercentOfLimit() + "% of the " + mebibytes(limit) + " limit";
@@ -105,7 +109,7 @@ record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPl
             if (theirs.isEmpty()) {
                 notes.warnings.add("the heap is " + heapSource + ", a share of the node's memory without a memory limit on the container; "
                         + "it is not budgeted (R9)");
-                return new MemoryPlan(null, null, false, threads, List.of());
+                return new MemoryPlan(null, null, false, threads, List.of(), null);
             }
             explicitHeap = wholeMi(theirs.getAsLong());
         }
@@ -115,17 +119,23 @@ record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPl
         if (limit == null) {
             if (explicitHeap == null) {
                 notes.warnings.add("the container has no memory limit or request: the heap is left to the JVM (a quarter of the node's memory)");
-                return new MemoryPlan(null, null, false, threads, List.of());
+                return new MemoryPlan(null, null, false, threads, List.of(), null);
             }
             decisions.add(new Decision(Setting.HEAP_SIZE, mebibytes(explicitHeap), Rule.SPEC,
                     heapSource + "; not checked: the container has no memory limit or request"));
-            return new MemoryPlan(null, explicitHeap, rendered, threads, decisions);
+            return new MemoryPlan(null, explicitHeap, rendered, threads, decisions, null);
         }
 
         MemoryBudget budget = new MemoryBudget(limit, 0, metaspace, classes, loadedClasses != null, codeCache, workerThreads + ownThreads, stack, direct, overhead,
                 virtualStacks);
         long leastHeap = MIN_HEAP + budget.virtualStackBytes();
         String fewer = virtualStacks == null ? "threads" : "queue.maxConnections";
+        // R9b: the part the last kill blamed gets more before the heap is sized, so the heap is what gives way.
+        long partBefore = answer == null ? 0 : budget.part(answer.cause());
+        if (answer != null) {
+            budget = budget.withPart(answer.cause(), answer.raised(partBefore));
+        }
+        String killed = answer == null ? "" : answer.citation() + ": ";
         long heap;
         if (explicitHeap != null) {
             heap = explicitHeap;
@@ -138,35 +148,37 @@ record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPl
                 }
             }
             if (!budget.fits()) {
-                notes.infeasible.add(budget.describe() + " exceeds the " + mebibytes(limit) + " memory limit (R9); "
+                notes.infeasible.add(killed + budget.describe() + " exceeds the " + mebibytes(limit) + " memory limit (R9); "
                         + "lower the heap or threads, or raise the limit to at least " + mebibytes(roundUpToMi(budget.total())));
-                return new MemoryPlan(budget, heap, rendered, threads, List.of());
+                return new MemoryPlan(budget, heap, rendered, threads, List.of(), null);
             }
             if (heap < leastHeap && virtualStacks != null) {
                 notes.warnings.add("the heap " + mebibytes(heap) + " holds the stacks of up to " + virtualStacks.describe()
                         + " and leaves less than " + mebibytes(MIN_HEAP) + " for the service (R9)");
             }
-            decisions.add(new Decision(Setting.HEAP_SIZE, mebibytes(heap), rendered ? Rule.SPEC : Rule.R9, heapSource + "; "
+            decisions.add(new Decision(Setting.HEAP_SIZE, mebibytes(heap), rendered ? Rule.SPEC : Rule.R9, killed + heapSource + "; "
                     + budget.describe() + " fits the " + mebibytes(limit) + " limit (R9)"));
         } else {
             long derived = wholeMi(limit - budget.nonHeap());
             if (derived < leastHeap) {
-                notes.infeasible.add("the " + mebibytes(limit) + " memory limit leaves " + mebibytes(Math.max(0, derived))
+                notes.infeasible.add(killed + "the " + mebibytes(limit) + " memory limit leaves " + mebibytes(Math.max(0, derived))
                         + " for the heap after non-heap memory (" + budget.describe() + "); "
                         + "raise the limit to at least " + mebibytes(roundUpToMi(budget.nonHeap() + leastHeap)) + " or lower " + fewer + " (R9)");
-                return new MemoryPlan(budget, null, false, threads, List.of());
+                return new MemoryPlan(budget, null, false, threads, List.of(), null);
             }
             heap = derived;
             rendered = true;
             budget = budget.withHeap(heap);
             decisions.add(new Decision(Setting.HEAP_SIZE, mebibytes(heap), Rule.R9,
-                    "the " + mebibytes(limit) + " limit minus non-heap memory: " + budget.describe()));
+                    killed + "the " + mebibytes(limit) + " limit minus non-heap memory: " + budget.describe()));
         }
         if (rendered) {
             decisions.add(new Decision(Setting.HEAP_INITIAL, mebibytes(heap), Rule.R10,
                     "initial heap = maximum heap: no resizing pauses, and the memory is claimed at start"));
         }
-        if (userFlags.threadStackBytes().isEmpty()) {
+        if (answer != null) {
+            decisions.addAll(answered(answer, partBefore, budget));
+        } else if (userFlags.threadStackBytes().isEmpty()) {
             decisions.add(new Decision(Setting.THREAD_STACK_BUDGET, (stack / Units.KI) + "Ki", Rule.R9A,
                     "stacks are reserved at -Xss (1 MiB) but commit lazily: measured ~230 KiB per busy worker, budgeted at 256 KiB"
                             + (virtual == null ? "" : " for each of the " + budget.threads() + " platform threads: " + virtual.carriers()
@@ -174,7 +186,35 @@ record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPl
                             + "the virtual threads' stacks are on the heap" + (virtualStacks == null ? ""
                             : ", up to " + virtualStacks.describe()))));
         }
-        return new MemoryPlan(budget, heap, rendered, threads, decisions);
+        boolean nativeKill = answer != null && answer.cause() == OomKill.Cause.NATIVE_OTHER;
+        return new MemoryPlan(budget, heap, rendered, threads, decisions, nativeKill ? OomAnswer.MALLOC_ARENAS : null);
+    }
+
+    /**
+     * R9b: the part the kill blamed, with its new budget and the heap that gave way, each citing the kill; the heap's own
+     * decision cites it too.
+     */
+    private static List<Decision> answered(OomAnswer answer, long partBefore, MemoryBudget budget) {
+        long part = budget.part(answer.cause());
+        String heapChange = answer.heapBytes() == null || answer.heapBytes() == budget.heap() ? mebibytes(budget.heap())
+                : mebibytes(answer.heapBytes()) + " -> " + mebibytes(budget.heap());
+        String why = answer.citation() + ": " + answer.cause().name().toLowerCase(Locale.ROOT).replace('_', ' ') + " budget "
+                + mebibytes(partBefore) + " -> " + mebibytes(part) + ", heap " + heapChange + " (R9b)";
+        List<Decision> decisions = new ArrayList<>();
+        decisions.add(switch (answer.cause()) {
+            case METASPACE -> new Decision(Setting.METASPACE_BUDGET, mebibytes(part), Rule.R9B, why);
+            case DIRECT_MEMORY -> new Decision(Setting.MAX_DIRECT_MEMORY, mebibytes(part), Rule.R9B, why + "; -XX:MaxDirectMemorySize caps "
+                    + "direct buffers there, so the next overrun is the JVM's OutOfMemoryError, not the kernel's kill");
+            case THREAD_STACKS -> new Decision(Setting.THREAD_STACK_BUDGET, (budget.stackPerThread() / Units.KI) + "Ki", Rule.R9B,
+                    why + "; " + budget.threads() + " threads");
+            default -> new Decision(Setting.NATIVE_OVERHEAD_BUDGET, mebibytes(part), Rule.R9B, why);
+        });
+        if (answer.cause() == OomKill.Cause.NATIVE_OTHER) {
+            decisions.add(new Decision(Setting.MALLOC_ARENA_MAX, String.valueOf(OomAnswer.MALLOC_ARENAS), Rule.R9B, answer.citation()
+                    + ": glibc keeps up to 8 malloc arenas per CPU, 64 MiB each, which the JVM does not account for; "
+                    + OomAnswer.MALLOC_ARENAS + " bound them"));
+        }
+        return decisions;
     }
 
     /** The heap the operator renders, or null. */

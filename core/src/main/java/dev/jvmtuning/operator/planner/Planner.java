@@ -21,6 +21,7 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.stream.Stream;
 
@@ -52,6 +53,11 @@ public final class Planner {
     }
 
     public static PlanResult plan(TuningProfileSpec spec, ContainerFacts facts, FlagPolicy flagPolicy) {
+        return plan(spec, facts, flagPolicy, Optional.empty());
+    }
+
+    /** @param oomKill the last OOM kill of the target, which the memory budget answers (R9b) */
+    public static PlanResult plan(TuningProfileSpec spec, ContainerFacts facts, FlagPolicy flagPolicy, Optional<OomAnswer> oomKill) {
         PlanNotes notes = new PlanNotes();
         List<String> jvmOptions = Objects.requireNonNullElse(spec.getJvmOptions(), List.of());
         // What the JVM will read besides the operator's flags: the container's own and the profile's jvmOptions.
@@ -87,12 +93,12 @@ public final class Planner {
             // smaller one, so the cap taken against it holds for the final heap. That first pass's notes are not the plan's.
             PlanNotes firstPass = new PlanNotes();
             MemoryPlan uncapped = MemoryPlan.of(spec.getHeap(), userFlags, facts, spec.getRuntime(), demand.loadedClasses(), derivedThreads,
-                    cpus.cores(), virtualLoad, firstPass);
+                    cpus.cores(), virtualLoad, oomKill.orElse(null), firstPass);
             GcPlan uncappedGc = GcPlan.of(spec.getGc(), userFlags, facts, cpus, uncapped, firstPass);
             derivedThreads = uncapped.threads().fitInFlightGarbage(demand.allocation(), uncappedGc.youngGeneration(uncapped.heap()), notes);
         }
         MemoryPlan memory = MemoryPlan.of(spec.getHeap(), userFlags, facts, spec.getRuntime(), demand.loadedClasses(), derivedThreads,
-                cpus.cores(), virtualLoad, notes);
+                cpus.cores(), virtualLoad, oomKill.orElse(null), notes);
         ThreadPlan threads = memory.threads();
         GcPlan gc = GcPlan.of(spec.getGc(), userFlags, facts, cpus, memory, notes);
         Serving serving = early != null ? early : Serving.of(spec, demand, threads, threading, cpus, facts, vocabulary, notes);
@@ -111,7 +117,7 @@ public final class Planner {
                 carriers.parallelism(), memory.renderedHeap(), gc.youngBytes(),
                 gc.collector(), gc.zGenerational(), gc.maxPauseMillis(), gc.parallelThreads(), gc.concurrentThreads(), agentPort,
                 agentPort != null && threading.virtual() ? AGENT_PINNED_THRESHOLD_MILLIS : null,
-                budget == null ? null : budget.codeCache(), budget == null ? null : budget.directMemory());
+                budget == null ? null : budget.codeCache(), budget == null ? null : budget.directMemory(), memory.mallocArenas());
         List<Decision> decisions = Stream.of(cpus.decisions(), threads.decisions(), carriers.decisions(), memory.decisions(), gc.decisions(),
                         queues.decisions(), pool.decisions(), agentDecision(agentPort))
                 .flatMap(List::stream)

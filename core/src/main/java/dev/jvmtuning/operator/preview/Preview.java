@@ -2,11 +2,15 @@ package dev.jvmtuning.operator.preview;
 
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.Guardrail;
+import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.closedloop.Overlay;
 import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.planner.OomAnswer;
 import dev.jvmtuning.operator.planner.PlanResult;
 import dev.jvmtuning.operator.planner.Planner;
 import dev.jvmtuning.operator.render.DeploymentTuning;
@@ -47,13 +51,21 @@ public sealed interface Preview {
             implements Preview {
     }
 
+    /** A stored profile's preview: its spec, with what its status says of mode Auto's loop and of the last OOM kill. */
+    static Preview of(TuningProfile profile, Deployment deployment, Integer javaMajorVersion, Installation installation) {
+        TuningProfileStatus status = profile.getStatus();
+        return of(profile.getMetadata().getName(), profile.getSpec(), status == null ? null : status.getAuto(),
+                status == null ? null : status.getLastOomKill(), deployment, javaMajorVersion, installation);
+    }
+
     /**
      * @param profile          the profile's name: what it wrote into the Deployment before is not the user's
      * @param auto             the profile's status.auto as the last reconcile left it; its settings count in mode Auto only
+     * @param lastOomKill      the profile's status.lastOomKill, which the memory budget answers (R9b); null when none
      * @param javaMajorVersion the JVM's feature version when known, else null (flags are checked against every supported JDK)
      */
-    static Preview of(String profile, TuningProfileSpec spec, AutoStatus auto, Deployment deployment, Integer javaMajorVersion,
-            Installation installation) {
+    static Preview of(String profile, TuningProfileSpec spec, AutoStatus auto, LastOomKill lastOomKill, Deployment deployment,
+            Integer javaMajorVersion, Installation installation) {
         TargetContainer.Lookup lookup = TargetContainer.find(deployment, spec.getContainer());
         if (!lookup.isFound()) {
             return new NoContainer(lookup.problem());
@@ -66,7 +78,7 @@ public sealed interface Preview {
             return new Rejected(userContainer, facts, Reason.INVALID, List.of(refusal.get()));
         }
         TuningProfileSpec planned = Overlay.spec(spec, auto);
-        PlanResult result = Planner.plan(planned, facts, installation.flagPolicy());
+        PlanResult result = Planner.plan(planned, facts, installation.flagPolicy(), OomAnswer.to(lastOomKill));
         if (result instanceof PlanResult.Rejected rejected) {
             return new Rejected(userContainer, facts, rejected.reason(), rejected.messages());
         }

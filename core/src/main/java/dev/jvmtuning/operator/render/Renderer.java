@@ -22,6 +22,8 @@ import java.util.stream.Stream;
 /** Maps planned values to a runtime's JVM flags and server properties, and finds what in the container overrides them. Pure. */
 public final class Renderer {
 
+    static final String MALLOC_ARENA_MAX = "MALLOC_ARENA_MAX";
+
     private Renderer() {
     }
 
@@ -49,7 +51,10 @@ public final class Renderer {
         // The budget counted these two; pin them so it holds, unless the user pinned them already.
         if (values.reservedCodeCacheBytes() != null) {
             addUnlessUserSet(flags, userFlags, "-XX:ReservedCodeCacheSize=" + Units.jvmMebibytes(values.reservedCodeCacheBytes()));
-            addUnlessUserSet(flags, userFlags, "-XX:MaxDirectMemorySize=" + Units.jvmMebibytes(values.maxDirectMemoryBytes()));
+            String directMemory = "-XX:MaxDirectMemorySize=" + Units.jvmMebibytes(values.maxDirectMemoryBytes());
+            if (addUnlessUserSet(flags, userFlags, directMemory)) {
+                renderedAs.put(Setting.MAX_DIRECT_MEMORY, directMemory);
+            }
         }
 
         ServerVocabulary vocabulary = ServerVocabulary.of(spec.getRuntime());
@@ -81,6 +86,11 @@ public final class Renderer {
             properties.putAll(vocabulary.alwaysSet());
         }
         properties.forEach((property, value) -> serverEnvironment.put(vocabulary.environmentVariable(property), value));
+        // glibc reads it at the process's start from the environment: it goes with the server's variables, and out with them.
+        if (values.mallocArenaMax() != null) {
+            serverEnvironment.put(MALLOC_ARENA_MAX, values.mallocArenaMax().toString());
+            renderedAs.put(Setting.MALLOC_ARENA_MAX, MALLOC_ARENA_MAX);
+        }
 
         JvmOptionsVariable variable = spec.getJvmOptionsVariable();
         String existing = facts.env().get(variable.name());
@@ -101,10 +111,13 @@ public final class Renderer {
         }
     }
 
-    private static void addUnlessUserSet(List<String> flags, JvmFlags userFlags, String flag) {
-        if (userFlags.overriding(flag).isEmpty()) {
+    /** Whether the flag was added. */
+    private static boolean addUnlessUserSet(List<String> flags, JvmFlags userFlags, String flag) {
+        boolean theirs = !userFlags.overriding(flag).isEmpty();
+        if (!theirs) {
             flags.add(flag);
         }
+        return !theirs;
     }
 
     private static String collectorFlag(Collector collector) {

@@ -172,7 +172,7 @@ class ObservedWorkloadTest {
 
     private static TuningValues heap(long mebibytes) {
         return new TuningValues(null, null, null, null, null, null, null, null, null, null, mebibytes * Units.MI, null, null, false, null, null, null,
-                null, null, null, null);
+                null, null, null, null, null);
     }
 
     private static TuningValues values(Workload workload) {

@@ -27,6 +27,7 @@ import dev.jvmtuning.operator.model.VirtualThreads;
 import dev.jvmtuning.operator.model.VirtualThreads.Pinned;
 import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.planner.OomAnswer;
 import dev.jvmtuning.operator.preview.Preview;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.testing.TestProfiles;
@@ -925,5 +926,119 @@ class DecideTest {
         world.memory = Map.of(pod, trackedPod(22 * MIB, 90, 700 * MIB));
         world.reconcile();
         assertThat(world.last.events()).extracting(ProfileEvent::warning, ProfileEvent::reason).containsExactly(tuple(false, Reason.MEMORY_HEADROOM));
+    }
+
+    /** A pod whose class metadata outgrew its budget: 200 MiB of metaspace beside 400 MiB of heap, 700 MiB resident. */
+    private static final MemoryUse METASPACE_GROWTH = new MemoryUse(200 * MIB, 400 * MIB, 200 * MIB, 10 * MIB, 60L, 700 * MIB, NativeMemory.NONE);
+
+    /** New settings roll out and their pod is OOM-killed with metaspace grown past its budget; returns the rolled-back hash. */
+    private static String killedInRollout(World world) {
+        world.rollOutOomKilled();
+        String killed = world.hash();
+        world.memory = Map.of(world.pods.get(0).getMetadata().getName(), METASPACE_GROWTH);
+        world.reconcile();
+        assertThat(world.reason(ConditionType.APPLIED)).isEqualTo("RolledBack");
+        return killed;
+    }
+
+    @Test
+    void anOomKillWithAKnownCauseIsAnsweredByANewBudgetThatRollsOutUnderANewHash() {
+        World world = applied(APPLY);
+        world.edit("runtime: SpringBootTomcat\nthreads: {max: 80}");
+        world.reconcile();
+        String killed = killedInRollout(world);
+        LastOomKill kill = world.profile.getStatus().getLastOomKill();
+        assertThat(kill.getCause()).isEqualTo("METASPACE");
+        assertThat(kill.getObservedBytes()).isEqualTo(200 * MIB);
+        assertThat(kill.getBudgetBytes()).as("the metaspace budget of the pod's plan").isBetween(104 * MIB, 105 * MIB);
+        assertThat(kill.getAnsweredInARow()).isEqualTo(1);
+        assertThat(world.eventReasons()).contains(Reason.OOM_KILLED, Reason.ROLLED_BACK);
+
+        Decide.Decision answer = world.reconcile();
+        assertThat(answer.writes()).anyMatch(w -> w instanceof Write.ApplyDeployment);
+        String answered = world.hash();
+        assertThat(answered).isNotEqualTo(killed).isNotNull();
+        assertThat(world.profile.getStatus().getRolledBack().getSettingsHash()).as("the killed settings stay out").isEqualTo(killed);
+        assertThat(world.reason(ConditionType.APPLIED)).isEqualTo("Applied");
+        assertThat(setting(world, "jvm.metaspaceBudget").getValue()).isEqualTo("250Mi");
+        assertThat(setting(world, "jvm.metaspaceBudget").getRationale())
+                .startsWith("pod " + kill.getPod() + " OOM-killed at 1024Mi, metaspace 200Mi against its 104Mi budget: metaspace budget 104Mi -> 250Mi, heap ");
+        assertThat(setting(world, "heap.size").getRationale()).startsWith("pod " + kill.getPod() + " OOM-killed at 1024Mi");
+
+        world.rollOut();
+        world.reconcile();
+        assertThat(world.reason(ConditionType.READY)).isEqualTo("Ready");
+        assertThat(world.profile.getStatus().getLastOomKill().getAnsweredInARow()).as("a healthy rollout ends the kills in a row").isZero();
+        assertThat(world.hash()).as("one kill, one answer").isEqualTo(answered);
+    }
+
+    @Test
+    void aKillOfUnknownCauseStaysRolledBackAndNothingIsReplanned() {
+        World world = applied(APPLY);
+        world.edit("runtime: SpringBootTomcat\nthreads: {max: 80}");
+        world.reconcile();
+        world.rollOutOomKilled();
+        world.reconcile();
+        assertThat(world.profile.getStatus().getLastOomKill().getCause()).isEqualTo("UNKNOWN");
+        String back = world.hash();
+        world.reconcile();
+        assertThat(world.reason(ConditionType.APPLIED)).isEqualTo("RolledBack");
+        assertThat(world.hash()).isEqualTo(back);
+        assertThat(world.profile.getStatus().getSettings()).noneMatch(s -> "R9b".equals(s.getRule()));
+    }
+
+    @Test
+    void afterThreeAnsweredKillsInARowTheFourthLeavesTheDeploymentOnItsOwnTemplate() {
+        World world = applied(APPLY);
+        world.edit("runtime: SpringBootTomcat\nthreads: {max: 80}");
+        world.reconcile();
+        for (int kill = 1; kill <= OomAnswer.MAX_ANSWERED_IN_A_ROW + 1; kill++) {
+            killedInRollout(world);
+            assertThat(world.profile.getStatus().getLastOomKill().getAnsweredInARow()).isEqualTo(kill);
+            world.reconcile();
+        }
+        assertThat(world.reason(ConditionType.APPLIED)).isEqualTo("OomKillsRepeated");
+        assertThat(world.condition(ConditionType.READY).orElseThrow().getMessage())
+                .startsWith("pods were OOM-killed 4 times in a row for METASPACE, the first 3 answered each with a larger budget")
+                .contains("the Deployment stays on its own template until the profile changes");
+        assertThat(world.hash()).as("the Deployment's own template").isNull();
+        assertThat(world.jvmOptions()).isNull();
+        world.reconcile();
+        assertThat(world.last.writes()).noneMatch(w -> w instanceof Write.ApplyDeployment);
+        assertThat(world.eventReasons()).contains(Reason.OOM_KILLS_REPEATED);
+
+        world.edit("runtime: SpringBootTomcat\nthreads: {max: 60}");
+        world.reconcile();
+        assertThat(world.reason(ConditionType.APPLIED)).as("a changed profile answers the last kill afresh, which no longer fits")
+                .isEqualTo("Infeasible");
+        assertThat(world.condition(ConditionType.APPLIED).orElseThrow().getMessage()).startsWith("pod ")
+                .contains("OOM-killed at 1024Mi, metaspace 200Mi against its ").contains("memory limit leaves");
+    }
+
+    @Test
+    void inModeRecommendAKillIsAnsweredByRecommendationsOnly() {
+        World world = new World("mode: Recommend\nruntime: SpringBootTomcat\nthreads: {max: 80}");
+        world.reconcile();
+        String pod = world.pods.get(0).getMetadata().getName();
+        world.memory = Map.of(pod, METASPACE_GROWTH);
+        world.oomKill();
+        world.reconcile();
+        LastOomKill kill = world.profile.getStatus().getLastOomKill();
+        assertThat(kill.getCause()).isEqualTo("METASPACE");
+        assertThat(kill.getBudgetBytes()).as("held against the budget Apply would give it").isBetween(104 * MIB, 105 * MIB);
+
+        world.restartKilled();
+        world.meanLatencyMillis = 50.0;
+        world.reconcile();
+        world.reconcile();
+        assertThat(world.last.writes()).noneMatch(w -> w instanceof Write.ApplyDeployment);
+        assertThat(world.hash()).isNull();
+        assertThat(world.reason(ConditionType.APPLIED)).isEqualTo("RecommendOnly");
+        assertThat(world.profile.getStatus().getRecommendations()).filteredOn(r -> r.getField().equals("jvm.metaspaceBudget"))
+                .singleElement().satisfies(r -> {
+                    assertThat(r.getRecommended()).isEqualTo("250Mi");
+                    assertThat(r.getReason()).startsWith("pod " + pod + " OOM-killed at 1024Mi, metaspace 200Mi against its 104Mi budget");
+                });
+        assertThat(world.profile.getStatus().getRecommendations()).anyMatch(r -> r.getField().equals("heap.size"));
     }
 }

@@ -66,7 +66,8 @@ class OomKillTest {
     @MethodSource("causes")
     void eachInjectedCauseIsNamedWithItsFigures(String injected, Termination termination, long limit, long heap, MemoryUse reading,
             EffectiveOptions options, Cause cause, String explanation) {
-        assertThat(OomKill.attribute(termination, limit, heap, reading, options)).contains(new Attribution(cause, explanation));
+        assertThat(OomKill.attribute(termination, limit, heap, reading, options)).hasValueSatisfying(found ->
+                assertThat(new Attribution(found.cause(), found.explanation())).isEqualTo(new Attribution(cause, explanation)));
     }
 
     @Test

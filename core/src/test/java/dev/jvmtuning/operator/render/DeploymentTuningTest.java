@@ -123,6 +123,21 @@ class DeploymentTuningTest {
     }
 
     @Test
+    void mallocArenasAnsweringAnOomKillGoInWithTheServersVariablesAndOutOnRestore() {
+        Rendering base = rendering(List.of());
+        TreeMap<String, String> server = new TreeMap<>(base.serverEnvironment());
+        server.put(Renderer.MALLOC_ARENA_MAX, "2");
+        Rendering answered = new Rendering(VARIABLE, base.jvmOptionsValue(), base.renderedFlags(), server, base.renderedAs(), List.of());
+        Deployment tuned = apply(deployment(List.of()), answered);
+
+        assertThat(byName(container(tuned).getEnv()).get(Renderer.MALLOC_ARENA_MAX).getValueFrom().getConfigMapKeyRef().getName())
+                .isEqualTo(CONFIG_MAP);
+        assertThat(DeploymentTuning.hash(answered, CONFIG_MAP)).isNotEqualTo(DeploymentTuning.hash(base, CONFIG_MAP));
+        assertThat(DeploymentTuning.restored(tuned, PROFILE).getSpec().getTemplate().getSpec().getContainers().get(0).getEnv())
+                .isNullOrEmpty();
+    }
+
+    @Test
     void theServerPropertiesReferenceTheirConfigMapOptionallySoPodsStartWithoutIt() {
         Deployment tuned = apply(deployment(List.of()), rendering(List.of()));
         var ref = byName(container(tuned).getEnv()).get("SERVER_TOMCAT_THREADS_MAX").getValueFrom().getConfigMapKeyRef();

@@ -37,4 +37,14 @@ public class LastOomKill {
     @JsonPropertyDescription("The maximum heap the profile planned for the pod's settings, in bytes; absent for a pod of other "
             + "settings or a plan that leaves the heap to the JVM.")
     private Long plannedHeapBytes;
+
+    @JsonPropertyDescription("What the part named as the cause held at the pod's last reading, in bytes; absent when no part was measured.")
+    private Long observedBytes;
+
+    @JsonPropertyDescription("That part's budget in the plan of the pod's settings, in bytes; absent for a pod of other settings.")
+    private Long budgetBytes;
+
+    @JsonPropertyDescription("How many kills in a row the operator answered with a new memory budget, without a healthy rollout in "
+            + "between; past 3 it stops re-planning and the Deployment stays on its own template (OomKillsRepeated).")
+    private Integer answeredInARow;
 }

@@ -97,7 +97,9 @@ class DashboardQueriesTest {
 
         await().atMost(TIMEOUT).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
             kubelet.markPodsReady(namespace); // the Apply-mode rollout's new pods
-            assertThat(condition("orders", "Ready")).hasValue("True");
+            assertThat(condition("orders", "Applied")).hasValue("True");
+            // Its "pod" is a lab JVM started with its own heap, not the plan's: read from the JVM's own metrics, not in effect.
+            assertThat(condition("orders", "SettingsEffective")).as("orders: %s", status("orders")).hasValue("False");
             assertThat(condition("orders", "MetricsAvailable")).hasValue("True");
             assertThat(condition("batch", "GCPressure")).as("batch: %s", status("batch")).hasValue("True");
             assertThat(condition("missing", "Ready")).hasValue("False");

@@ -8,12 +8,13 @@ import dev.jvmtuning.operator.testing.StartsProcesses;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -197,7 +198,7 @@ class CrdAdmissionTest {
         String namespace = controlPlane.newNamespace("crd");
         create(namespace, "targetRef: {name: orders-api}");
 
-        assertThatThrownBy(() -> edit(namespace, p -> p.getSpec().getTargetRef().setName("payments")))
+        assertThatThrownBy(() -> mergePatch(namespace, "{\"spec\": {\"targetRef\": {\"name\": \"payments\"}}}"))
                 .isInstanceOf(KubernetesClientException.class)
                 .hasMessageContaining("targetRef is immutable");
     }
@@ -207,25 +208,23 @@ class CrdAdmissionTest {
         String namespace = controlPlane.newNamespace("crd");
         create(namespace, "targetRef: {name: orders-api}\ncontainer: app");
 
-        assertThatThrownBy(() -> edit(namespace, p -> p.getSpec().setJvmOptionsVariable(JvmOptionsVariable.JDK_JAVA_OPTIONS)))
+        assertThatThrownBy(() -> mergePatch(namespace, "{\"spec\": {\"jvmOptionsVariable\": \"JDK_JAVA_OPTIONS\"}}"))
                 .isInstanceOf(KubernetesClientException.class)
                 .hasMessageContaining("jvmOptionsVariable is immutable");
-        assertThatThrownBy(() -> edit(namespace, p -> p.getSpec().setContainer(null)))
+        assertThatThrownBy(() -> mergePatch(namespace, "{\"spec\": {\"container\": null}}"))
                 .isInstanceOf(KubernetesClientException.class)
                 .hasMessageContaining("container is immutable");
-        assertThat(edit(namespace, p -> p.getSpec().setThreads(new Threads().setMax(50))).getSpec().getThreads().getMax())
+        assertThat(mergePatch(namespace, "{\"spec\": {\"threads\": {\"max\": 50}}}").getSpec().getThreads().getMax())
                 .as("other fields stay editable").isEqualTo(50);
     }
 
     /**
-     * A patch of the profile's spec, as kubectl edit sends it: with no resourceVersion to conflict on, only the
-     * schema's own rules can refuse it (the shared control plane may hold an operator that writes the profile's status).
+     * A merge patch of the profile, as {@code kubectl patch --type merge} sends it: with no resourceVersion to conflict on,
+     * only the schema's own rules can refuse it (the shared control plane may hold an operator that writes the profile).
      */
-    private TuningProfile edit(String namespace, Consumer<TuningProfile> change) {
-        return client.resources(TuningProfile.class).inNamespace(namespace).withName("orders-api").edit(profile -> {
-            change.accept(profile);
-            return profile;
-        });
+    private TuningProfile mergePatch(String namespace, String patch) {
+        return client.resources(TuningProfile.class).inNamespace(namespace).withName("orders-api")
+                .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
     }
 
     @Test

@@ -6,7 +6,6 @@ import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import dev.jvmtuning.lab.harness.LabApp;
 import dev.jvmtuning.operator.flags.Jdks;
 import dev.jvmtuning.operator.testing.FakeKubelet;
@@ -16,9 +15,9 @@ import dev.jvmtuning.operator.testing.LocalPrometheus;
 import dev.jvmtuning.operator.testing.OperatorProcess;
 import dev.jvmtuning.operator.testing.RunningOperator;
 import dev.jvmtuning.operator.testing.StartsProcesses;
+import dev.jvmtuning.operator.testing.TestClassLocations;
 import dev.jvmtuning.operator.testing.WorkloadProcess;
 import java.util.Set;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -33,16 +32,9 @@ class StartsProcessesTagTest {
     private static final DescribedPredicate<JavaClass> REACH_A_PROCESS_STARTER = DescribedPredicate.describe("reach a process starter",
             test -> test.getTransitiveDependenciesFromSelf().stream().anyMatch(d -> STARTERS.contains(d.getTargetClass().getName())));
 
-    /**
-     * Every module's test classes: this module's own and the test-jars of those below it, which are directories in a reactor's
-     * test phase and jars once packaged (as in verify).
-     */
-    private static final ImportOption TEST_CLASSES = location -> ImportOption.Predefined.ONLY_INCLUDE_TESTS.includes(location)
-            || location.matches(Pattern.compile(".*-tests\\.jar!/.*"));
-
     @Test
     void everyTestThatStartsAProcessIsTagged() {
-        JavaClasses tests = new ClassFileImporter().withImportOption(TEST_CLASSES).importPackages("dev.jvmtuning");
+        JavaClasses tests = new ClassFileImporter().withImportOption(TestClassLocations.TESTS).importPackages("dev.jvmtuning");
         classes().that().haveSimpleNameEndingWith("Test").and().areTopLevelClasses()
                 .and().doNotHaveFullyQualifiedName(StartsProcessesTagTest.class.getName()).and(REACH_A_PROCESS_STARTER)
                 .should().beAnnotatedWith(StartsProcesses.class).check(tests);

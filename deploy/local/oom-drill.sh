@@ -193,13 +193,18 @@ hold() { # NAME FIRST-HASH
   if ! wait_for $((RAMP + 300)) "$pod holding its demand" demand_held "$pod"; then
     echo "pod $pod did not reach its demand (killed again?)" >"$RESULTS/$name.why"; return 1
   fi
-  restarts="$(restarts_of "$pod")" kill_at="$(tp_field "$name" '{.status.lastOomKill.at}')"
+  restarts="$(restarts_of "$pod")"
   say "${name#oom-}" "pod $pod holds the demand; holding ${HOLD} s"
   end=$((SECONDS + HOLD))
   while :; do
+    # A kill of the pod that ran the first plan, still restarting while the answer rolled out, is not one under the answer.
     if [ "$(restarts_of "$pod")" != "$restarts" ] || [ -n "$(last_oom_kill_of "$pod")" ] \
-      || [ "$(tp_field "$name" '{.status.lastOomKill.at}')" != "$kill_at" ]; then
-      echo "OOM-killed again during the hold: $(tp_field "$name" '{.status.lastOomKill.message}')" >"$RESULTS/$name.why"; return 1
+      || [ "$(tp_field "$name" '{.status.lastOomKill.settingsHash}')" = "$answered" ]; then
+      echo "OOM-killed under the answer: $(tp_field "$name" '{.status.lastOomKill.message}')" >"$RESULTS/$name.why"; return 1
+    fi
+    if [ "$(template_hash "$name")" != "$answered" ]; then
+      echo "the answer was replaced during the hold (by settings $(template_hash "$name"); last kill: $(tp_field "$name" \
+        '{.status.lastOomKill.message}'))" >"$RESULTS/$name.why"; return 1
     fi
     if reading="$(memory_of "$name" "$pod")"; then
       resident="${reading% *}" limit="${reading#* }"
@@ -216,7 +221,7 @@ hold() { # NAME FIRST-HASH
   say "${name#oom-}" "held ${HOLD} s: 0 OOM kills, peak RSS ${peak}Mi of ${limit}Mi"
 }
 new_plan() { local now; now="$(template_hash "$1")"; [ -n "$now" ] && [ "$now" != "$2" ]; }
-restarts_of() { kubectl get pod "$1" -n "$NS" -o jsonpath='{.status.containerStatuses[?(@.name=="app")].restartCount}' 2>/dev/null || echo gone; }
+restarts_of() { kubectl get pod "$1" -n "$NS" -o jsonpath='{.status.containerStatuses[?(@.name=="app")].restartCount}' 2>/dev/null || echo "(pod gone)"; }
 last_oom_kill_of() { kubectl get pod "$1" -n "$NS" -o jsonpath='{.status.containerStatuses[?(@.name=="app")].lastState.terminated.reason}' 2>/dev/null | grep -x OOMKilled || true; }
 
 # The heap the template sizes itself, within 24 MiB of the limit: the operator keeps a user's heap and finds the plan cannot

@@ -43,6 +43,18 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# await SECONDS WHAT COMMAND...: env.sh's wait_for at one try every 5 s: several causes wait side by side, and a kubectl twice
+# a second for each would take the node's CPUs from the pods under test.
+await() {
+  local deadline=$((SECONDS + $1)) what="$2"; shift 2
+  until "$@" >/dev/null 2>&1; do
+    if [ "$SECONDS" -ge "$deadline" ]; then
+      echo "timed out waiting for $what" >&2
+      return 1
+    fi
+    sleep 5
+  done
+}
 say() { printf '[%4d s] %-9s %s\n' $((SECONDS - began)) "$1" "$2"; }
 mib() { # a quantity as status writes it (384Mi, 1Gi) in MiB
   case "$1" in *Gi) echo $(( ${1%Gi} * 1024 )) ;; *Mi) echo "${1%Mi}" ;; *) echo "cannot read $1 as MiB" >&2; return 1 ;; esac
@@ -121,7 +133,7 @@ demand_env() { # KIND MIB
 # Tuned before any pod starts: no pod runs the Deployment's own template first.
 start_tuned() { # NAME
   profile "$1" "$BUDGET_JVM_OPTIONS" "$BUDGET_METRICS" &&
-    wait_for 180 "deployment/$1 tuned by its profile" tuned "$1" &&
+    await 180 "deployment/$1 tuned by its profile" tuned "$1" &&
     kubectl scale deployment "$1" -n "$NS" --replicas=1 >/dev/null
 }
 
@@ -132,9 +144,9 @@ baseline_room() {
   workload oom-baseline 0 "$LIMIT" "" "" || return 1
   start_tuned oom-baseline || return 1
   hash="$(template_hash oom-baseline)"
-  wait_for "$TIMEOUT" "a Ready baseline pod" has_ready_pod oom-baseline "$hash" || return 1
+  await "$TIMEOUT" "a Ready baseline pod" has_ready_pod oom-baseline "$hash" || return 1
   pod="$(ready_pod oom-baseline "$hash")"
-  wait_for "$TIMEOUT" "the baseline pod's resident set in status" resident_shown oom-baseline "$pod" || return 1
+  await "$TIMEOUT" "the baseline pod's resident set in status" resident_shown oom-baseline "$pod" || return 1
   sleep 20
   first="$(memory_of oom-baseline "$pod")" || return 1
   sleep 20
@@ -154,14 +166,14 @@ budget_cause() { # CAUSE DEMAND-MIB
   fi
   local first; first="$(template_hash "$name")"
   say "$cause" "first plan $first, demand ${demand}Mi over ${RAMP} s; waiting for the kill"
-  if ! wait_for "$TIMEOUT" "an OOM kill of $name in status" killed "$name"; then
+  if ! await "$TIMEOUT" "an OOM kill of $name in status" killed "$name"; then
     why="no OOM kill within ${TIMEOUT} s"
   else
     attributed="$(tp_field "$name" '{.status.lastOomKill.cause}')"
     say "$cause" "$(tp_field "$name" '{.status.lastOomKill.message}')"
     if [ "$attributed" != "$expected" ]; then
       why="attributed to $attributed, expected $expected"
-    elif ! wait_for 60 "the Warning Event OOMKilled naming cause $expected" event_names "$name" "$expected"; then
+    elif ! await 60 "the Warning Event OOMKilled naming cause $expected" event_names "$name" "$expected"; then
       why="no Warning Event OOMKilled naming cause $expected"
     else
       hold "$name" "$first" && verdict=PASS || why="$(cat "$RESULTS/$name.why")"
@@ -179,18 +191,18 @@ event_names() { # NAME CAUSE
 # The answer rolled out, the same demand reached again, then DRILL_HOLD seconds without a kill and under 90% of the limit.
 hold() { # NAME FIRST-HASH
   local name="$1" first="$2" answered pod restarts kill_at end peak=0 limit=0 reading resident
-  if ! wait_for "$TIMEOUT" "a new plan for $name" new_plan "$name" "$first"; then
+  if ! await "$TIMEOUT" "a new plan for $name" new_plan "$name" "$first"; then
     echo "no new plan after the kill" >"$RESULTS/$name.why"; return 1
   fi
   answered="$(template_hash "$name")"
   kubectl get tp "$name" -n "$NS" -o json | jq -r '[.status.settings[] | select(.rule == "R9b" or .name == "heap.size")
     | "\(.name)=\(.value)"] | join(" ")' >"$RESULTS/$name.answer"
   say "${name#oom-}" "answer $answered: $(cat "$RESULTS/$name.answer")"
-  if ! wait_for "$TIMEOUT" "a Ready pod of $name's answer" has_ready_pod "$name" "$answered"; then
+  if ! await "$TIMEOUT" "a Ready pod of $name's answer" has_ready_pod "$name" "$answered"; then
     echo "the answer's pod never became Ready" >"$RESULTS/$name.why"; return 1
   fi
   pod="$(ready_pod "$name" "$answered")"
-  if ! wait_for $((RAMP + 300)) "$pod holding its demand" demand_held "$pod"; then
+  if ! await $((RAMP + 300)) "$pod holding its demand" demand_held "$pod"; then
     echo "pod $pod did not reach its demand (killed again?)" >"$RESULTS/$name.why"; return 1
   fi
   restarts="$(restarts_of "$pod")"
@@ -240,7 +252,7 @@ heap_cause() {
         securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}
       volumes: [{name: agent, emptyDir: {}}]"
   say heap "-Xmx${xmx}m in a ${HEAP_LIMIT_MIB}Mi limit, live heap growing to $((xmx - 32))Mi; waiting for the kill"
-  if ! wait_for "$TIMEOUT" "an OOM kill of $name in status" killed "$name"; then
+  if ! await "$TIMEOUT" "an OOM kill of $name in status" killed "$name"; then
     why="no OOM kill within ${TIMEOUT} s"
   else
     attributed="$(tp_field "$name" '{.status.lastOomKill.cause}')"
@@ -248,7 +260,7 @@ heap_cause() {
     answer="$(tp_field "$name" '{.status.conditions[?(@.type=="Applied")].reason}'): not re-planned, the heap is the template's"
     if [ "$attributed" != "$expected" ]; then
       why="attributed to $attributed, expected $expected"
-    elif ! wait_for 60 "the Warning Event OOMKilled naming cause $expected" event_names "$name" "$expected"; then
+    elif ! await 60 "the Warning Event OOMKilled naming cause $expected" event_names "$name" "$expected"; then
       why="no Warning Event OOMKilled naming cause $expected"
     else
       verdict=PASS
@@ -264,8 +276,8 @@ row() { # CAUSE EXPECTED ATTRIBUTED ANSWER VERDICT WHY
 step "the workload image (rebuilt only when the lab app changed)"
 "$REPO_ROOT/deploy/local/images.sh" workload
 kubectl get deployment -n jvm-tuning-system jvm-tuning-operator >/dev/null || die "no operator in jvm-tuning-system: run demo.sh first"
-cleanup_stale() { kubectl delete tp,deployment -n "$NS" -l jvmtuning.dev/drill=oom --ignore-not-found --wait=true --timeout=120s >/dev/null; }
-cleanup_stale
+kubectl delete tp,deployment -n "$NS" -l jvmtuning.dev/drill=oom --ignore-not-found --wait=true --timeout=120s >/dev/null ||
+  log "an earlier run's objects are still being deleted"
 
 budget_causes=()
 for cause in "${CAUSES[@]}"; do [ "$cause" = heap ] || budget_causes+=("$cause"); done

@@ -249,7 +249,8 @@ class AutoLoopTest {
         }
 
         assertThat(d.status.getHistory()).extracting(AutoIteration::getVerdict).containsExactly(AutoVerdict.Kept, AutoVerdict.Converged);
-        assertThat(d.last().getReason()).contains("back to threads 200");
+        assertThat(d.last().getReason()).contains("threads 200, pool default, heap as planned showed 1000 req/s per pod at 100 ms",
+                "before iteration 1, no better than now");
         assertThat(d.threads()).isEqualTo(300);
     }
 

@@ -68,7 +68,7 @@ class MeasuresTest {
         Observed b = new Observed().setRequestsPerSecond(600.0).setCpuCores(1.5).setMeanLatencyMillis(null).setEnd("t2");
 
         Observed mean = Measures.mean(List.of(a, b));
-        AutoFigures figures = Measures.figures(mean, 2);
+        AutoFigures figures = Measures.figures(List.of(a, b));
 
         assertThat(mean.getEnd()).isEqualTo("t2");
         assertThat(figures.getRequestsPerSecond()).isEqualTo(500.0);
@@ -101,6 +101,6 @@ class MeasuresTest {
         Observed a = new Observed().setP99LatencyMillis(200.0).setEnd("t1");
         Observed b = new Observed().setP99LatencyMillis(300.0).setEnd("t2");
 
-        assertThat(Measures.figures(Measures.mean(List.of(a, b)), 2).getP99LatencyMillis()).isEqualTo(250.0);
+        assertThat(Measures.figures(List.of(a, b)).getP99LatencyMillis()).isEqualTo(250.0);
     }
 }

@@ -73,9 +73,9 @@ class WindowTest {
     static Observed overloaded(PodSnapshot.Queue before, PodSnapshot.Queue after) {
         return Window.observe(
                 Map.of("a", new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 2.0, 200.0, 200.0, 0.0, 0.5, null,
-                        new PodSnapshot.Service(1000.0, 20.0, null, null, null, 0.0, null, histogram(1000, 0.02), before))),
+                        new PodSnapshot.Service(1000.0, 20.0, null, null, null, 0.0, null, histogram(1000, 0.02), before, null))),
                 Map.of("a", new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 12.0, 2.0, 200.0, 200.0, 0.0, 0.5, null,
-                        new PodSnapshot.Service(2000.0, 40.0, null, null, null, 0.0, null, histogram(2000, 0.02), after))),
+                        new PodSnapshot.Service(2000.0, 40.0, null, null, null, 0.0, null, histogram(2000, 0.02), after, null))),
                 null);
     }
 
@@ -234,7 +234,7 @@ class WindowTest {
         java.util.TreeMap<Double, Double> buckets = new java.util.TreeMap<>(Map.of(0.01, under10ms, 0.1, under100ms, 0.2, all,
                 Double.POSITIVE_INFINITY, all));
         return new PodSnapshot(at, 0.0, 0.0, 0.0, 0.0, 10.0, 2.0, 10.0, 200.0, 0.0, 0.5, null,
-                new PodSnapshot.Service(all, all * 0.01, null, null, null, null, null, new LatencyHistogram(buckets), PodSnapshot.Queue.NONE));
+                new PodSnapshot.Service(all, all * 0.01, null, null, null, null, null, new LatencyHistogram(buckets), PodSnapshot.Queue.NONE, null));
     }
 
     /** As Quarkus 3.34 exposes its worker pool (quarkus.thread-pool.max-threads=37, one request in flight); the internal pool is not the server's. */

@@ -135,6 +135,9 @@ public final class AutoLoop {
             return minInterval(in, next, events);
         }
         step(in, next, measured, period, events);
+        if (holds(next)) {
+            return holding(in, next, events);
+        }
         return next.getState() == AutoState.Applying ? waiting(next, events, rollout(next), null)
                 : waiting(next, events, "a period whose re-plan moves a knob by " + in.spec().getChangeThresholdPercent() + "%; "
                         + windowsSeen(in, next), nextPeriodEnd(in, next));

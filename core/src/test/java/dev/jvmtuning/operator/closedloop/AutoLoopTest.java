@@ -273,6 +273,7 @@ class AutoLoopTest {
                 "threads 200", "noise throughput ±1%");
         assertThat(d.status.getBest().getFigures().getRequestsPerSecondError()).as("the defaults' period, its noise kept").isEqualTo(10.0);
         assertThat(d.threads()).isEqualTo(50);
+        assertThat(d.status.getWaitingFor()).startsWith("the workload to move by 30% from ");
 
         d.poll(flat.apply(2000.0));
         d.poll(flat.apply(2000.0));

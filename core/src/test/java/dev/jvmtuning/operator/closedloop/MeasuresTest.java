@@ -143,4 +143,19 @@ class MeasuresTest {
         assertThat(Measures.withinNoise(new Auto(), best, now)).as("within the noise").isEqualTo(withinNoise);
         assertThat(Measures.regression(new Auto(), best, now).isPresent()).as("a regression").isEqualTo(regression);
     }
+
+    @Test
+    void aPeriodCarriesWhatTheRePlanNeedsBeyondTheTimes() {
+        Observed a = new Observed().setAllocatedKibPerRequest(2000.0).setQueueWaitMillisPerRequest(10.0).setCompilationMillisPerRequest(0.4)
+                .setLoadedClasses(9000).setEnd("t1");
+        Observed b = new Observed().setAllocatedKibPerRequest(2100.0).setQueueWaitMillisPerRequest(30.0).setCompilationMillisPerRequest(0.2)
+                .setLoadedClasses(9010).setEnd("t2");
+
+        Observed mean = Measures.mean(List.of(a, b));
+
+        assertThat(mean.getAllocatedKibPerRequest()).as("R12a's garbage in flight").isEqualTo(2050.0);
+        assertThat(mean.getQueueWaitMillisPerRequest()).as("queueing is no service time").isEqualTo(20.0);
+        assertThat(mean.getCompilationMillisPerRequest()).isEqualTo(0.3);
+        assertThat(mean.getLoadedClasses()).as("a gauge: the newest").isEqualTo(9010);
+    }
 }

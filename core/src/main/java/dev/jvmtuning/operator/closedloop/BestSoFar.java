@@ -19,8 +19,8 @@ import java.util.Optional;
 public final class BestSoFar {
     /**
      * Kept steps in a row that may leave the loop within its noise of the best before it stops. One is
-     * not enough: a step may gain nothing measurable on its way to one that does (the lab's cpu-bound app
-     * served as much at 100 threads as at 200, and a sixth more at 50).
+     * not enough: a step may gain nothing measurable on its way to one that does (halving a CPU-bound
+     * pool from far above its best, docs/explanation/closed-loop.md).
      */
     static final int PATIENCE = 2;
 

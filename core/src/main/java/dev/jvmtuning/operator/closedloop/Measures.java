@@ -87,8 +87,8 @@ public final class Measures {
 
     /**
      * The CPU a request costs, in milliseconds, without the JIT compilers' share: compilation is warm-up
-     * work that fades, and a short window after a rollout counts plenty of it (the lab's io-bound app
-     * showed 1.08 ms per request early on); a plan sized by it keeps too few threads for good.
+     * work that fades, and a short window after a rollout counts plenty of it; a plan whose CPU bound (R2)
+     * is sized by it keeps an I/O-bound pool too small for good (docs/explanation/closed-loop.md).
      */
     public static Double workCpuMillisPerRequest(Observed window) {
         Double cpu = window.getCpuMillisPerRequest();

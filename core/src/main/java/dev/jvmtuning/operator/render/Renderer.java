@@ -37,8 +37,9 @@ public final class Renderer {
         addFlag(flags, renderedAs, Setting.ACTIVE_PROCESSOR_COUNT, values.activeProcessorCount(), n -> "-XX:ActiveProcessorCount=" + n);
         addFlag(flags, renderedAs, Setting.VIRTUAL_THREAD_PARALLELISM, values.virtualThreadParallelism(),
                 n -> "-Djdk.virtualThreadScheduler.parallelism=" + n);
-        addFlag(flags, renderedAs, Setting.HEAP_INITIAL, values.heapBytes(), b -> "-Xms" + Units.jvmMebibytes(b));
+        addFlag(flags, renderedAs, Setting.HEAP_INITIAL, values.initialHeapBytes(), b -> "-Xms" + Units.jvmMebibytes(b));
         addFlag(flags, renderedAs, Setting.HEAP_SIZE, values.heapBytes(), b -> "-Xmx" + Units.jvmMebibytes(b));
+        addFlag(flags, renderedAs, Setting.HEAP_SOFT_MAX, values.softMaxHeapBytes(), b -> "-XX:SoftMaxHeapSize=" + Units.jvmMebibytes(b));
         addFlag(flags, renderedAs, Setting.HEAP_YOUNG, values.youngGenerationBytes(), b -> "-Xmn" + Units.jvmMebibytes(b));
         addFlag(flags, renderedAs, Setting.GC_COLLECTOR, values.collector(), Renderer::collectorFlag);
         if (values.zGenerational()) {

@@ -28,6 +28,7 @@ public record TuningValues(
         Long youngGenerationBytes,
         Collector collector,
         boolean zGenerational,
+        boolean compactObjectHeaders,
         Integer maxPauseMillis,
         Integer parallelGcThreads,
         Integer concGcThreads,

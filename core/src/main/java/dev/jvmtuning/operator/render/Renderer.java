@@ -45,6 +45,10 @@ public final class Renderer {
         if (values.zGenerational()) {
             flags.add("-XX:+ZGenerational");
         }
+        if (values.compactObjectHeaders()) {
+            flags.add("-XX:+UseCompactObjectHeaders");
+            renderedAs.put(Setting.COMPACT_OBJECT_HEADERS, "-XX:+UseCompactObjectHeaders");
+        }
         addFlag(flags, renderedAs, Setting.GC_MAX_PAUSE_MILLIS, values.maxPauseMillis(), ms -> "-XX:MaxGCPauseMillis=" + ms);
         addFlag(flags, renderedAs, Setting.GC_PARALLEL_THREADS, values.parallelGcThreads(), n -> "-XX:ParallelGCThreads=" + n);
         addFlag(flags, renderedAs, Setting.GC_CONCURRENT_THREADS, values.concGcThreads(), n -> "-XX:ConcGCThreads=" + n);

@@ -8,6 +8,7 @@ import dev.jvmtuning.operator.api.v1alpha1.Collector;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.model.Rule;
 import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.planner.PlanResult.Plan;
 import dev.jvmtuning.operator.planner.PlanResult.Rejected;
@@ -280,6 +281,25 @@ class PlannerRulesTest {
             assertThat(decision(theirs, "heap.softMax").value()).isEqualTo("1024Mi");
             assertThat(g1.rendering().renderedFlags()).contains("-Xms" + Units.jvmMebibytes(g1.values().heapBytes()))
                     .noneMatch(flag -> flag.startsWith("-XX:SoftMaxHeapSize"));
+        }
+
+        @Test
+        void r21_compactObjectHeadersOnlyWhereTheJdkIsKnownToBe25OrLaterAndNothingElseChose() {
+            Planned jdk25 = plan("", jdk(25, Map.of()));
+
+            assertThat(jdk25.rendering().renderedFlags()).contains("-XX:+UseCompactObjectHeaders");
+            assertThat(decision(jdk25, "jvm.compactObjectHeaders").rule()).isEqualTo(Rule.R21);
+            assertThat(plan("", jdk(21, Map.of())).rendering().renderedFlags()).doesNotContain("-XX:+UseCompactObjectHeaders");
+            assertThat(plan("", container(2, "2Gi")).rendering().renderedFlags()).as("JDK unknown")
+                    .doesNotContain("-XX:+UseCompactObjectHeaders");
+            assertThat(plan("", jdk(25, Map.of("JAVA_TOOL_OPTIONS", "-XX:AOTCache=/app/app.aot"))).rendering().renderedFlags())
+                    .as("beside an AOT cache made without them").doesNotContain("-XX:+UseCompactObjectHeaders");
+            assertThat(plan("jvmOptions: ['-XX:-UseCompactObjectHeaders']", jdk(25, Map.of())).rendering().renderedFlags())
+                    .doesNotContain("-XX:+UseCompactObjectHeaders");
+        }
+
+        private static ContainerFacts jdk(int feature, Map<String, String> env) {
+            return new ContainerFacts(2.0, 2.0, 2 * Units.GI, 2 * Units.GI, env, Set.of(), List.of(), List.of(), feature, 1);
         }
 
         @Test

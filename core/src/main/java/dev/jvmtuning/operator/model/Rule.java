@@ -47,7 +47,7 @@ public enum Rule {
     R10A("R10a", "Soft heap target for a self-sizing collector",
             "ZGC sizes its heap itself: -Xmx is the ceiling the budget allows and -XX:SoftMaxHeapSize 90 % of it (ZGC's own "
                     + "choice when it sizes the heap), which ZGC collects to stay under and exceeds only rather than stall allocation; "
-                    + "-Xms is not pinned, so the heap it does not need is never committed."),
+                    + "-Xms is not pinned, so the heap is committed as it is needed rather than all at start."),
     R11("R11", "OutOfMemoryError kinds",
             "Tell apart heap space, GC overhead limit exceeded (98 % of time in GC freeing under 2 %), metaspace, "
                     + "unable to create native thread, and direct buffer memory: each has a different fix."),

@@ -42,6 +42,6 @@ record HeapTarget(Long initialBytes, Long softMaxBytes, List<Decision> decisions
         return new HeapTarget(null, softMax, List.of(new Decision(Setting.HEAP_SOFT_MAX, mebibytes(softMax), Rule.R10A,
                 "ZGC sizes its heap itself: heap.size " + mebibytes(heap) + " is the ceiling the memory budget allows (-Xmx) and "
                         + SOFT_MAX_PERCENT_OF_HEAP + "% of it the soft target ZGC collects to stay under, exceeded only rather than "
-                        + "stall allocation; -Xms is not pinned to -Xmx, so the heap ZGC does not need stays uncommitted")));
+                        + "stall allocation; -Xms is not pinned to -Xmx, so ZGC commits the heap as it needs it")));
     }
 }

@@ -185,7 +185,7 @@ class ObservedWorkloadTest {
     }
 
     private static TuningValues heap(long mebibytes) {
-        return new TuningValues(null, null, null, null, null, null, null, null, null, null, mebibytes * Units.MI, null, null, false, null, null, null,
+        return new TuningValues(null, null, null, null, null, null, null, null, null, null, mebibytes * Units.MI, mebibytes * Units.MI, null, null, null, false, false, null, null, null,
                 null, null, null, null, null);
     }
 

@@ -101,7 +101,8 @@ public enum Reason {
             + "pods/resize (the Helm value startupBoost.allowResize); the message quotes it, and nothing else changes",
             ConditionType.STARTUP_BOOST),
     RESIZE_REFUSED("ResizeRefused", "the API server refused the resize for another reason (a cluster without the pods/resize "
-            + "subresource, before Kubernetes 1.33, or a value it does not take); the message quotes it, and nothing else changes",
+            + "subresource, before Kubernetes 1.33, its admission, or a value it does not take); the message quotes it, and nothing "
+            + "else changes",
             ConditionType.STARTUP_BOOST),
     RESIZE_INFEASIBLE("ResizeInfeasible", "the node cannot resize the pod in place (the kubelet says Infeasible, or its resize "
             + "failed): the pod was put back on its own CPU, and no pod is boosted again until the profile changes; the message "

@@ -102,14 +102,17 @@ public final class StartupBoosts {
         }
     }
 
-    /** The condition after the API server refused a resize; nothing else of the decision's boost stands. */
+    /**
+     * The condition after the API server refused a resize; nothing else of the decision's boost stands. Only a 403 that names
+     * pods/resize is the role's: admission answers 403 too, for a pod on a node it does not know, say.
+     */
     public static BoostCondition refused(int code, String message) {
-        return code == 403
+        return code == 403 && message.contains("pods/resize")
                 ? new BoostCondition(ConditionStatus.FALSE, Reason.RESIZE_FORBIDDEN, "resizing pods is forbidden to the operator, so no "
                         + "pod is boosted: grant patch on pods/resize (Helm value startupBoost.allowResize) or remove "
                         + "spec.startupBoost; the API server said: " + message)
                 : new BoostCondition(ConditionStatus.FALSE, Reason.RESIZE_REFUSED, "the API server refused to resize a pod, so no pod "
-                        + "is boosted (in-place resize needs Kubernetes 1.33 or later): " + message);
+                        + "is boosted: " + message);
     }
 
     public static Verdict judge(Facts facts) {
@@ -154,7 +157,12 @@ public final class StartupBoosts {
         List<Resize> raisings = new ArrayList<>();
         if (facts.boost() != null && notPossible == null && infeasible.isEmpty() && !infeasibleBefore) {
             Quantity boost = new Quantity(facts.boost().getCpu());
-            for (PodFacts pod : pods.stream().filter(p -> p.starting(steady, facts.settingsHash(), facts.now())).toList()) {
+            List<PodFacts> starting = pods.stream().filter(p -> p.starting(steady, facts.settingsHash(), facts.now())).toList();
+            int room = Math.max(0, MAX_RESIZES - lowerings.size());
+            if (starting.size() > room) {
+                recheck = facts.now();
+            }
+            for (PodFacts pod : starting.stream().limit(room).toList()) {
                 raisings.add(new Resize(pod.namespace(), pod.name(), facts.template().getName(), boost, pod.guaranteed() ? boost : null,
                         new ProfileEvent(false, Reason.STARTUP_BOOST_STARTED, "pod " + pod.name() + " raised from its CPU limit "
                                 + steady.limit() + " to " + boost + " while it starts, until Ready + " + facts.boost().getWarmUp()

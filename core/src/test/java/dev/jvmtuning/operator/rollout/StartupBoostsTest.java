@@ -314,14 +314,18 @@ class StartupBoostsTest {
         assertThat(verdict.resizes()).hasSize(StartupBoosts.MAX_RESIZES);
         assertThat(verdict.resizes().get(0).pod()).isEqualTo("warm");
         assertThat(verdict.recheckAt()).contains(NOW);
+        assertThat(verdict.condition()).hasValueSatisfying(c -> assertThat(c.message()).as("only the pods raised").startsWith("9 pods at 2 CPU"));
     }
 
     @Test
     void aRefusalSaysWhichPermissionIsMissing() {
-        assertThat(StartupBoosts.refused(403, "pods \"orders-1\" is forbidden")).satisfies(c -> {
+        assertThat(StartupBoosts.refused(403, "pods \"orders-1\" is forbidden: User \"system:serviceaccount:jto:jto\" cannot patch "
+                + "resource \"pods/resize\" in API group \"\" in the namespace \"shop\"")).satisfies(c -> {
             assertThat(c.reason()).isEqualTo(Reason.RESIZE_FORBIDDEN);
             assertThat(c.message()).contains("patch on pods/resize", "is forbidden");
         });
         assertThat(StartupBoosts.refused(404, "the server could not find the requested resource").reason()).isEqualTo(Reason.RESIZE_REFUSED);
+        assertThat(StartupBoosts.refused(403, "pods \"orders-1\" is forbidden: node \"node-1\" not found").reason())
+                .as("admission's 403 is not the role's").isEqualTo(Reason.RESIZE_REFUSED);
     }
 }

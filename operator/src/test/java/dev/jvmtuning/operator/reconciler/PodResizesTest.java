@@ -16,6 +16,7 @@ import dev.jvmtuning.operator.rollout.StartupBoosts;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.StartsProcesses;
 import dev.jvmtuning.operator.testing.TestProfiles;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -42,6 +43,8 @@ import org.junit.jupiter.api.Test;
 @StartsProcesses
 class PodResizesTest {
     private static final String HASH = "abc123";
+    /** A node object only: no kubelet stands behind it. */
+    private static final String NODE = "resize-test-node";
     private static LocalControlPlane controlPlane;
     private static KubernetesClient admin;
 
@@ -53,10 +56,18 @@ class PodResizesTest {
 
     /** A Guaranteed pod of the settings in force, placed on a node, its JVM starting. */
     private static Pod startingPod(String namespace) {
+        // Admission refuses (403) to resize a pod on a node the API server does not know ("node ... not found"), or to raise
+        // a request beyond the node's allocatable ("node didn't have enough allocatable resources").
+        if (admin.nodes().withName(NODE).get() == null) {
+            Map<String, Quantity> allocatable = Map.of("cpu", new Quantity("8"), "memory", new Quantity("8Gi"), "pods", new Quantity("110"));
+            admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build()).create();
+            admin.nodes().withName(NODE).editStatus(node -> new NodeBuilder(node).withNewStatus().withCapacity(allocatable)
+                    .withAllocatable(allocatable).endStatus().build());
+        }
         Map<String, Quantity> resources = Map.of("cpu", new Quantity("500m"), "memory", new Quantity("256Mi"));
         return admin.pods().inNamespace(namespace).resource(new PodBuilder().withNewMetadata().withName("orders-1")
                 .withAnnotations(Map.of(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION, HASH)).endMetadata()
-                .withNewSpec().withNodeName("node-1").addNewContainer().withName("app").withImage("example/orders:1")
+                .withNewSpec().withNodeName(NODE).addNewContainer().withName("app").withImage("example/orders:1")
                 .withNewResources().withLimits(resources).withRequests(resources).endResources().endContainer().endSpec()
                 .build()).create();
     }

@@ -1111,8 +1111,9 @@ class DecideTest {
         Observation seen = world.observe();
         Decide.Decision decision = Decide.of(seen, INSTALLATION);
 
-        Decide.Decision refused = Decide.resized(seen, decision, List.of(), Optional.of(new Decide.ResizeRefusal(403,
-                "pods \"orders-new\" is forbidden: User \"system:serviceaccount:jto:jto\" cannot patch resource \"pods/resize\"")));
+        Decide.ResizeRefusal forbidden = new Decide.ResizeRefusal(403,
+                "pods \"orders-new\" is forbidden: User \"system:serviceaccount:jto:jto\" cannot patch resource \"pods/resize\"");
+        Decide.Decision refused = Decide.resized(seen, decision, List.of(), Optional.of(forbidden));
         world.record(refused);
 
         assertThat(refused.resizes()).isEmpty();
@@ -1125,8 +1126,9 @@ class DecideTest {
         world.now = world.now.plusSeconds(10);
         Observation again = world.observe();
         Decide.Decision refusedAgain = Decide.resized(again, Decide.of(again, INSTALLATION), List.of(),
-                Optional.of(new Decide.ResizeRefusal(403, "forbidden")));
+                Optional.of(forbidden));
         assertThat(refusedAgain.events()).as("said once").isEmpty();
+        assertThat(refusedAgain.status()).as("nothing new to write").isEqualTo(world.profile.getStatus());
         assertThat(Conditions.find(refusedAgain.status().getConditions(), ConditionType.STARTUP_BOOST).orElseThrow().getLastTransitionTime())
                 .isEqualTo(world.condition(ConditionType.STARTUP_BOOST).orElseThrow().getLastTransitionTime());
     }

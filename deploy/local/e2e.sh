@@ -112,7 +112,7 @@ flags_in_running_jvms() {
   # What the JVMs use, part by part beside the plan's budget, read from the pods; and the threads they serve on.
   wait_for 120 "tp/orders-api NativeMemoryPressure judged" memory_judged orders-api
   kubectl get tp orders-api -n "$NS" -o json | jq -r '.status.observed.memory as $m | "memory of \($m.pod): resident \($m.resident) of \($m.limit); " +
-    ([$m.buckets[] | "\(.bucket) \(.used // "-") of \(.budget)"] | join(", ")),
+    ([$m.buckets[] | "\(.bucket) \(.used // "-")\(if .committed then " (committed \(.committed))" else "" end) of \(.budget)"] | join(", ")),
     (.status.conditions[] | select(.type == "NativeMemoryPressure") | "NativeMemoryPressure=\(.status) \(.reason): \(.message)"),
     "threading: \(.status.threading.model) (\(.status.threading.source))"'
   kubectl get tp orders-api -n "$NS" -o json | jq -e '.status.observed.memory | (.buckets | length) >= 5 and

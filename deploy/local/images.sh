@@ -2,7 +2,7 @@
 # Builds the local node's images without a container daemon or a registry, as OCI archives under
 # $JTO_CACHE/images, and imports them into the node's containerd (up.sh must be running for that):
 #   localhost/pause             the pod sandbox: a static Go program (deploy/images/pause)
-#   localhost/jre:17, :21       Debian root file systems with a headless JRE (bookworm, trixie)
+#   localhost/jre:17, :21, :25  Debian root file systems with a headless JRE (bookworm, trixie, trixie)
 #   localhost/jvm-tuning-operator  operator/target/quarkus-app on the JRE 17 base, UID 10001
 #   localhost/jvm-tuning-agent  the agent jar and a static `cp` (deploy/images/cp) for its init container
 #   localhost/jvm-tuning-workload  the lab's Spring Boot app on the JRE 17 base, UID 10001
@@ -10,7 +10,7 @@
 # imported only when containerd holds a different manifest under its name. Runs that share the cache
 # build each artefact one at a time (env.sh's with_lock) and never see one half written; a step that
 # fails stops the script, naming the step, and leaves neither that image nor its digest behind.
-# Usage: images.sh [pause|jre|operator|agent|workload]...   (default: all of them)
+# Usage: images.sh [pause|jre|jre17|jre21|jre25|operator|agent|workload]...   (default: all of them)
 set -eEuo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 # The first step that fails is named; the functions and locks it ran in fail after it, unnamed.
@@ -32,11 +32,15 @@ rm -rf "$IMAGES"/rootfs/*.tar.gz "$IMAGES"/*.oci
 
 java_home() { echo "/usr/lib/jvm/java-$1-openjdk-amd64"; }
 
+# The JRE base images: each Java feature release and the Debian suite that packages its headless JRE.
+declare -A JRE_SUITES=([17]=bookworm [21]=trixie [25]=trixie)
+JRE_VERSIONS=(17 21 25)
+
 # A Debian root file system with the JRE, cached as a tar archive (uncompressed: written and read back
-# in seconds, where gzip cost half a minute of CPU each way): bookworm carries 17, trixie 21.
+# in seconds, where gzip cost half a minute of CPU each way).
 jre_rootfs() {
-  local java="$1" suite tar="$IMAGES/rootfs/jre$1.tar" dir
-  case "$java" in 17) suite=bookworm ;; 21) suite=trixie ;; *) echo "no Debian suite for Java $java" >&2; return 1 ;; esac
+  local java="$1" suite="${JRE_SUITES[$1]:-}" tar="$IMAGES/rootfs/jre$1.tar" dir
+  [ -n "$suite" ] || { echo "no Debian suite for Java $java" >&2; return 1; }
   cache_ok "$tar" && return 0
   rm -f "$tar."[0-9]*
   log "debootstrap $suite with openjdk-$java-jre-headless (about 3 minutes; log $IMAGES/rootfs/jre$java.log)"
@@ -203,7 +207,8 @@ import() { # NAME (archive $IMAGES/NAME.tar) REF-BASE
 refs() {
   case "$1" in
     pause) echo "pause localhost/pause" ;;
-    jre) printf 'jre17 localhost/jre\njre21 localhost/jre\n' ;;
+    jre) printf 'jre%s localhost/jre\n' "${JRE_VERSIONS[@]}" ;;
+    jre[0-9]*) echo "$1 localhost/jre" ;;
     operator) echo "jvm-tuning-operator localhost/jvm-tuning-operator" ;;
     agent) echo "jvm-tuning-agent localhost/jvm-tuning-agent" ;;
     workload) echo "jvm-tuning-workload localhost/jvm-tuning-workload" ;;
@@ -216,12 +221,12 @@ for name in "${names[@]}"; do
   case "$name" in
     pause | operator | agent | workload) "image_$name" ;;
     jre)
-      # The two debootstraps wait on the network and dpkg more than on the CPU: run them side by side.
-      image_jre 17 & jre17=$!
-      image_jre 21 & jre21=$!
-      wait "$jre17" || die "the JRE 17 image failed (above)"
-      wait "$jre21" || die "the JRE 21 image failed (above)" ;;
-    *) echo "usage: $0 [pause|jre|operator|agent|workload]..." >&2; exit 2 ;;
+      # The debootstraps wait on the network and dpkg more than on the CPU: run them side by side.
+      declare -A jre_pids=()
+      for java in "${JRE_VERSIONS[@]}"; do image_jre "$java" & jre_pids[$java]=$!; done
+      for java in "${JRE_VERSIONS[@]}"; do wait "${jre_pids[$java]}" || die "the JRE $java image failed (above)"; done ;;
+    jre[0-9]*) image_jre "${name#jre}" ;;
+    *) echo "usage: $0 [pause|jre|jre17|jre21|jre25|operator|agent|workload]..." >&2; exit 2 ;;
   esac
 done
 if [ -S "$CONTAINERD_SOCK" ]; then

@@ -32,10 +32,10 @@ final class VmOptionMetrics extends PeriodicCollector {
      * KiB, as HotSpot counts it; the other sizes in bytes.
      */
     static final List<String> OPTIONS = List.of(
-            "MaxHeapSize", "InitialHeapSize", "MinHeapSize", "NewSize", "MaxNewSize", "ThreadStackSize", "MaxMetaspaceSize",
+            "MaxHeapSize", "InitialHeapSize", "MinHeapSize", "SoftMaxHeapSize", "NewSize", "MaxNewSize", "ThreadStackSize", "MaxMetaspaceSize",
             "ReservedCodeCacheSize", "MaxDirectMemorySize", "MaxRAM", "MaxRAMPercentage", "InitialRAMPercentage",
             "ActiveProcessorCount", "UseContainerSupport",
-            "UseG1GC", "UseParallelGC", "UseSerialGC", "UseZGC", "ZGenerational", "UseShenandoahGC",
+            "UseG1GC", "UseParallelGC", "UseSerialGC", "UseZGC", "ZGenerational", "UseShenandoahGC", "UseCompactObjectHeaders",
             "MaxGCPauseMillis", "ParallelGCThreads", "ConcGCThreads", "UseStringDeduplication", "ExitOnOutOfMemoryError");
 
     /** Options change only through the management interface, and rarely: re-read at most this often. */

@@ -23,8 +23,10 @@ import java.util.Optional;
  * Mode Auto's decisions, one call per reconcile: wait for the rollout and the warm-up, gather the
  * observation windows, then judge the last step against the period before it (revert it when worse)
  * and re-plan from the measured workload, stepping within the bounds and the step limit when a knob
- * moves by the threshold. After a revert it holds the last good settings until the workload itself
- * moves. Everything it needs is in its input and the previous status, so a reconcile stays a function
+ * moves by the threshold. It stops (Converged) when no knob would move, or when steps no longer beat the
+ * best period beyond the noise its windows measured ({@link BestSoFar}), and never steps back to settings
+ * a period already found no better. After a revert, and once converged, it holds its settings until the
+ * workload itself moves. Everything it needs is in its input and the previous status, so a reconcile stays a function
  * of spec, status and metrics. Pure.
  */
 public final class AutoLoop {
@@ -81,7 +83,7 @@ public final class AutoLoop {
         if (next.getWindows().size() < needed) {
             return collecting(in, next, events);
         }
-        boolean judging = pending.isPresent() || next.getState() == AutoState.Reverted || next.getState() == AutoState.Holding;
+        boolean judging = pending.isPresent() || next.getState() == AutoState.Reverted || holds(next);
         if (!judging && tooSoon(in, next)) {
             // The windows slide: the step, when allowed, plans from the latest ones.
             next.getWindows().remove(0);
@@ -94,7 +96,7 @@ public final class AutoLoop {
             return waiting(next, events, "a period at one replica count: the replicas moved during the step's windows; "
                     + windowsSeen(in, next), nextPeriodEnd(in, next));
         }
-        AutoFigures period = Measures.figures(Measures.mean(next.getWindows()), next.getWindows().size());
+        AutoFigures period = Measures.figures(next.getWindows());
         Observed measured = Measures.mean(next.getWindows());
         next.getWindows().clear();
         switch (next.getState()) {
@@ -102,12 +104,16 @@ public final class AutoLoop {
                 next.setState(AutoState.Holding).setHoldBaseline(period);
                 return holding(in, next, events);
             }
-            case Holding -> {
+            case Holding, Converged -> {
+                if (next.getHoldBaseline() == null) {
+                    next.setHoldBaseline(period);
+                }
                 Optional<String> moved = Measures.shift(in.spec(), next.getHoldBaseline(), period);
                 if (moved.isEmpty()) {
                     return holding(in, next, events);
                 }
-                next.setState(AutoState.Observing).setHoldBaseline(null);
+                // The periods before measured another workload: none is the best or predicts a step now.
+                next.setState(AutoState.Observing).setHoldBaseline(null).setBest(null);
                 events.add(new ProfileEvent(false, Reason.AUTO_RESUMED, moved.get() + "; re-planning"));
             }
             default -> {
@@ -123,10 +129,15 @@ public final class AutoLoop {
                 }
             }
         }
+        next.setBest(BestSoFar.update(in.spec(), next.getBest(), effective(next.getSettings(), in.inForce()), period,
+                BestSoFar.lastIteration(next)));
         if (tooSoon(in, next)) {
             return minInterval(in, next, events);
         }
         step(in, next, measured, period, events);
+        if (holds(next)) {
+            return holding(in, next, events);
+        }
         return next.getState() == AutoState.Applying ? waiting(next, events, rollout(next), null)
                 : waiting(next, events, "a period whose re-plan moves a knob by " + in.spec().getChangeThresholdPercent() + "%; "
                         + windowsSeen(in, next), nextPeriodEnd(in, next));
@@ -145,7 +156,7 @@ public final class AutoLoop {
     /** Windows are being gathered: before the first one that counts, the warm-up; then the windows themselves. */
     private static Decision collecting(Input in, AutoStatus next, List<ProfileEvent> events) {
         Instant countsFrom = countsFrom(in, next);
-        String what = next.getState() == AutoState.Holding || next.getState() == AutoState.Reverted ? holdingFor(in, next) + "; " : "";
+        String what = holds(next) || next.getState() == AutoState.Reverted ? holdingFor(in, next) + "; " : "";
         if (next.getWindows().isEmpty() && in.now().isBefore(countsFrom)) {
             return waiting(next, events, what + "the warm-up: windows count from " + countsFrom + " (" + in.spec().getWarmUp() + " after "
                     + warmUpFrom(in, next) + "); then " + in.spec().getObservationWindows() + " metrics windows", nextPeriodEnd(in, next));
@@ -190,7 +201,11 @@ public final class AutoLoop {
         return from.plus(length.multipliedBy(Math.max(1, missing)));
     }
 
-    /** Re-plans from the period and takes a step, or rests (Converged) when no knob would move by the threshold. */
+    /**
+     * Re-plans from the period and takes a step, or rests (Converged) when steps stopped beating the best beyond
+     * the noise, when no knob would move by the threshold, when a period already showed the target no better
+     * than now, or when the target does not fit.
+     */
     private static void step(Input in, AutoStatus next, Observed measured, AutoFigures period, List<ProfileEvent> events) {
         Optional<Replanner.Proposal> proposal = in.replanner().propose(measured);
         if (proposal.isEmpty()) {
@@ -205,35 +220,28 @@ public final class AutoLoop {
             proposed = new AutoSettings(null, proposed.getConnectionPool(), proposed.getHeapPercentOfLimit());
         }
         String planned = proposal.get().reason() + (in.threadsFixed() == null ? "" : "; " + in.threadsFixed());
+        Optional<String> stalled = BestSoFar.stalled(in.spec(), next, period);
+        if (stalled.isPresent()) {
+            converge(in, next, current, period, stalled.get(), false, events);
+            return;
+        }
         AutoSettings target = Steps.worthMoving(in.spec(), current, Steps.limit(in.spec(), current, proposed), in.memoryBytes());
         Optional<String> why = Steps.significant(in.spec(), current, target, in.memoryBytes());
-        Optional<AutoSettings> left = lastLeft(next);
-        if (why.isPresent() && left.isPresent() && Steps.significant(in.spec(), left.get(), target, in.memoryBytes()).isEmpty()) {
-            why = Optional.empty();
+        if (why.isEmpty()) {
+            converge(in, next, current, period, "re-planned " + target + " from " + planned + "; no knob moves by "
+                    + in.spec().getChangeThresholdPercent() + "% from " + current, false, events);
+            return;
+        }
+        Optional<String> measuredThere = BestSoFar.measuredNoBetter(in.spec(), next, target, period, in.memoryBytes());
+        if (measuredThere.isPresent()) {
+            converge(in, next, current, period, "re-planned " + target + " from " + planned + "; " + measuredThere.get(), false, events);
+            return;
         }
         // Settings that do not fit the container are never rolled out: the loop rests where it is.
         AutoSettings settings = laidOver(next.getSettings(), target, in.inForce());
-        Optional<String> misfit = why.isPresent() ? in.replanner().rejects(settings) : Optional.empty();
+        Optional<String> misfit = in.replanner().rejects(settings);
         if (misfit.isPresent()) {
-            if (next.getState() != AutoState.Converged) {
-                next.setState(AutoState.Converged);
-                String reason = "re-planned " + target + " from " + planned + ", which does not fit: " + misfit.get();
-                add(next, new AutoIteration().setAt(in.now().toString()).setFrom(current).setTo(current).setBefore(period)
-                        .setVerdict(AutoVerdict.Converged).setReason(reason));
-                events.add(new ProfileEvent(true, Reason.AUTO_CONVERGED, reason));
-            }
-            return;
-        }
-        if (why.isEmpty()) {
-            if (next.getState() != AutoState.Converged) {
-                next.setState(AutoState.Converged);
-                String reason = "re-planned " + target + " from " + planned + "; no knob moves by "
-                        + in.spec().getChangeThresholdPercent() + "% from " + current
-                        + (left.isPresent() ? " or back to " + left.get() + ", which the loop left with the last kept step" : "");
-                add(next, new AutoIteration().setAt(in.now().toString()).setFrom(current).setTo(current).setBefore(period)
-                        .setVerdict(AutoVerdict.Converged).setReason(reason));
-                events.add(new ProfileEvent(false, Reason.AUTO_CONVERGED, reason));
-            }
+            converge(in, next, current, period, "re-planned " + target + " from " + planned + ", which does not fit: " + misfit.get(), true, events);
             return;
         }
         String reason = why.get() + "; " + planned;
@@ -241,6 +249,20 @@ public final class AutoLoop {
                 .setVerdict(AutoVerdict.Pending).setReason(reason));
         next.setState(AutoState.Applying).setSettings(settings).setChangedAt(in.now().toString());
         events.add(new ProfileEvent(false, Reason.AUTO_STEP, "step " + current + " -> " + target + ": " + reason));
+    }
+
+    /** Rests at the current settings until the workload shifts from this period. */
+    private static void converge(Input in, AutoStatus next, AutoSettings current, AutoFigures period, String reason, boolean warning,
+            List<ProfileEvent> events) {
+        next.setState(AutoState.Converged).setHoldBaseline(period);
+        add(next, new AutoIteration().setAt(in.now().toString()).setFrom(current).setTo(current).setBefore(period)
+                .setVerdict(AutoVerdict.Converged).setReason(reason));
+        events.add(new ProfileEvent(warning, Reason.AUTO_CONVERGED, reason + "; holding until the workload moves"));
+    }
+
+    /** States that hold their settings until the workload shifts. */
+    private static boolean holds(AutoStatus status) {
+        return status.getState() == AutoState.Holding || status.getState() == AutoState.Converged;
     }
 
     private static void revert(AutoStatus next, AutoIteration pending, AutoFigures after, String why, Instant now, List<ProfileEvent> events) {
@@ -305,20 +327,6 @@ public final class AutoLoop {
                 : Optional.of(history.get(history.size() - 1));
     }
 
-    /** The settings the last kept step moved away from: going back there within the threshold would be flapping. */
-    private static Optional<AutoSettings> lastLeft(AutoStatus status) {
-        for (int i = status.getHistory().size() - 1; i >= 0; i--) {
-            AutoIteration it = status.getHistory().get(i);
-            if (it.getVerdict() == AutoVerdict.Kept) {
-                return Optional.of(it.getFrom());
-            }
-            if (it.getVerdict() == AutoVerdict.Reverted) {
-                return Optional.empty();
-            }
-        }
-        return Optional.empty();
-    }
-
     /** The target as the loop would keep it: knobs it sets, not values merely in force. */
     private static AutoSettings laidOver(AutoSettings loop, AutoSettings target, AutoSettings inForce) {
         return new AutoSettings(own(loop.getThreads(), target.getThreads(), inForce.getThreads()),
@@ -343,8 +351,7 @@ public final class AutoLoop {
 
     private static void add(AutoStatus status, AutoIteration iteration) {
         List<AutoIteration> history = status.getHistory();
-        int last = history.isEmpty() ? 0 : Objects.requireNonNullElse(history.get(history.size() - 1).getIteration(), 0);
-        history.add(iteration.setIteration(last + 1));
+        history.add(iteration.setIteration(BestSoFar.lastIteration(status) + 1));
         while (history.size() > HISTORY) {
             history.remove(0);
         }

@@ -25,6 +25,11 @@ public final class Measures {
      */
     private static final double GC_FLOOR_POINTS = 5;
     private static final double WAIT_FLOOR_MILLIS = 1;
+    /**
+     * Standard errors a difference must exceed to count: two, so a change the windows' own spread explains
+     * passes for one about one period in twenty.
+     */
+    private static final double NOISE_ERRORS = 2;
 
     private Measures() {
     }
@@ -48,6 +53,12 @@ public final class Measures {
         mean.setMeanLatencyMillis(mean(windows, Observed::getMeanLatencyMillis));
         mean.setP99LatencyMillis(mean(windows, Observed::getP99LatencyMillis));
         mean.setCpuMillisPerRequest(mean(windows, Observed::getCpuMillisPerRequest));
+        mean.setCompilationMillisPerRequest(mean(windows, Observed::getCompilationMillisPerRequest));
+        mean.setQueueWaitMillisPerRequest(mean(windows, Observed::getQueueWaitMillisPerRequest));
+        mean.setQueuedRequests(mean(windows, Observed::getQueuedRequests));
+        mean.setLatencyIncludesQueueWait(last.getLatencyIncludesQueueWait());
+        mean.setAllocatedKibPerRequest(mean(windows, Observed::getAllocatedKibPerRequest));
+        mean.setLoadedClasses(last.getLoadedClasses());
         mean.setRunQueueMillisPerRequest(mean(windows, Observed::getRunQueueMillisPerRequest));
         mean.setConnectionWaitMillisPerRequest(mean(windows, Observed::getConnectionWaitMillisPerRequest));
         mean.setConnectionHoldMillisPerRequest(mean(windows, Observed::getConnectionHoldMillisPerRequest));
@@ -56,15 +67,45 @@ public final class Measures {
         return mean;
     }
 
-    /** The figures a period is judged by. */
-    public static AutoFigures figures(Observed mean, int windows) {
+    /**
+     * The figures a period is judged by: the windows' means, and for the figures judged against each other
+     * their standard error over the windows, the period's own noise.
+     */
+    public static AutoFigures figures(List<Observed> windows) {
+        Observed mean = mean(windows);
         Double rate = mean.getRequestsPerSecond();
-        Double cores = mean.getCpuCores();
-        return new AutoFigures().setWindows(windows).setRequestsPerSecond(rate)
-                .setRequestsPerCpuSecond(rate == null || cores == null || cores <= 0 ? null : round(rate / cores))
-                .setMeanLatencyMillis(mean.getMeanLatencyMillis()).setP99LatencyMillis(mean.getP99LatencyMillis()).setErrorPercent(mean.getErrorPercent())
+        return new AutoFigures().setWindows(windows.size()).setRequestsPerSecond(rate)
+                .setRequestsPerSecondError(standardError(windows, Observed::getRequestsPerSecond))
+                .setRequestsPerCpuSecond(requestsPerCpuSecond(mean))
+                .setRequestsPerCpuSecondError(standardError(windows, Measures::requestsPerCpuSecond))
+                .setMeanLatencyMillis(mean.getMeanLatencyMillis())
+                .setMeanLatencyMillisError(standardError(windows, Observed::getMeanLatencyMillis))
+                .setP99LatencyMillis(mean.getP99LatencyMillis()).setErrorPercent(mean.getErrorPercent())
                 .setGcTimePercent(mean.getGcTimePercent()).setConnectionWaitMillisPerRequest(mean.getConnectionWaitMillisPerRequest())
                 .setGuardrail(mean.getGuardrail());
+    }
+
+    /**
+     * The CPU a request costs, in milliseconds, without the JIT compilers' share: compilation is warm-up
+     * work that fades, and a short window after a rollout counts plenty of it; a plan whose CPU bound (R2)
+     * is sized by it keeps an I/O-bound pool too small for good (docs/explanation/closed-loop.md).
+     */
+    public static Double workCpuMillisPerRequest(Observed window) {
+        Double cpu = window.getCpuMillisPerRequest();
+        Double compilation = window.getCompilationMillisPerRequest();
+        return cpu == null || compilation == null ? cpu : Double.valueOf(Math.max(0, cpu - compilation));
+    }
+
+    /** Requests per CPU-second of the window, the JIT compilers' CPU taken out. */
+    private static Double requestsPerCpuSecond(Observed window) {
+        Double rate = window.getRequestsPerSecond();
+        Double cores = window.getCpuCores();
+        if (rate == null || cores == null) {
+            return null;
+        }
+        Double compilation = window.getCompilationMillisPerRequest();
+        double working = compilation == null ? cores : cores - compilation * rate / 1000;
+        return working <= 0 ? null : round(rate / working);
     }
 
     /**
@@ -78,11 +119,14 @@ public final class Measures {
         List<String> worse = new ArrayList<>();
         Double load = ratio(after.getRequestsPerSecond(), before.getRequestsPerSecond());
         Double efficiency = ratio(after.getRequestsPerCpuSecond(), before.getRequestsPerCpuSecond());
-        if (load != null && Math.abs(load - 1) <= tolerance && efficiency != null && efficiency < 1 - tolerance) {
+        if (load != null && Math.abs(load - 1) <= tolerance && efficiency != null && efficiency < 1 - tolerance
+                && beyondNoise(before, after, AutoFigures::getRequestsPerCpuSecond, AutoFigures::getRequestsPerCpuSecondError)) {
             worse.add("throughput per CPU-second " + text(before.getRequestsPerCpuSecond()) + " -> " + text(after.getRequestsPerCpuSecond())
                     + " at the same load (" + text(before.getRequestsPerSecond()) + " -> " + text(after.getRequestsPerSecond()) + " req/s)");
         }
-        latency("mean latency", AutoFigures::getMeanLatencyMillis, before, after, load, tolerance).ifPresent(worse::add);
+        if (beyondNoise(before, after, AutoFigures::getMeanLatencyMillis, AutoFigures::getMeanLatencyMillisError)) {
+            latency("mean latency", AutoFigures::getMeanLatencyMillis, before, after, load, tolerance).ifPresent(worse::add);
+        }
         latency("p99 latency", AutoFigures::getP99LatencyMillis, before, after, load, tolerance).ifPresent(worse::add);
         if (rose(before.getErrorPercent(), after.getErrorPercent(), tolerance, ERROR_FLOOR_POINTS)) {
             worse.add("server errors " + text(before.getErrorPercent()) + "% -> " + text(after.getErrorPercent()) + "%");
@@ -117,6 +161,44 @@ public final class Measures {
         return Optional.empty();
     }
 
+    /**
+     * Whether {@code now} beats {@code best} beyond the noise: more requests served, or as many served with
+     * less CPU each or a lower mean latency, and no measure worse ({@link #regression}). Figures without a
+     * measured spread (one window per period) count past the regression tolerance instead.
+     */
+    public static boolean better(Auto spec, AutoFigures best, AutoFigures now) {
+        if (regression(spec, best, now).isPresent()) {
+            return false;
+        }
+        boolean moreServed = rose(spec, best, now, AutoFigures::getRequestsPerSecond, AutoFigures::getRequestsPerSecondError);
+        boolean sameLoad = !moreServed && !rose(spec, now, best, AutoFigures::getRequestsPerSecond, AutoFigures::getRequestsPerSecondError);
+        return moreServed || sameLoad && (rose(spec, best, now, AutoFigures::getRequestsPerCpuSecond, AutoFigures::getRequestsPerCpuSecondError)
+                || rose(spec, now, best, AutoFigures::getMeanLatencyMillis, AutoFigures::getMeanLatencyMillisError));
+    }
+
+    /** Whether {@code now} differs from {@code best} by no more than the noise in throughput, throughput per CPU-second and mean latency. */
+    public static boolean withinNoise(Auto spec, AutoFigures best, AutoFigures now) {
+        List<Function<AutoFigures, Double>> figures = List.of(AutoFigures::getRequestsPerSecond, AutoFigures::getRequestsPerCpuSecond,
+                AutoFigures::getMeanLatencyMillis);
+        List<Function<AutoFigures, Double>> errors = List.of(AutoFigures::getRequestsPerSecondError, AutoFigures::getRequestsPerCpuSecondError,
+                AutoFigures::getMeanLatencyMillisError);
+        for (int i = 0; i < figures.size(); i++) {
+            if (rose(spec, best, now, figures.get(i), errors.get(i)) || rose(spec, now, best, figures.get(i), errors.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The noise of a period, as status says it: the standard errors it measured, relative to their figures. */
+    public static String noise(AutoFigures period) {
+        List<String> parts = new ArrayList<>();
+        relative(parts, "throughput", period.getRequestsPerSecond(), period.getRequestsPerSecondError());
+        relative(parts, "per CPU-second", period.getRequestsPerCpuSecond(), period.getRequestsPerCpuSecondError());
+        relative(parts, "latency", period.getMeanLatencyMillis(), period.getMeanLatencyMillisError());
+        return parts.isEmpty() ? "noise not measured (one window per period)" : "noise " + String.join(", ", parts);
+    }
+
     /** How the workload moved, when its rate or its latency per pod moved by more than the spec's shift; else empty. */
     public static Optional<String> shift(Auto spec, AutoFigures baseline, AutoFigures now) {
         double shift = spec.getWorkloadShiftPercent() / 100.0;
@@ -133,6 +215,60 @@ public final class Measures {
     /** A figure for a message; an absent one (the metrics do not expose it) as "n/a". */
     static String text(Double value) {
         return value == null ? "n/a" : Units.number(value);
+    }
+
+    /**
+     * Whether the figure rose from {@code low} to {@code high} by more than the noise: twice the standard error of
+     * the difference, from both periods' spreads; the regression tolerance where neither period measured one.
+     */
+    private static boolean rose(Auto spec, AutoFigures low, AutoFigures high, Function<AutoFigures, Double> figure,
+            Function<AutoFigures, Double> error) {
+        Double a = figure.apply(low);
+        Double b = figure.apply(high);
+        if (a == null || b == null) {
+            return false;
+        }
+        Double noise = noise(low, high, error);
+        return b - a > (noise == null ? a * spec.getRegressionTolerancePercent() / 100.0 : noise);
+    }
+
+    /** Whether the figure moved by more than the noise the two periods measured; true where neither measured it. */
+    private static boolean beyondNoise(AutoFigures before, AutoFigures after, Function<AutoFigures, Double> figure,
+            Function<AutoFigures, Double> error) {
+        Double a = figure.apply(before);
+        Double b = figure.apply(after);
+        Double noise = noise(before, after, error);
+        return a == null || b == null || noise == null || Math.abs(b - a) > noise;
+    }
+
+    /** Twice the standard error of the difference of two periods' figures; null where neither measured its spread. */
+    private static Double noise(AutoFigures a, AutoFigures b, Function<AutoFigures, Double> error) {
+        Double ea = error.apply(a);
+        Double eb = error.apply(b);
+        if (ea == null && eb == null) {
+            return null;
+        }
+        double x = ea == null ? 0 : ea;
+        double y = eb == null ? 0 : eb;
+        return NOISE_ERRORS * Math.sqrt(x * x + y * y);
+    }
+
+    private static void relative(List<String> parts, String name, Double value, Double error) {
+        if (value != null && error != null && value > 0) {
+            parts.add(name + " ±" + Units.number(100 * error / value) + "%");
+        }
+    }
+
+    /** The standard error of the windows' mean of a figure, over the windows that have it; null below two. */
+    private static Double standardError(List<Observed> windows, Function<Observed, Double> figure) {
+        List<Double> values = windows.stream().map(figure).filter(v -> v != null && Double.isFinite(v)).toList();
+        int n = values.size();
+        if (n < 2) {
+            return null;
+        }
+        double mean = values.stream().mapToDouble(Double::doubleValue).sum() / n;
+        double squares = values.stream().mapToDouble(v -> (v - mean) * (v - mean)).sum();
+        return round(Math.sqrt(squares / (n - 1) / n));
     }
 
     private static boolean rose(Double before, Double after, double tolerance, double floor) {

@@ -30,7 +30,8 @@ import java.util.Optional;
  * delay), for a database connection (R8) and for the garbage collector's pauses (R15).
  * These are symptoms of the current settings, not work: planning from them would size the pool for
  * the congestion it causes (a CPU-bound service at 200 threads on 2 cores reports 1 s per 10 ms
- * request). So they are taken out, and what remains is never less than the CPU time itself.
+ * request). So they are taken out, and what remains is never less than the CPU time itself. The CPU
+ * time is the requests' own: the JIT compilers' share, warm-up work, is taken out of it too.
  */
 public final class ObservedWorkload {
     /** Below this a figure is noise of the counters' resolution. */
@@ -57,7 +58,7 @@ public final class ObservedWorkload {
                 || observed.getRequestsPerSecond() <= 0) {
             return Optional.empty();
         }
-        Double cpu = observed.getCpuMillisPerRequest();
+        Double cpu = Measures.workCpuMillisPerRequest(observed);
         double congestion = zeroIfAbsent(observed.getQueueWaitMillisPerRequest()) + zeroIfAbsent(observed.getRunQueueMillisPerRequest())
                 + zeroIfAbsent(observed.getConnectionWaitMillisPerRequest());
         // A stop-the-world pause stops every request in flight, so pauses take the same share of a request's time as of the wall clock.

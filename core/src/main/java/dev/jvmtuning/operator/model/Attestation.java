@@ -178,7 +178,7 @@ public record Attestation(Verdict verdict, int pods, int inEffect, List<Differen
     static final long HEAP_ALIGNMENT = 2 * Units.MI;
 
     private static final String CONTAINER_SUPPORT = "UseContainerSupport";
-    private static final Set<String> HEAP_SIZES = Set.of("MaxHeapSize", "InitialHeapSize", "MinHeapSize", "NewSize", "MaxNewSize");
+    private static final Set<String> HEAP_SIZES = Set.of("MaxHeapSize", "InitialHeapSize", "MinHeapSize", "SoftMaxHeapSize", "NewSize", "MaxNewSize");
     private static final Set<String> BYTE_SIZES = Set.of("MaxMetaspaceSize", "ReservedCodeCacheSize", "MaxDirectMemorySize", "MaxRAM");
     private static final Set<String> FRACTIONS = Set.of("MaxRAMPercentage", "InitialRAMPercentage");
     private static final Pattern BOOLEAN = Pattern.compile("-XX:([+-])([A-Za-z0-9]+)");

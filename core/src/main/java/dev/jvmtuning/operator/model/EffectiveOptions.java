@@ -23,10 +23,10 @@ public record EffectiveOptions(Map<String, Option> options, boolean fromRuntimeM
      * apart from the operator (EffectiveOptionsTest holds the two lists together).
      */
     public static final List<String> READ = List.of(
-            "MaxHeapSize", "InitialHeapSize", "MinHeapSize", "NewSize", "MaxNewSize", "ThreadStackSize", "MaxMetaspaceSize",
+            "MaxHeapSize", "InitialHeapSize", "MinHeapSize", "SoftMaxHeapSize", "NewSize", "MaxNewSize", "ThreadStackSize", "MaxMetaspaceSize",
             "ReservedCodeCacheSize", "MaxDirectMemorySize", "MaxRAM", "MaxRAMPercentage", "InitialRAMPercentage",
             "ActiveProcessorCount", "UseContainerSupport",
-            "UseG1GC", "UseParallelGC", "UseSerialGC", "UseZGC", "ZGenerational", "UseShenandoahGC",
+            "UseG1GC", "UseParallelGC", "UseSerialGC", "UseZGC", "ZGenerational", "UseShenandoahGC", "UseCompactObjectHeaders",
             "MaxGCPauseMillis", "ParallelGCThreads", "ConcGCThreads", "UseStringDeduplication", "ExitOnOutOfMemoryError");
 
     /**

@@ -102,6 +102,15 @@ public final class JvmFlags {
         return flags.stream().filter(f -> HEAP_SIZING_PREFIXES.stream().anyMatch(f::startsWith)).findFirst();
     }
 
+    /**
+     * The flag that points the JVM at an archive of classes (and on JDK 24+ objects) made in a training run:
+     * -XX:AOTCache (JDK 24+) or -XX:SharedArchiveFile (CDS). The JVM rejects the archive when options it was made
+     * under differ, so the plan must not change those.
+     */
+    public Optional<String> aotCacheFlag() {
+        return flags.stream().filter(f -> f.startsWith("-XX:AOTCache=") || f.startsWith("-XX:SharedArchiveFile=")).findFirst();
+    }
+
     /** The maximum heap these flags set with -Xmx or -XX:MaxHeapSize. */
     public OptionalLong maxHeapBytes() {
         return lastSize("-Xmx", "-XX:MaxHeapSize=", 1);

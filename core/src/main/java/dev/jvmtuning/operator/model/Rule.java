@@ -44,6 +44,10 @@ public enum Rule {
     R10("R10", "Fixed heap size",
             "Initial heap = maximum heap: no resizing pauses, and the memory is claimed at start; explicit sizes "
                     + "instead of the JVM's default quarter of the limit."),
+    R10A("R10a", "Soft heap target for a self-sizing collector",
+            "ZGC sizes its heap itself: -Xmx is the ceiling the budget allows and -XX:SoftMaxHeapSize 90 % of it (ZGC's own "
+                    + "choice when it sizes the heap), which ZGC collects to stay under and exceeds only rather than stall allocation; "
+                    + "-Xms is not pinned, so the heap is committed as it is needed rather than all at start."),
     R11("R11", "OutOfMemoryError kinds",
             "Tell apart heap space, GC overhead limit exceeded (98 % of time in GC freeing under 2 %), metaspace, "
                     + "unable to create native thread, and direct buffer memory: each has a different fix."),
@@ -77,6 +81,10 @@ public enum Rule {
     R20("R20", "Carrier threads = CPUs",
             "Virtual threads run on a scheduler with one carrier per CPU (jdk.virtualThreadScheduler.parallelism); sized for "
                     + "the container's CPUs, not the node's, as -XX:ActiveProcessorCount tells it. More carriers only add switches."),
+    R21("R21", "Compact object headers on JDK 25+",
+            "-XX:+UseCompactObjectHeaders (product in JDK 25) cuts object headers from 12 to 8 bytes. Lab, JDK 25, Spring Boot "
+                    + "service: live heap after a full GC 21.7 -> 20.0 MiB under G1 (-7.7 %, 95 % CI -8.4 to -7.0 %), no throughput loss "
+                    + "shown. Only where the JDK is known to be 25+ and no AOT cache or CDS archive was made under the other setting."),
     /** Not a rule: the profile, its jvmOptions or the container's own JVM flags fixed the value, so status shows where it came from. */
     SPEC("spec", "Set by the user",
             "The value was set in the TuningProfile, its jvmOptions, or the container's own JVM flags (its JVM options "

@@ -13,6 +13,8 @@ public enum Setting {
     VIRTUAL_THREAD_PARALLELISM("jvm.virtualThreadParallelism"),
     HEAP_SIZE("heap.size"),
     HEAP_INITIAL("heap.initial"),
+    HEAP_SOFT_MAX("heap.softMax"),
+    COMPACT_OBJECT_HEADERS("jvm.compactObjectHeaders"),
     THREAD_STACK_BUDGET("jvm.threadStackBudget"),
     METASPACE_BUDGET("jvm.metaspaceBudget"),
     MAX_DIRECT_MEMORY("jvm.maxDirectMemorySize"),

@@ -8,6 +8,8 @@ import dev.jvmtuning.operator.api.v1alpha1.Collector;
  * {@code virtualThreadParallelism} the carrier threads of the virtual-thread scheduler; {@code agentPinnedThresholdMillis}
  * the shortest virtual-thread pinning the injected agent records (null: none, and no flight recorder started);
  * {@code mallocArenaMax} glibc's malloc arenas (MALLOC_ARENA_MAX), set only to answer an OOM kill by native memory.
+ * {@code heapBytes} is the maximum heap; {@code initialHeapBytes} the initial one (null: left to the collector, which then
+ * has {@code softMaxHeapBytes} as its target).
  */
 public record TuningValues(
         Integer maxThreads,
@@ -21,9 +23,12 @@ public record TuningValues(
         Integer activeProcessorCount,
         Integer virtualThreadParallelism,
         Long heapBytes,
+        Long initialHeapBytes,
+        Long softMaxHeapBytes,
         Long youngGenerationBytes,
         Collector collector,
         boolean zGenerational,
+        boolean compactObjectHeaders,
         Integer maxPauseMillis,
         Integer parallelGcThreads,
         Integer concGcThreads,

@@ -13,6 +13,7 @@ import dev.jvmtuning.operator.model.Units;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -63,8 +64,16 @@ record GcPlan(Collector collector, Collector effective, boolean zGenerational, I
             decisions.add(new Decision(Setting.GC_COLLECTOR, collector.name(), Rule.SPEC, "set in the profile"));
         } else {
             collector = automatic(cpus.cores(), memory.heap(), maxPause, jdk);
-            decisions.add(new Decision(Setting.GC_COLLECTOR, collector.name(), Rule.R13,
-                    automaticRationale(collector, cpus.cores(), memory.heap(), maxPause, jdk)));
+            String rationale = automaticRationale(collector, cpus.cores(), memory.heap(), maxPause, jdk);
+            Optional<String> aotCache = userFlags.aotCacheFlag();
+            if (collector == Collector.ZGC && aotCache.isPresent()) {
+                // ZGC runs without compressed oops, and the JVM rejects a cache made with them (AotCacheGuard).
+                collector = automatic(cpus.cores(), null, maxPause, jdk);
+                rationale = automaticRationale(collector, cpus.cores(), memory.heap(), maxPause, jdk) + "; not ZGC, which this heap "
+                        + "would get: the JVM rejects the AOT cache of " + aotCache.get() + " (in "
+                        + userFlags.sourceOf(aotCache.get()).orElseThrow() + ") under ZGC";
+            }
+            decisions.add(new Decision(Setting.GC_COLLECTOR, collector.name(), Rule.R13, rationale));
         }
         Collector effective = collector != null ? collector : fromOptions.get(0);
         boolean zGenerational = collector == Collector.ZGC && jdk >= FIRST_GENERATIONAL_ZGC_JDK && jdk < GENERATIONAL_ZGC_DEFAULT_JDK;

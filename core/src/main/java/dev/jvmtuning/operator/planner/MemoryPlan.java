@@ -172,10 +172,6 @@ record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPl
             decisions.add(new Decision(Setting.HEAP_SIZE, mebibytes(heap), Rule.R9,
                     killed + "the " + mebibytes(limit) + " limit minus non-heap memory: " + budget.describe()));
         }
-        if (rendered) {
-            decisions.add(new Decision(Setting.HEAP_INITIAL, mebibytes(heap), Rule.R10,
-                    "initial heap = maximum heap: no resizing pauses, and the memory is claimed at start"));
-        }
         if (answer != null) {
             decisions.addAll(answered(answer, partBefore, budget));
         } else if (userFlags.threadStackBytes().isEmpty()) {

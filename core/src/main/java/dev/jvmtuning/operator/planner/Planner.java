@@ -101,12 +101,18 @@ public final class Planner {
                 cpus.cores(), virtualLoad, oomKill.orElse(null), notes);
         ThreadPlan threads = memory.threads();
         GcPlan gc = GcPlan.of(spec.getGc(), userFlags, facts, cpus, memory, notes);
+        HeapTarget heapTarget = HeapTarget.of(memory, gc, userFlags);
+        CompactHeaders compactHeaders = CompactHeaders.of(facts, userFlags);
         Serving serving = early != null ? early : Serving.of(spec, demand, threads, threading, cpus, facts, vocabulary, notes);
         PoolPlan pool = serving.pool();
         QueuePlan queues = serving.queues();
         Integer agentPort = agentPort(spec.getMetrics());
+        AotCacheGuard.check(userFlags, gc, memory.renderedHeap(), agentPort, notes);
         if (!notes.invalid.isEmpty()) {
             return new Rejected(Reason.INVALID, List.copyOf(notes.invalid));
+        }
+        if (!notes.conflicts.isEmpty()) {
+            return new Rejected(Reason.CONFLICT, List.copyOf(notes.conflicts));
         }
         if (!notes.infeasible.isEmpty()) {
             return new Rejected(Reason.INFEASIBLE, List.copyOf(notes.infeasible));
@@ -114,11 +120,12 @@ public final class Planner {
         MemoryBudget budget = memory.budget();
         TuningValues values = new TuningValues(threads.max(), threads.minSpare(), queues.acceptCount(), queues.maxConnections(),
                 queues.maxQueueSize(), pool.maxSize(), pool.minIdle(), pool.acquisitionTimeoutMillis(), cpus.activeProcessorCount(),
-                carriers.parallelism(), memory.renderedHeap(), gc.youngBytes(),
-                gc.collector(), gc.zGenerational(), gc.maxPauseMillis(), gc.parallelThreads(), gc.concurrentThreads(), agentPort,
+                carriers.parallelism(), memory.renderedHeap(), heapTarget.initialBytes(), heapTarget.softMaxBytes(), gc.youngBytes(),
+                gc.collector(), gc.zGenerational(), compactHeaders.enabled(), gc.maxPauseMillis(), gc.parallelThreads(), gc.concurrentThreads(), agentPort,
                 agentPort != null && threading.virtual() ? AGENT_PINNED_THRESHOLD_MILLIS : null,
                 budget == null ? null : budget.codeCache(), budget == null ? null : budget.directMemory(), memory.mallocArenas());
-        List<Decision> decisions = Stream.of(cpus.decisions(), threads.decisions(), carriers.decisions(), memory.decisions(), gc.decisions(),
+        List<Decision> decisions = Stream.of(cpus.decisions(), threads.decisions(), carriers.decisions(), memory.decisions(),
+                        heapTarget.decisions(), compactHeaders.decisions(), gc.decisions(),
                         queues.decisions(), pool.decisions(), agentDecision(agentPort))
                 .flatMap(List::stream)
                 .sorted(Comparator.comparing(Decision::setting))

@@ -61,8 +61,20 @@ public final class MemoryAccount {
         }
     }
 
-    /** One part of one pod: its budget, what the pod uses of it (null when not reported), and how that figure was arrived at. */
-    record Part(Bucket bucket, long budget, Long used, String note) {
+    /**
+     * One part of one pod: its budget, what the pod uses of it (null when not reported), for the heap what the JVM committed to
+     * it (null for the other parts, whose use is their committed memory), and how the figures were arrived at.
+     */
+    record Part(Bucket bucket, long budget, Long used, Long committed, String note) {
+        Part(Bucket bucket, long budget, Long used, String note) {
+            this(bucket, budget, used, null, note);
+        }
+
+        /** What the part takes of the limit at most: its committed memory where that is known apart from its use. */
+        Long taken() {
+            return committed != null ? committed : used;
+        }
+
         boolean over() {
             return used != null && used > budget;
         }
@@ -132,7 +144,7 @@ public final class MemoryAccount {
             MemoryBucket a = shown.getBuckets().get(i);
             MemoryBucket b = now.getBuckets().get(i);
             if (!a.getBucket().equals(b.getBucket()) || !Objects.equals(a.getNote(), b.getNote()) || !close(a.getBudget(), b.getBudget(), noise)
-                    || !close(a.getUsed(), b.getUsed(), noise)) {
+                    || !close(a.getUsed(), b.getUsed(), noise) || !close(a.getCommitted(), b.getCommitted(), noise)) {
                 return false;
             }
         }
@@ -157,8 +169,8 @@ public final class MemoryAccount {
         NativeMemory nmt = use.nativeMemory();
         boolean tracked = nmt.reported();
         List<Part> parts = new ArrayList<>();
-        Long heap = use.heapCommittedBytes() != null ? use.heapCommittedBytes() : tracked ? (Long) nmt.committed("Java Heap") : use.heapUsedBytes();
-        parts.add(new Part(Bucket.HEAP, budget.heap(), heap, null));
+        Long heapCommitted = use.heapCommittedBytes() != null ? use.heapCommittedBytes() : tracked ? (Long) nmt.committed("Java Heap") : null;
+        parts.add(new Part(Bucket.HEAP, budget.heap(), use.heapUsedBytes(), heapCommitted, null));
         // Native memory tracking counts class metadata under Class (and Metaspace from JDK 21), direct buffers under Other.
         Long metaspace = tracked ? (Long) nmt.committed("Class", "Metaspace") : use.metaspaceCommittedBytes();
         parts.add(new Part(Bucket.METASPACE, budget.metaspace(), metaspace, null));
@@ -173,12 +185,22 @@ public final class MemoryAccount {
         Long direct = tracked ? (Long) Math.max(nmt.committed("Other"), Objects.requireNonNullElse(use.directBufferBytes(), 0L))
                 : use.directBufferBytes();
         parts.add(new Part(Bucket.DIRECT_MEMORY, budget.directMemory(), direct, null));
-        // What no part reports lands in the rest, budget and use alike.
-        long known = parts.stream().map(Part::used).filter(Objects::nonNull).mapToLong(Long::longValue).sum();
-        long unreportedBudget = parts.stream().filter(p -> p.used() == null).mapToLong(Part::budget).sum();
+        // What no part reports lands in the rest, budget and use alike. The heap counts at its committed size: what it has
+        // touched of it is not reported, so what lies beyond is a floor.
+        long known = parts.stream().map(Part::taken).filter(Objects::nonNull).mapToLong(Long::longValue).sum();
+        long unreportedBudget = parts.stream().filter(p -> p.taken() == null).mapToLong(Part::budget).sum();
         long resident = use.residentBytes();
-        parts.add(new Part(Bucket.OTHER_NATIVE, budget.overhead() + unreportedBudget, Math.max(0, resident - known),
-                unreportedBudget == 0 ? null : "the resident set beyond the parts reported, with the budget of those not reported"));
+        String unreported = unreportedBudget == 0 ? null : "with the budget of the parts not reported";
+        if (resident >= known) {
+            parts.add(new Part(Bucket.OTHER_NATIVE, budget.overhead() + unreportedBudget, resident - known,
+                    unreported == null ? null : "the resident set beyond the parts reported, " + unreported));
+        } else {
+            // Committed memory not yet touched is not resident: -Xms commits the whole heap at start. A 0 here would read as
+            // measured; the rest is unknown, only that the parts' committed memory exceeds the resident set.
+            parts.add(new Part(Bucket.OTHER_NATIVE, budget.overhead() + unreportedBudget, null, "not measured: the parts reported, the heap "
+                    + "at its committed size, exceed the resident set by " + mebibytes(known - resident) + " (committed, not yet touched)"
+                    + (unreported == null ? "" : "; " + unreported)));
+        }
         return new Account(pod, limit, resident, use.threads(), tracked, List.copyOf(parts));
     }
 
@@ -187,7 +209,7 @@ public final class MemoryAccount {
                 + Math.round(100.0 * account.resident() / account.limit()) + "%)";
         List<Part> over = account.overBudget();
         Part heap = account.part(Bucket.HEAP);
-        String heapText = heap.used() == null ? "heap not reported" : "heap " + mebibytes(heap.used()) + " of its " + mebibytes(heap.budget());
+        String heapText = heap.taken() == null ? "heap not reported" : "heap " + mebibytes(heap.taken()) + " of its " + mebibytes(heap.budget());
         if (account.nearLimit() && !over.isEmpty()) {
             return new Finding(NATIVE_MEMORY_PRESSURE, ConditionStatus.TRUE, Reason.NATIVE_MEMORY_OVER_BUDGET,
                     at + "; " + describe(account, over.get(0)) + ", " + mebibytes(over.get(0).excess()) + " over"
@@ -213,6 +235,6 @@ public final class MemoryAccount {
     private static ObservedMemory observed(Account account, int pods) {
         return new ObservedMemory(account.pod(), pods, mebibytes(account.limit()), mebibytes(account.resident()), account.threads(),
                 account.tracked(), account.parts().stream().map(p -> new MemoryBucket(p.bucket().key(), mebibytes(p.budget()),
-                        p.used() == null ? null : mebibytes(p.used()), p.note())).toList());
+                        p.used() == null ? null : mebibytes(p.used()), p.committed() == null ? null : mebibytes(p.committed()), p.note())).toList());
     }
 }

@@ -37,12 +37,17 @@ public final class Renderer {
         addFlag(flags, renderedAs, Setting.ACTIVE_PROCESSOR_COUNT, values.activeProcessorCount(), n -> "-XX:ActiveProcessorCount=" + n);
         addFlag(flags, renderedAs, Setting.VIRTUAL_THREAD_PARALLELISM, values.virtualThreadParallelism(),
                 n -> "-Djdk.virtualThreadScheduler.parallelism=" + n);
-        addFlag(flags, renderedAs, Setting.HEAP_INITIAL, values.heapBytes(), b -> "-Xms" + Units.jvmMebibytes(b));
+        addFlag(flags, renderedAs, Setting.HEAP_INITIAL, values.initialHeapBytes(), b -> "-Xms" + Units.jvmMebibytes(b));
         addFlag(flags, renderedAs, Setting.HEAP_SIZE, values.heapBytes(), b -> "-Xmx" + Units.jvmMebibytes(b));
+        addFlag(flags, renderedAs, Setting.HEAP_SOFT_MAX, values.softMaxHeapBytes(), b -> "-XX:SoftMaxHeapSize=" + Units.jvmMebibytes(b));
         addFlag(flags, renderedAs, Setting.HEAP_YOUNG, values.youngGenerationBytes(), b -> "-Xmn" + Units.jvmMebibytes(b));
         addFlag(flags, renderedAs, Setting.GC_COLLECTOR, values.collector(), Renderer::collectorFlag);
         if (values.zGenerational()) {
             flags.add("-XX:+ZGenerational");
+        }
+        if (values.compactObjectHeaders()) {
+            flags.add("-XX:+UseCompactObjectHeaders");
+            renderedAs.put(Setting.COMPACT_OBJECT_HEADERS, "-XX:+UseCompactObjectHeaders");
         }
         addFlag(flags, renderedAs, Setting.GC_MAX_PAUSE_MILLIS, values.maxPauseMillis(), ms -> "-XX:MaxGCPauseMillis=" + ms);
         addFlag(flags, renderedAs, Setting.GC_PARALLEL_THREADS, values.parallelGcThreads(), n -> "-XX:ParallelGCThreads=" + n);

@@ -249,8 +249,39 @@ class AutoLoopTest {
         }
 
         assertThat(d.status.getHistory()).extracting(AutoIteration::getVerdict).containsExactly(AutoVerdict.Kept, AutoVerdict.Converged);
-        assertThat(d.last().getReason()).contains("back to threads 200");
+        assertThat(d.last().getReason()).contains("threads 200, pool default, heap as planned showed 1000 req/s per pod at 100 ms",
+                "before iteration 1, no better than now");
         assertThat(d.threads()).isEqualTo(300);
+    }
+
+    @Test
+    void stepsThatStayWithinTheNoiseOfTheBestStopTheLoopUntilTheWorkloadShifts() {
+        // A planner that always wants half the threads, on a service whose figures no thread count changes.
+        Driver d = new Driver(fast(), period -> Optional.of(new Replanner.Proposal(
+                new AutoSettings((int) (period.getMaxThreads() / 2), null, null), "halve")));
+        Function<Double, Observed> flat = rate -> new Observed().setRequestsPerSecond(rate).setMeanLatencyMillis(100.0)
+                .setCpuCores(rate / 1000).setErrorPercent(0.0);
+
+        for (int i = 0; i < 60; i++) {
+            d.poll(flat.apply(i % 2 == 0 ? 990.0 : 1010.0));
+        }
+
+        assertThat(d.status.getHistory()).extracting(AutoIteration::getVerdict)
+                .containsExactly(AutoVerdict.Kept, AutoVerdict.Kept, AutoVerdict.Converged);
+        assertThat(d.status.getState()).as("no step since, though the planner still wants one").isEqualTo(AutoState.Converged);
+        assertThat(d.last().getReason()).contains("the last 2 steps left the figures within their noise of the best, 1000 req/s per pod",
+                "threads 200", "noise throughput ±1%");
+        assertThat(d.status.getBest().getFigures().getRequestsPerSecondError()).as("the defaults' period, its noise kept").isEqualTo(10.0);
+        assertThat(d.threads()).isEqualTo(50);
+        assertThat(d.status.getWaitingFor()).startsWith("the workload to move by 30% from ");
+
+        d.poll(flat.apply(2000.0));
+        d.poll(flat.apply(2000.0));
+
+        assertThat(d.status.getState()).as("the workload doubled: the loop steps again").isEqualTo(AutoState.Applying);
+        assertThat(d.events).extracting(ProfileEvent::reason).contains(Reason.AUTO_RESUMED);
+        assertThat(d.status.getBest().getFigures().getRequestsPerSecond()).as("the best measured the workload as it is now").isEqualTo(2000.0);
+        assertThat(d.threads()).isEqualTo(25);
     }
 
     @Test

@@ -68,7 +68,7 @@ class MeasuresTest {
         Observed b = new Observed().setRequestsPerSecond(600.0).setCpuCores(1.5).setMeanLatencyMillis(null).setEnd("t2");
 
         Observed mean = Measures.mean(List.of(a, b));
-        AutoFigures figures = Measures.figures(mean, 2);
+        AutoFigures figures = Measures.figures(List.of(a, b));
 
         assertThat(mean.getEnd()).isEqualTo("t2");
         assertThat(figures.getRequestsPerSecond()).isEqualTo(500.0);
@@ -101,6 +101,61 @@ class MeasuresTest {
         Observed a = new Observed().setP99LatencyMillis(200.0).setEnd("t1");
         Observed b = new Observed().setP99LatencyMillis(300.0).setEnd("t2");
 
-        assertThat(Measures.figures(Measures.mean(List.of(a, b)), 2).getP99LatencyMillis()).isEqualTo(250.0);
+        assertThat(Measures.figures(List.of(a, b)).getP99LatencyMillis()).isEqualTo(250.0);
+    }
+
+    @Test
+    void aPeriodMeasuresItsNoiseAndTakesTheJitCompilersCpuOut() {
+        Observed a = new Observed().setRequestsPerSecond(400.0).setCpuCores(0.5).setCompilationMillisPerRequest(0.2).setMeanLatencyMillis(90.0)
+                .setEnd("t1");
+        Observed b = new Observed().setRequestsPerSecond(600.0).setCpuCores(0.5).setCompilationMillisPerRequest(0.0).setMeanLatencyMillis(110.0)
+                .setEnd("t2");
+
+        AutoFigures figures = Measures.figures(List.of(a, b));
+
+        assertThat(figures.getRequestsPerSecondError()).as("sd 141.42 over the square root of 2 windows").isEqualTo(100.0);
+        assertThat(figures.getMeanLatencyMillisError()).isEqualTo(10.0);
+        assertThat(figures.getRequestsPerCpuSecondError()).as("952.38 and 1200 per CPU-second, 0.08 cores of JIT out of the first").isEqualTo(123.81);
+        assertThat(figures.getRequestsPerCpuSecond()).as("500 req/s over 0.5 cores less 0.05 of JIT").isEqualTo(1111.11);
+        assertThat(Measures.figures(List.of(a)).getRequestsPerSecondError()).as("one window has no spread").isNull();
+    }
+
+    /** rate, its error, latency, its error: the best then now; whether now beats it, whether it is within the noise, whether it regressed. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            the same figures                             | 500 | 10 | 100 | 2 | 500 | 10 | 100 | 2  | false | true  | false
+            a fifth more served, beyond the noise        | 500 | 10 | 100 | 2 | 600 | 10 | 100 | 2  | true  | false | false
+            a few percent more, within the noise         | 500 | 20 | 100 | 2 | 530 | 20 | 100 | 2  | false | true  | false
+            lower latency at the same load               | 500 | 10 | 100 | 2 | 500 | 10 | 80  | 2  | true  | false | false
+            latency up a fifth, beyond the noise         | 500 | 10 | 100 | 2 | 500 | 10 | 120 | 2  | false | false | true
+            latency up a fifth, within a noisy period    | 500 | 10 | 100 | 2 | 500 | 10 | 120 | 15 | false | true  | false
+            no spread measured: the tolerance stands in  | 500 | -  | 100 | - | 540 | -  | 105 | -  | false | true  | false
+            no spread measured, past the tolerance       | 500 | -  | 100 | - | 600 | -  | 100 | -  | true  | false | false
+            """)
+    void aDifferenceCountsOnlyBeyondTheNoise(String name, double rate, Double rateError, double latency, Double latencyError, double rate2,
+            Double rateError2, double latency2, Double latencyError2, boolean better, boolean withinNoise, boolean regression) {
+        AutoFigures best = new AutoFigures().setRequestsPerSecond(rate).setRequestsPerSecondError(rateError).setMeanLatencyMillis(latency)
+                .setMeanLatencyMillisError(latencyError);
+        AutoFigures now = new AutoFigures().setRequestsPerSecond(rate2).setRequestsPerSecondError(rateError2).setMeanLatencyMillis(latency2)
+                .setMeanLatencyMillisError(latencyError2);
+
+        assertThat(Measures.better(new Auto(), best, now)).as("better").isEqualTo(better);
+        assertThat(Measures.withinNoise(new Auto(), best, now)).as("within the noise").isEqualTo(withinNoise);
+        assertThat(Measures.regression(new Auto(), best, now).isPresent()).as("a regression").isEqualTo(regression);
+    }
+
+    @Test
+    void aPeriodCarriesWhatTheRePlanNeedsBeyondTheTimes() {
+        Observed a = new Observed().setAllocatedKibPerRequest(2000.0).setQueueWaitMillisPerRequest(10.0).setCompilationMillisPerRequest(0.4)
+                .setLoadedClasses(9000).setEnd("t1");
+        Observed b = new Observed().setAllocatedKibPerRequest(2100.0).setQueueWaitMillisPerRequest(30.0).setCompilationMillisPerRequest(0.2)
+                .setLoadedClasses(9010).setEnd("t2");
+
+        Observed mean = Measures.mean(List.of(a, b));
+
+        assertThat(mean.getAllocatedKibPerRequest()).as("R12a's garbage in flight").isEqualTo(2050.0);
+        assertThat(mean.getQueueWaitMillisPerRequest()).as("queueing is no service time").isEqualTo(20.0);
+        assertThat(mean.getCompilationMillisPerRequest()).isEqualTo(0.3);
+        assertThat(mean.getLoadedClasses()).as("a gauge: the newest").isEqualTo(9010);
     }
 }

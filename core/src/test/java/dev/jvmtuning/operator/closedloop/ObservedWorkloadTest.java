@@ -45,6 +45,20 @@ class ObservedWorkloadTest {
         assertThat(w.getRequestsPerSecond()).as("the profile's target, not the rate the old settings allowed").isEqualTo(200.0);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            JIT compilation is not the requests' CPU | 1.08 | 0.8  | 0.28ms
+            the JVM reports no compilation time       | 1.08 | -    | 1.08ms
+            compilation counted past the CPU read     | 0.5  | 0.9  | -
+            """)
+    void theJitCompilersCpuIsNotTheRequests(String name, double cpu, Double compilation, String cpuPerRequest) {
+        // The lab's io-bound app early after a rollout: 300 ms per request, almost all of it waiting on I/O.
+        Observed o = observed(668, 300, cpu, null, null, null);
+        o.setCompilationMillisPerRequest(compilation);
+
+        assertThat(ObservedWorkload.estimate(o, null).orElseThrow().getCpuPerRequest()).isEqualTo(cpuPerRequest);
+    }
+
     @Test
     void timeQueuedForAWorkerIsNotServiceTime() {
         // The overloaded pod of WindowTest: 1420 ms per request, 1400 of them queued before a worker took the request.
@@ -171,7 +185,7 @@ class ObservedWorkloadTest {
     }
 
     private static TuningValues heap(long mebibytes) {
-        return new TuningValues(null, null, null, null, null, null, null, null, null, null, mebibytes * Units.MI, null, null, false, null, null, null,
+        return new TuningValues(null, null, null, null, null, null, null, null, null, null, mebibytes * Units.MI, mebibytes * Units.MI, null, null, null, false, false, null, null, null,
                 null, null, null, null, null);
     }
 

@@ -905,8 +905,10 @@ class DecideTest {
         assertThat(world.reason(ConditionType.NATIVE_MEMORY_PRESSURE)).isEqualTo("MemoryHeadroom");
         assertThat(world.condition(ConditionType.NATIVE_MEMORY_PRESSURE).orElseThrow().getMessage())
                 .isEqualTo("pod " + pod + " at 700Mi of its 1024Mi limit (68%), 324Mi (32%) below it");
-        assertThat(world.profile.getStatus().getObserved().getMemory().getBuckets()).extracting(b -> b.getBucket() + " " + b.getUsed() + "/" + b.getBudget())
-                .contains("heap 540Mi/540Mi", "threadStacks 22Mi/23Mi");
+        assertThat(world.profile.getStatus().getObserved().getMemory().getBuckets())
+                .extracting(b -> b.getBucket() + " " + b.getUsed() + (b.getCommitted() == null ? "" : " (committed " + b.getCommitted() + ")") + "/"
+                        + b.getBudget())
+                .contains("heap 400Mi (committed 540Mi)/540Mi", "threadStacks 22Mi/23Mi");
 
         world.memory = Map.of(pod, trackedPod(250 * MIB, 1000, 1000 * MIB));
         world.reconcile();

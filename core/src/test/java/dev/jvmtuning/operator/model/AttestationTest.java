@@ -181,6 +181,9 @@ class AttestationTest {
         assertThat(Attestation.optionsSetBy("-XX:ThreadStackSize=512")).singleElement().extracting(Attestation.Planned::value).isEqualTo(512.0);
         assertThat(Attestation.optionsSetBy("-XX:MaxRAMPercentage=62.5")).singleElement().extracting(Attestation.Planned::value).isEqualTo(62.5);
         assertThat(Attestation.optionsSetBy("-XX:+ExitOnOutOfMemoryError")).singleElement().extracting(Attestation.Planned::value).isEqualTo(1.0);
+        // what the plan renders for ZGC's soft heap target (R10a) and compact headers (R21)
+        assertThat(Attestation.optionsSetBy("-XX:SoftMaxHeapSize=921m")).singleElement().extracting(Attestation.Planned::value).isEqualTo(921 * MI);
+        assertThat(Attestation.optionsSetBy("-XX:+UseCompactObjectHeaders")).singleElement().extracting(Attestation.Planned::value).isEqualTo(1.0);
         // a size HotSpot would not read, or a shell variable left in a command line
         assertThat(Attestation.optionsSetBy("-Xmx$HEAP")).isEmpty();
         assertThat(Attestation.optionsSetBy("-XX:MaxGCPauseMillis=soon")).isEmpty();

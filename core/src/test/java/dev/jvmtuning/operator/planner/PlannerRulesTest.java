@@ -8,6 +8,7 @@ import dev.jvmtuning.operator.api.v1alpha1.Collector;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.model.Rule;
 import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.planner.PlanResult.Plan;
 import dev.jvmtuning.operator.planner.PlanResult.Rejected;
@@ -256,6 +257,52 @@ class PlannerRulesTest {
         }
 
         @Test
+        void r10a_zgcGetsTheCeilingAndASoftTargetBelowItAndNoPinnedInitialHeapOnJdk17To25() {
+            for (int jdk : List.of(17, 21, 25)) {
+                ContainerFacts facts = new ContainerFacts(4.0, 4.0, 8 * Units.GI, 8 * Units.GI, Map.of(), Set.of(), List.of(), List.of(), jdk, 1);
+                Planned plan = plan("", facts);
+                long ceiling = plan.values().heapBytes();
+
+                assertThat(plan.values().collector()).isEqualTo(Collector.ZGC);
+                assertThat(plan.rendering().renderedFlags()).as("JDK %d", jdk)
+                        .contains("-Xmx" + Units.jvmMebibytes(ceiling), "-XX:SoftMaxHeapSize=" + Units.jvmMebibytes(ceiling * 90 / 100 / Units.MI * Units.MI))
+                        .noneMatch(flag -> flag.startsWith("-Xms"));
+                assertThat(decision(plan, "heap.softMax").rationale()).contains("ZGC sizes its heap itself", "-Xms is not pinned to -Xmx");
+                assertThat(plan.decisions()).noneMatch(d -> d.name().equals("heap.initial"));
+            }
+        }
+
+        @Test
+        void r10a_aSoftTargetTheProfileSetsIsKeptAndTheOtherCollectorsKeepTheirPinnedHeap() {
+            Planned theirs = plan("gc: {collector: ZGC}\njvmOptions: ['-XX:SoftMaxHeapSize=1g']", container(4, "4Gi"));
+            Planned g1 = plan("gc: {collector: G1}", container(4, "8Gi"));
+
+            assertThat(theirs.rendering().renderedFlags()).noneMatch(flag -> flag.startsWith("-Xms") || flag.startsWith("-XX:SoftMaxHeapSize"));
+            assertThat(decision(theirs, "heap.softMax").value()).isEqualTo("1024Mi");
+            assertThat(g1.rendering().renderedFlags()).contains("-Xms" + Units.jvmMebibytes(g1.values().heapBytes()))
+                    .noneMatch(flag -> flag.startsWith("-XX:SoftMaxHeapSize"));
+        }
+
+        @Test
+        void r21_compactObjectHeadersOnlyWhereTheJdkIsKnownToBe25OrLaterAndNothingElseChose() {
+            Planned jdk25 = plan("", jdk(25, Map.of()));
+
+            assertThat(jdk25.rendering().renderedFlags()).contains("-XX:+UseCompactObjectHeaders");
+            assertThat(decision(jdk25, "jvm.compactObjectHeaders").rule()).isEqualTo(Rule.R21);
+            assertThat(plan("", jdk(21, Map.of())).rendering().renderedFlags()).doesNotContain("-XX:+UseCompactObjectHeaders");
+            assertThat(plan("", container(2, "2Gi")).rendering().renderedFlags()).as("JDK unknown")
+                    .doesNotContain("-XX:+UseCompactObjectHeaders");
+            assertThat(plan("", jdk(25, Map.of("JAVA_TOOL_OPTIONS", "-XX:AOTCache=/app/app.aot"))).rendering().renderedFlags())
+                    .as("beside an AOT cache made without them").doesNotContain("-XX:+UseCompactObjectHeaders");
+            assertThat(plan("jvmOptions: ['-XX:-UseCompactObjectHeaders']", jdk(25, Map.of())).rendering().renderedFlags())
+                    .doesNotContain("-XX:+UseCompactObjectHeaders");
+        }
+
+        private static ContainerFacts jdk(int feature, Map<String, String> env) {
+            return new ContainerFacts(2.0, 2.0, 2 * Units.GI, 2 * Units.GI, env, Set.of(), List.of(), List.of(), feature, 1);
+        }
+
+        @Test
         void percentOfLimitWithoutALimitIsInvalid() {
             Rejected rejected = rejected("heap: {percentOfLimit: 50}", ContainerFacts.ofResources(2.0, 2.0, null, null));
 
@@ -371,6 +418,43 @@ class PlannerRulesTest {
 
             assertThat(rejected.reason()).isEqualTo(Reason.INVALID);
             assertThat(rejected.messages()).anyMatch(m -> m.contains("ConcGCThreads=4 above ParallelGCThreads=2"));
+        }
+    }
+
+    @Nested
+    class AotCache {
+        private static final String CACHE = "-XX:AOTCache=/app/app.aot";
+
+        private static ContainerFacts bigHeap(String toolOptions) {
+            return new ContainerFacts(4.0, 4.0, 8 * Units.GI, 8 * Units.GI, Map.of("JAVA_TOOL_OPTIONS", toolOptions), Set.of(), List.of(),
+                    List.of(), 25, 1);
+        }
+
+        @Test
+        void theAutomaticChoiceIsNotZgcBesideACacheTheJvmWouldRejectUnderIt() {
+            Planned plan = plan("", bigHeap(CACHE));
+
+            assertThat(plan.values().collector()).isEqualTo(Collector.G1);
+            assertThat(decision(plan, "gc.collector").rationale()).contains("not ZGC", CACHE, "JAVA_TOOL_OPTIONS");
+            assertThat(plan.rendering().renderedFlags()).contains("-Xms" + Units.jvmMebibytes(plan.values().heapBytes()));
+        }
+
+        @Test
+        void zgcOrTheAgentAskedForInTheProfileAreReportedAndRefusedWhereTheJvmWouldNotStart() {
+            Planned warned = plan("gc: {collector: ZGC}\nmetrics: {injectAgent: true}", bigHeap("-XX:SharedArchiveFile=/app/cds.jsa"));
+            Rejected refused = rejected("gc: {collector: ZGC}", bigHeap(CACHE + " -XX:AOTMode=on"));
+
+            assertThat(warned.warnings()).anyMatch(w -> w.contains("gc.collector ZGC makes the JVM reject the AOT cache -XX:SharedArchiveFile"))
+                    .anyMatch(w -> w.contains("metrics agent (-javaagent)") && w.contains("starts without it"));
+            assertThat(refused.reason()).isEqualTo(Reason.CONFLICT);
+            assertThat(refused.messages()).anyMatch(m -> m.contains("under -XX:AOTMode=on the JVM then refuses to start"));
+        }
+
+        @Test
+        void withoutACacheNothingIsSaid() {
+            Planned plan = plan("gc: {collector: ZGC}\nmetrics: {injectAgent: true}", bigHeap("-Xshare:auto"));
+
+            assertThat(plan.warnings()).noneMatch(w -> w.contains("AOT cache"));
         }
     }
 

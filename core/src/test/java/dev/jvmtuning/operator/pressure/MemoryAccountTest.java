@@ -118,17 +118,32 @@ class MemoryAccountTest {
                 .memory();
         assertThat(memory).extracting(ObservedMemory::getPod, ObservedMemory::getPods, ObservedMemory::getLimit, ObservedMemory::getResident,
                 ObservedMemory::getThreads, ObservedMemory::getNativeMemoryTracking).containsExactly("orders-7d9f-abc", 1, "384Mi", "370Mi", 220L, true);
-        assertThat(memory.getBuckets()).extracting(MemoryBucket::getBucket, MemoryBucket::getBudget, MemoryBucket::getUsed).containsExactly(
-                tuple("heap", "153Mi", "153Mi"), tuple("metaspace", "60Mi", "52Mi"), tuple("codeCache", "48Mi", "30Mi"),
-                tuple("threadStacks", "40Mi", "96Mi"), tuple("directMemory", "32Mi", "20Mi"), tuple("otherNative", "51Mi", "19Mi"));
+        assertThat(memory.getBuckets()).extracting(MemoryBucket::getBucket, MemoryBucket::getBudget, MemoryBucket::getUsed,
+                MemoryBucket::getCommitted).containsExactly(
+                tuple("heap", "153Mi", "110Mi", "153Mi"), tuple("metaspace", "60Mi", "52Mi", null), tuple("codeCache", "48Mi", "30Mi", null),
+                tuple("threadStacks", "40Mi", "96Mi", null), tuple("directMemory", "32Mi", "20Mi", null),
+                tuple("otherNative", "51Mi", "19Mi", null));
 
         List<MemoryBucket> untracked = MemoryAccount.judge(Map.of("orders-7d9f-abc", untracked(400, 10 * MI, 365 * MI)), LIMIT, BUDGET)
                 .memory().getBuckets();
         assertThat(untracked).extracting(MemoryBucket::getBucket, MemoryBucket::getBudget, MemoryBucket::getUsed).containsExactly(
-                tuple("heap", "153Mi", "153Mi"), tuple("metaspace", "60Mi", "55Mi"), tuple("codeCache", "48Mi", null),
+                tuple("heap", "153Mi", "140Mi"), tuple("metaspace", "60Mi", "55Mi"), tuple("codeCache", "48Mi", null),
                 tuple("threadStacks", "40Mi", "100Mi"), tuple("directMemory", "32Mi", "10Mi"), tuple("otherNative", "99Mi", "47Mi"));
         assertThat(untracked.get(2).getNote()).contains("counted in otherNative");
         assertThat(untracked.get(3).getNote()).startsWith("estimated");
+    }
+
+    @Test
+    void aHeapCommittedButNotYetTouchedLeavesTheRestUnmeasuredNotZero() {
+        // -Xms commits the whole heap at start; 100Mi of its 153Mi not touched yet, so the parts' committed memory exceeds the
+        // resident set by 37Mi
+        ObservedMemory memory = MemoryAccount.judge(Map.of("orders-7d9f-abc", use(40 * MI, 40 * MI, 12 * MI, 150, 250 * MI)), LIMIT, BUDGET)
+                .memory();
+        assertThat(memory.getBuckets().get(0)).extracting(MemoryBucket::getUsed, MemoryBucket::getCommitted).containsExactly("40Mi", "153Mi");
+        MemoryBucket rest = memory.getBuckets().get(5);
+        assertThat(rest.getBucket()).isEqualTo("otherNative");
+        assertThat(rest.getUsed()).as("not measured, rather than 0").isNull();
+        assertThat(rest.getNote()).startsWith("not measured").contains("by 37Mi");
     }
 
     @Test

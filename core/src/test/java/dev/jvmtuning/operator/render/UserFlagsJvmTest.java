@@ -38,6 +38,20 @@ class UserFlagsJvmTest {
         assertThat(run.exitStatus()).as("JDK %d:%n%s", feature, run.output()).isZero();
     }
 
+    /** R10a and R21 on the JDKs themselves: ZGC's ceiling and soft target without -Xms, and on 25 compact headers, start the JVM. */
+    @ParameterizedTest(name = "JDK {0}")
+    @MethodSource("dev.jvmtuning.operator.flags.Jdks#each")
+    void aZgcPlanWithASoftTargetStartsTheJvm(int feature, Jdks.Jdk jdk) throws IOException {
+        Jdks.Run run = start(jdk, "runtime: SpringBootTomcat\ngc: {collector: ZGC}", Map.of(), List.of("-XX:+PrintFlagsFinal"));
+
+        assertThat(run.exitStatus()).as("JDK %d:%n%s", feature, run.output()).isZero();
+        // set by the plan (its variable's origin), not HotSpot's default
+        assertThat(run.output()).as("JDK %d", feature).containsPattern("SoftMaxHeapSize += \\d+ +\\{manageable\\} \\{(environment|command line)\\}");
+        if (feature >= 25) {
+            assertThat(run.output()).containsPattern("UseCompactObjectHeaders += true");
+        }
+    }
+
     /** Plans and renders the profile for a 1-CPU, 512 MiB container of this JDK, then runs {@code java <args> -version} as its pod would. */
     private static Jdks.Run start(Jdks.Jdk jdk, String profile, Map<String, String> env, List<String> args) throws IOException {
         TuningProfileSpec spec = YAML.readValue("targetRef: {name: web}\n" + profile, TuningProfileSpec.class);

@@ -37,16 +37,18 @@ public record PodSnapshot(
      * @param allocatedBytes         heap the JVM allocated (R12a)
      * @param latency                those requests by duration, when the server exposes a histogram
      * @param queue                  requests waiting for a worker thread, when the runtime exposes its queue
+     * @param compilationSeconds     time the JIT compilers spent, counted in the process CPU (the JVM's CompilationMXBean)
      */
     public record Service(Double requests, Double requestSeconds, Double runQueueDelaySeconds, Double connectionWaitSeconds,
-            Double connectionHoldSeconds, Double serverErrors, Double allocatedBytes, LatencyHistogram latency, Queue queue) {
+            Double connectionHoldSeconds, Double serverErrors, Double allocatedBytes, LatencyHistogram latency, Queue queue,
+            Double compilationSeconds) {
         public static final Service NONE = new Service(null, null, null, null, null, null, null);
 
         /** A server without a request-duration histogram or a queue. */
         public Service(Double requests, Double requestSeconds, Double runQueueDelaySeconds, Double connectionWaitSeconds,
                 Double connectionHoldSeconds, Double serverErrors, Double allocatedBytes) {
             this(requests, requestSeconds, runQueueDelaySeconds, connectionWaitSeconds, connectionHoldSeconds, serverErrors, allocatedBytes, null,
-                    Queue.NONE);
+                    Queue.NONE, null);
         }
     }
 
@@ -74,7 +76,7 @@ public record PodSnapshot(
             "http_server_requests_seconds_sum", LatencyHistogram.SERIES, "jvmtuning_run_queue_delay_seconds_total", "hikaricp_connections_acquire_seconds_sum",
             "hikaricp_connections_usage_seconds_sum", "jvm_gc_memory_allocated_bytes_total", "jvm_memory_pool_allocated_bytes_total",
             "jvm_classes_loaded_classes", "jvm_classes_currently_loaded", "jetty_threads_jobs", "worker_pool_queue_size", "executor_queued_tasks",
-            "worker_pool_queue_delay_seconds_sum");
+            "worker_pool_queue_delay_seconds_sum", "jvm_compilation_time_seconds_total", "jvm_compilation_time_ms_total");
 
     /** Reads a scrape; the first dialect that exposes a figure wins. */
     public static PodSnapshot of(Scrape scrape, long atMillis) {
@@ -112,7 +114,8 @@ public record PodSnapshot(
                         new Queue(
                                 firstSum(samples, series("jetty_threads_jobs"), series("worker_pool_queue_size").and(PodSnapshot::quarkusWorkers),
                                         series("executor_queued_tasks").and(s -> "worker".equals(s.label("name")))),
-                                firstSum(samples, series("worker_pool_queue_delay_seconds_sum").and(PodSnapshot::quarkusWorkers)))));
+                                firstSum(samples, series("worker_pool_queue_delay_seconds_sum").and(PodSnapshot::quarkusWorkers))),
+                        compilationSeconds(samples)));
     }
 
     /** Quarkus's worker pool (quarkus.thread-pool.*), where @Blocking endpoints run, in Vert.x's pool metrics. */
@@ -141,6 +144,13 @@ public record PodSnapshot(
         Double micrometerNanos = firstSum(samples, series("process_cpu_time_ns_total"));
         // Boxed on both sides: a mixed ternary would unbox a missing figure into a NullPointerException.
         return seconds != null || micrometerNanos == null ? seconds : Double.valueOf(micrometerNanos / 1e9);
+    }
+
+    /** The Prometheus client (this project's agent) counts seconds, Micrometer milliseconds. */
+    private static Double compilationSeconds(List<Sample> samples) {
+        Double seconds = firstSum(samples, series("jvm_compilation_time_seconds_total"));
+        Double micrometerMillis = firstSum(samples, series("jvm_compilation_time_ms_total"));
+        return seconds != null || micrometerMillis == null ? seconds : Double.valueOf(micrometerMillis / 1000);
     }
 
     static Predicate<Sample> series(String name) {

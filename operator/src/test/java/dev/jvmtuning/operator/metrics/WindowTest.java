@@ -50,15 +50,16 @@ class WindowTest {
     @Test
     void requestCountersBecomePerRequestFigures() {
         PodSnapshot before = new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 2.0, 10.0, 200.0, 0.0, 0.5, 9000.0,
-                new PodSnapshot.Service(1000.0, 300.0, 5.0, 2.0, 20.0, 10.0, 1.0e9));
+                new PodSnapshot.Service(1000.0, 300.0, 5.0, 2.0, 20.0, 10.0, 1.0e9, null, PodSnapshot.Queue.NONE, 30.0));
         PodSnapshot after = new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 14.0, 2.0, 10.0, 200.0, 0.0, 0.5, 9001.0,
-                new PodSnapshot.Service(3000.0, 900.0, 7.0, 2.0, 120.0, 50.0, 1.0e9 + 2000 * 2 * 1024 * 1024.0));
+                new PodSnapshot.Service(3000.0, 900.0, 7.0, 2.0, 120.0, 50.0, 1.0e9 + 2000 * 2 * 1024 * 1024.0, null, PodSnapshot.Queue.NONE, 31.0));
 
         Observed o = Window.observe(Map.of("a", before), Map.of("a", after), null);
 
         assertThat(o.getRequestsPerSecond()).isEqualTo(200.0);
         assertThat(o.getMeanLatencyMillis()).isEqualTo(300.0);
         assertThat(o.getCpuMillisPerRequest()).isEqualTo(2.0);
+        assertThat(o.getCompilationMillisPerRequest()).as("1 s of JIT over 2000 requests").isEqualTo(0.5);
         assertThat(o.getRunQueueMillisPerRequest()).isEqualTo(1.0);
         assertThat(o.getConnectionWaitMillisPerRequest()).isEqualTo(0.0);
         assertThat(o.getConnectionHoldMillisPerRequest()).isEqualTo(50.0);
@@ -72,9 +73,9 @@ class WindowTest {
     static Observed overloaded(PodSnapshot.Queue before, PodSnapshot.Queue after) {
         return Window.observe(
                 Map.of("a", new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 2.0, 200.0, 200.0, 0.0, 0.5, null,
-                        new PodSnapshot.Service(1000.0, 20.0, null, null, null, 0.0, null, histogram(1000, 0.02), before))),
+                        new PodSnapshot.Service(1000.0, 20.0, null, null, null, 0.0, null, histogram(1000, 0.02), before, null))),
                 Map.of("a", new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 12.0, 2.0, 200.0, 200.0, 0.0, 0.5, null,
-                        new PodSnapshot.Service(2000.0, 40.0, null, null, null, 0.0, null, histogram(2000, 0.02), after))),
+                        new PodSnapshot.Service(2000.0, 40.0, null, null, null, 0.0, null, histogram(2000, 0.02), after, null))),
                 null);
     }
 
@@ -176,7 +177,8 @@ class WindowTest {
                 new Sample("hikaricp_connections_acquire_seconds_sum", Map.of("pool", "HikariPool-1"), 4, null),
                 new Sample("hikaricp_connections_usage_seconds_sum", Map.of("pool", "HikariPool-1"), 5, null),
                 new Sample("jvm_gc_memory_allocated_bytes_total", Map.of(), 6.0e9, null),
-                new Sample("jvm_classes_loaded_classes", Map.of(), 11_500, null)), 0, List.of());
+                new Sample("jvm_classes_loaded_classes", Map.of(), 11_500, null),
+                new Sample("jvm_compilation_time_ms_total", Map.of("compiler", "HotSpot 64-Bit Tiered Compilers"), 1500, null)), 0, List.of());
         Scrape prometheusClient = new Scrape(List.of(
                 new Sample("jvm_gc_collection_seconds_sum", Map.of("gc", "G1 Young Generation"), 1.0, null),
                 new Sample("jvm_gc_collection_seconds_sum", Map.of("gc", "G1 Concurrent GC"), 9.0, null),
@@ -189,7 +191,8 @@ class WindowTest {
                 new Sample("jvm_memory_pool_allocated_bytes_total", Map.of("pool", "G1 Eden Space"), 4.0e9, null),
                 new Sample("jvm_memory_pool_allocated_bytes_total", Map.of("pool", "G1 Survivor Space"), 1.0e8, null),
                 new Sample("jvm_memory_pool_allocated_bytes_total", Map.of("pool", "G1 Old Gen"), 3.0e8, null),
-                new Sample("jvm_classes_currently_loaded", Map.of(), 9_800, null)), 0, List.of());
+                new Sample("jvm_classes_currently_loaded", Map.of(), 9_800, null),
+                new Sample("jvm_compilation_time_seconds_total", Map.of(), 2.0, null)), 0, List.of());
 
         PodSnapshot m = PodSnapshot.of(micrometer, 1);
         PodSnapshot p = PodSnapshot.of(prometheusClient, 1);
@@ -205,10 +208,10 @@ class WindowTest {
         assertThat(p.busyThreads()).isNull();
         assertThat(m.cpuSeconds()).as("Micrometer counts nanoseconds").isEqualTo(2.5);
         assertThat(m.service()).as("management endpoints are not the workload")
-                .isEqualTo(new PodSnapshot.Service(100.0, 30.0, null, 4.0, 5.0, 10.0, 6.0e9));
+                .isEqualTo(new PodSnapshot.Service(100.0, 30.0, null, 4.0, 5.0, 10.0, 6.0e9, null, PodSnapshot.Queue.NONE, 1.5));
         assertThat(p.cpuSeconds()).isEqualTo(3.0);
         assertThat(p.service()).as("allocation is counted in eden only: the other pools count copies of the same bytes")
-                .isEqualTo(new PodSnapshot.Service(null, null, 0.25, null, null, null, 4.0e9));
+                .isEqualTo(new PodSnapshot.Service(null, null, 0.25, null, null, null, 4.0e9, null, PodSnapshot.Queue.NONE, 2.0));
         assertThat(m.loadedClasses()).isEqualTo(11_500);
         assertThat(p.loadedClasses()).isEqualTo(9_800);
     }
@@ -231,7 +234,7 @@ class WindowTest {
         java.util.TreeMap<Double, Double> buckets = new java.util.TreeMap<>(Map.of(0.01, under10ms, 0.1, under100ms, 0.2, all,
                 Double.POSITIVE_INFINITY, all));
         return new PodSnapshot(at, 0.0, 0.0, 0.0, 0.0, 10.0, 2.0, 10.0, 200.0, 0.0, 0.5, null,
-                new PodSnapshot.Service(all, all * 0.01, null, null, null, null, null, new LatencyHistogram(buckets), PodSnapshot.Queue.NONE));
+                new PodSnapshot.Service(all, all * 0.01, null, null, null, null, null, new LatencyHistogram(buckets), PodSnapshot.Queue.NONE, null));
     }
 
     /** As Quarkus 3.34 exposes its worker pool (quarkus.thread-pool.max-threads=37, one request in flight); the internal pool is not the server's. */

@@ -67,7 +67,8 @@ public class Auto {
     @Default("30")
     @Min(1)
     @Max(1000)
-    @JsonPropertyDescription("After a revert the loop holds the last good settings until the request rate or latency per pod moves by more than this percent.")
+    @JsonPropertyDescription("After a revert, and once converged, the loop holds its settings until the request rate or latency per pod moves by more "
+            + "than this percent.")
     private Integer workloadShiftPercent = 30;
 
     @JsonPropertyDescription("An optional service level to keep, judged before and after each change.")

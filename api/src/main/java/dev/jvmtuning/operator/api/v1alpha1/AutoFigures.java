@@ -10,10 +10,16 @@ public class AutoFigures {
     private Integer windows;
     @JsonPropertyDescription("Requests served per second, per pod: the load.")
     private Double requestsPerSecond;
-    @JsonPropertyDescription("Requests per CPU-second.")
+    @JsonPropertyDescription("Standard error of requestsPerSecond over the windows: the period's own noise. Absent with one window.")
+    private Double requestsPerSecondError;
+    @JsonPropertyDescription("Requests per CPU-second, JIT compilation taken out.")
     private Double requestsPerCpuSecond;
+    @JsonPropertyDescription("Standard error of requestsPerCpuSecond over the windows. Absent with one window.")
+    private Double requestsPerCpuSecondError;
     @JsonPropertyDescription("Mean time a request spent in the server, in milliseconds.")
     private Double meanLatencyMillis;
+    @JsonPropertyDescription("Standard error of meanLatencyMillis over the windows. Absent with one window.")
+    private Double meanLatencyMillisError;
     @JsonPropertyDescription("99th percentile of the time requests spent in the server, in milliseconds, where the server exposes a histogram.")
     private Double p99LatencyMillis;
     @JsonPropertyDescription("Percent of requests answered with a server error (5xx).")

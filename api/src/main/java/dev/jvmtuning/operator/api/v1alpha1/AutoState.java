@@ -6,7 +6,7 @@ public enum AutoState {
     Observing,
     /** A step's rollout is under way. */
     Applying,
-    /** Re-planning moves no knob by the threshold; still watching for the workload to move. */
+    /** Re-planning moves no knob by the threshold, or steps no longer beat the best beyond the noise; stays until the workload shifts. */
     Converged,
     /** The last good settings are rolling back out after a step made things worse. */
     Reverted,

@@ -32,8 +32,11 @@ public class AutoStatus {
     private String autoscaler;
     @JsonPropertyDescription("The windows seen since, per pod (their figures, as status.observed shows them).")
     private List<Observed> windows = new ArrayList<>();
-    @JsonPropertyDescription("While Holding: the figures the workload is compared with.")
+    @JsonPropertyDescription("While Holding or Converged: the figures the workload is compared with.")
     private AutoFigures holdBaseline;
+    @JsonPropertyDescription("The best period since the workload last shifted: once steps leave the loop within its noise of it, the loop "
+            + "stops.")
+    private AutoBest best;
     @JsonPropertyDescription("The last iterations, newest last.")
     private List<AutoIteration> history = new ArrayList<>();
 

@@ -55,6 +55,9 @@ public class Observed {
     private Double queuedRequests;
     @JsonPropertyDescription("CPU time the process used per request, in milliseconds.")
     private Double cpuMillisPerRequest;
+    @JsonPropertyDescription("Of that CPU time, the time the JIT compilers spent, per request, in milliseconds: warm-up work that "
+            + "fades, which the closed loop takes out of the CPU a request costs.")
+    private Double compilationMillisPerRequest;
     @JsonPropertyDescription("Time the JVM's threads waited for a CPU per request, in milliseconds: CPU contention, not work.")
     private Double runQueueMillisPerRequest;
     @JsonPropertyDescription("Time spent waiting for a database connection per request, in milliseconds.")

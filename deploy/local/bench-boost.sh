@@ -18,12 +18,14 @@
 # 2. After every boost has ended (the pods' applied CPU limit back to 500m), the same open-loop load against each
 #    pod's address in turn: BOOST_LOAD_RATE requests a second for BOOST_LOAD_SECONDS, each burning
 #    BOOST_LOAD_CPU_MS of CPU (lab workload /work), with curl from this host. Prints per variant the throttled
-#    periods (the container's cgroup cpu.stat nr_throttled, before and after) and the latency p50 and p99.
+#    periods (the container's cgroup cpu.stat nr_throttled, before and after) and the latency p50 and p99. The
+#    requests, evenly spaced, take 0.4 of the 0.5 CPU by default: what throttles is what the JVM runs beside them
+#    (GC and JIT threads, as many as the CPUs it was sized for).
 # Every wait is bounded; the load is bounded in requests and time, to pod addresses only. The benchmark's objects
 # carry the label bench=startup-boost and are deleted at the end, however it ends.
 # Usage: bench-boost.sh                 (about 25 minutes with the defaults on 2 cores)
 #        bench-boost.sh --summarize DIR (the figures again, from the files of an earlier run)
-# Knobs: BOOST_ROUNDS (5), BOOST_LOAD_SECONDS (60), BOOST_LOAD_RATE (10), BOOST_LOAD_CPU_MS (20), BOOST_CPU (2),
+# Knobs: BOOST_ROUNDS (5), BOOST_LOAD_SECONDS (60), BOOST_LOAD_RATE (10), BOOST_LOAD_CPU_MS (40), BOOST_CPU (2),
 #        BOOST_WARMUP (30, seconds), BOOST_RESULTS (a new directory under /tmp: the times and latencies, kept).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
@@ -32,7 +34,7 @@ NS="${NAMESPACE:-shop}"
 ROUNDS="${BOOST_ROUNDS:-5}"
 LOAD_SECONDS="${BOOST_LOAD_SECONDS:-60}"
 LOAD_RATE="${BOOST_LOAD_RATE:-10}"
-LOAD_CPU_MS="${BOOST_LOAD_CPU_MS:-20}"
+LOAD_CPU_MS="${BOOST_LOAD_CPU_MS:-40}"
 BOOST_CPU="${BOOST_CPU:-2}"
 WARMUP="${BOOST_WARMUP:-30}"
 LIMIT=500m

@@ -1,0 +1,285 @@
+#!/usr/bin/env bash
+# Measures spec.startupBoost on the real node after demo.sh: three one-replica Deployments of the lab workload
+# (Spring Boot, Tomcat), each with limits.cpu 500m (request 100m: Burstable, so a boost's request stays and always
+# fits the node) and a TuningProfile in mode Apply:
+#   none   no boost: the operator pins -XX:ActiveProcessorCount=1 from the 500m limit;
+#   naive  a boost the JVM is not told about: this script raises the pod's CPU limit to BOOST_CPU through pods/resize
+#          as soon as the pod is on the node, and lowers it to 500m BOOST_WARMUP seconds after Ready. A JVM sizes its
+#          GC and JIT threads and the pools the operator plans from the CPUs it sees when it starts, and whether the
+#          resize lands before the JVM reads its quota is a race; so the container carries the outcome the boost aims
+#          for, JAVA_TOOL_OPTIONS=-XX:ActiveProcessorCount=<BOOST_CPU>: the JVM sized for the boosted CPUs every time,
+#          which the operator keeps as the user's own and plans the threads from;
+#   boost  spec.startupBoost {cpu: BOOST_CPU, warmUp: BOOST_WARMUP}: raised and lowered by the operator, the JVM pinned
+#          to the 500m limit's one CPU.
+# 1. Start-up: BOOST_ROUNDS rounds, the variants in an order rotated each round; each start is a scale 0 -> 1 with
+#    nothing else of the benchmark starting or boosted, timed from the pod's creationTimestamp to its Ready
+#    condition's lastTransitionTime (the API server's clock, whole seconds; the readiness probe runs every 2 s).
+#    Prints each time, per variant the median with a bootstrap 95% interval, and the ratio of medians boost/none.
+# 2. After every boost has ended (the pods' applied CPU limit back to 500m), the same open-loop load against each
+#    pod's address in turn: BOOST_LOAD_RATE requests a second for BOOST_LOAD_SECONDS, each burning
+#    BOOST_LOAD_CPU_MS of CPU (lab workload /work), with curl from this host. Prints per variant the throttled
+#    periods (the container's cgroup cpu.stat nr_throttled, before and after) and the latency p50 and p99. The
+#    requests, evenly spaced, take 0.4 of the 0.5 CPU by default: what throttles is what the JVM runs beside them
+#    (GC and JIT threads, as many as the CPUs it was sized for).
+# Every wait is bounded; the load is bounded in requests and time, to pod addresses only. The benchmark's objects
+# carry the label bench=startup-boost and are deleted at the end, however it ends.
+# Usage: bench-boost.sh                 (about 25 minutes with the defaults on 2 cores)
+#        bench-boost.sh --summarize DIR (the figures again, from the files of an earlier run)
+# Knobs: BOOST_ROUNDS (5), BOOST_LOAD_SECONDS (60), BOOST_LOAD_RATE (10), BOOST_LOAD_CPU_MS (40), BOOST_CPU (2),
+#        BOOST_WARMUP (30, seconds), BOOST_RESULTS (a new directory under /tmp: the times and latencies, kept).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+export KUBECONFIG="$KUBECONFIG_FILE"
+NS="${NAMESPACE:-shop}"
+ROUNDS="${BOOST_ROUNDS:-5}"
+LOAD_SECONDS="${BOOST_LOAD_SECONDS:-60}"
+LOAD_RATE="${BOOST_LOAD_RATE:-10}"
+LOAD_CPU_MS="${BOOST_LOAD_CPU_MS:-40}"
+BOOST_CPU="${BOOST_CPU:-2}"
+WARMUP="${BOOST_WARMUP:-30}"
+LIMIT=500m
+LABEL="bench=startup-boost" # the selector; the objects' metadata says bench: startup-boost
+VARIANTS=(none naive boost)
+
+deployment_of() { echo "bench-boost-$1"; }
+
+# startup_summary FILE: the lines "VARIANT SECONDS" summarised per variant: median, a bootstrap 95% interval of the
+# median (a fixed seed, so the same file gives the same figures), and the ratio of medians boost/none with its own.
+startup_summary() {
+  python3 - "$1" <<'PY'
+import random, statistics, sys
+times = {}
+for line in open(sys.argv[1]):
+    variant, seconds = line.split()
+    times.setdefault(variant, []).append(float(seconds))
+rng = random.Random(1)
+def interval(draw):
+    draws = sorted(draw() for _ in range(10000))
+    return draws[249], draws[9749]
+def resampled_median(xs):
+    return statistics.median(rng.choices(xs, k=len(xs)))
+for variant, xs in times.items():
+    low, high = interval(lambda: resampled_median(xs))
+    print(f"{variant:6} median {statistics.median(xs):6.1f} s  95% interval {low:.1f}-{high:.1f}  "
+          f"(n {len(xs)}, min {min(xs):.1f}, max {max(xs):.1f})")
+if "boost" in times and "none" in times:
+    ratio = statistics.median(times["boost"]) / statistics.median(times["none"])
+    low, high = interval(lambda: resampled_median(times["boost"]) / resampled_median(times["none"]))
+    print(f"boost/none: {ratio:.2f} (95% interval {low:.2f}-{high:.2f}); "
+          f"at least 35% faster: {'met' if ratio <= 0.65 else 'not met'}")
+PY
+}
+
+# load_summary DIR: per variant the throttled periods (DIR/VARIANT.throttled: "PERIODS THROTTLED" deltas) and the
+# latencies of DIR/VARIANT.latency ("HTTP-CODE SECONDS" a request), then each against none.
+load_summary() {
+  python3 - "$1" "${VARIANTS[@]}" <<'PY'
+import math, os, sys
+directory, variants = sys.argv[1], sys.argv[2:]
+def rank(xs, q):
+    return xs[max(0, math.ceil(q * len(xs)) - 1)]
+figures = {}
+for variant in variants:
+    path = os.path.join(directory, variant + ".latency")
+    if not os.path.exists(path):
+        continue
+    answers = [line.split() for line in open(path)]
+    ok = sorted(float(seconds) * 1000 for code, seconds in answers if code == "200")
+    periods, throttled = map(int, open(os.path.join(directory, variant + ".throttled")).read().split())
+    if not ok:
+        print(f"{variant:6} no request answered (of {len(answers)})")
+        continue
+    figures[variant] = (throttled, rank(ok, 0.99))
+    print(f"{variant:6} throttled {throttled} of {periods} periods; latency p50 {rank(ok, 0.5):.0f} ms, "
+          f"p99 {rank(ok, 0.99):.0f} ms; {len(ok)} of {len(answers)} answered 200")
+if "none" in figures:
+    base = figures["none"]
+    def within(a, b):
+        return abs(a - b) <= 0.05 * b
+    for variant in ("boost", "naive"):
+        if variant in figures:
+            throttled, p99 = figures[variant]
+            print(f"{variant}/none: throttled periods {throttled / max(base[0], 1):.2f}, p99 {p99 / base[1]:.2f}; "
+                  f"within 5%: {'yes' if within(throttled, base[0]) and within(p99, base[1]) else 'no'}")
+    if "boost" in figures and "naive" in figures:
+        better = figures["boost"][0] < figures["naive"][0] and figures["boost"][1] < figures["naive"][1]
+        print(f"boost better than naive in both throttled periods and p99: {'yes' if better else 'no'}")
+PY
+}
+
+if [ "${1:-}" = --summarize ]; then
+  [ -d "${2:-}" ] || die "usage: $0 --summarize DIR"
+  startup_summary "$2/startup"
+  load_summary "$2"
+  exit 0
+fi
+[ $# -eq 0 ] || die "usage: $0   (knobs in its header), or $0 --summarize DIR"
+
+RESULTS="${BOOST_RESULTS:-$(mktemp -d /tmp/bench-boost.XXXXXX)}"
+mkdir -p "$RESULTS"
+: > "$RESULTS/startup"
+
+cleanup() {
+  local jobs; jobs="$(jobs -p)"
+  [ -z "$jobs" ] || kill $jobs 2>/dev/null || true
+  # The profiles first: deleting one restores its Deployment, which then goes too.
+  kubectl delete tp -n "$NS" -l "$LABEL" --ignore-not-found --timeout=60s >/dev/null || true
+  kubectl delete deployment -n "$NS" -l "$LABEL" --ignore-not-found --wait=false >/dev/null || true
+}
+trap cleanup EXIT
+
+# ---- Reading the pods ----
+
+# The variant's pod that is not on its way out, if any.
+pod_of() {
+  kubectl get pods -n "$NS" -l "app=$(deployment_of "$1")" -o json |
+    jq -r '[.items[] | select(.metadata.deletionTimestamp == null)] | first | .metadata.name // empty'
+}
+on_node() { [ -n "$(kubectl get pod -n "$NS" "$1" -o jsonpath='{.spec.nodeName}')" ]; }
+ready() { [ "$(kubectl get pod -n "$NS" "$1" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}')" = True ]; }
+# The CPU limit the kubelet applied, not the one asked for.
+applied_cpu() { kubectl get pod -n "$NS" "$1" -o jsonpath='{.status.containerStatuses[0].resources.limits.cpu}'; }
+at_own_limit() { [ "$(applied_cpu "$1")" = "$LIMIT" ]; }
+no_pods() { [ -z "$(pod_of "$1")" ]; }
+# Seconds from the pod's creation to Ready, both the API server's times.
+startup_seconds() {
+  kubectl get pod -n "$NS" "$1" -o json | jq -r '(.status.conditions[] | select(.type == "Ready") | .lastTransitionTime | fromdate)
+    - (.metadata.creationTimestamp | fromdate)'
+}
+ready_epoch() { kubectl get pod -n "$NS" "$1" -o jsonpath='{.status.conditions[?(@.type=="Ready")].lastTransitionTime}' | jq -Rr 'fromdate'; }
+active_processors() {
+  kubectl exec -n "$NS" "$1" -c app -- env -u JAVA_TOOL_OPTIONS java -m jdk.jcmd/sun.tools.jcmd.JCmd 1 VM.flags |
+    grep -o -- '-XX:ActiveProcessorCount=[0-9]*' || echo "no -XX:ActiveProcessorCount (the JVM reads its quota)"
+}
+# "PERIODS THROTTLED" from the container's cgroup: v1 and v2 alike.
+cpu_stat() {
+  kubectl exec -n "$NS" "$1" -c app -- sh -c 'cat /sys/fs/cgroup/cpu/cpu.stat 2>/dev/null || cat /sys/fs/cgroup/cpu.stat' |
+    awk '$1 == "nr_periods" {p = $2} $1 == "nr_throttled" {t = $2} END {print p, t}'
+}
+
+# resize POD CPU: the naive boost's in-place change of the container's CPU limit, as any client could make it.
+resize() {
+  kubectl patch pod -n "$NS" "$1" --subresource resize --type strategic \
+    -p "{\"spec\":{\"containers\":[{\"name\":\"app\",\"resources\":{\"limits\":{\"cpu\":\"$2\"}}}]}}" >/dev/null
+}
+
+# ---- The variants ----
+
+setup() { # VARIANT CONTAINER-ENV PROFILE-EXTRA
+  workload_deployment "$(deployment_of "$1")" 1 \
+    "        resources: {requests: {cpu: 100m, memory: 512Mi}, limits: {cpu: $LIMIT, memory: 512Mi}}
+$2" "" "bench: startup-boost" | kubectl apply -n "$NS" -f - >/dev/null
+  kubectl apply -n "$NS" -f - >/dev/null <<YAML
+apiVersion: jvmtuning.dev/v1alpha1
+kind: TuningProfile
+metadata: {name: $(deployment_of "$1"), labels: {bench: startup-boost}}
+spec:
+  targetRef: {kind: Deployment, name: $(deployment_of "$1")}
+  runtime: SpringBootTomcat
+  mode: Apply
+  workload: {requestsPerSecond: 20, meanLatency: 50ms, cpuPerRequest: 4ms, maxQueueWait: 1s}
+$3
+YAML
+}
+
+# start VARIANT: scales the variant from none to one pod, boosts it the naive way if that is the variant, and prints
+# the pod's name once it is Ready.
+start() {
+  local deployment pod
+  deployment="$(deployment_of "$1")"
+  kubectl scale deployment "$deployment" -n "$NS" --replicas=1 >/dev/null
+  # Run in $(...), where `set -e` is off: each step stops it itself.
+  wait_for 60 "a pod of $deployment" pod_of "$1" || return
+  pod="$(pod_of "$1")"
+  if [ "$1" = naive ]; then
+    wait_for 60 "$pod on the node" on_node "$pod" || return
+    wait_for 30 "$pod resized to $BOOST_CPU CPU" resize "$pod" "$BOOST_CPU" || return
+  fi
+  wait_for 300 "$pod Ready" ready "$pod" || return
+  echo "$pod"
+}
+
+# settle VARIANT POD, right after the pod turned Ready: checks that a boosted variant still runs boosted, and waits
+# for the boost to end: the script's own for naive, the operator's for boost.
+settle() {
+  [ "$1" = none ] || [ "$(applied_cpu "$2")" != "$LIMIT" ] || die "$2 ($1) was Ready at $LIMIT CPU: it was not boosted"
+  case "$1" in
+    naive)
+      local left=$(( $(ready_epoch "$2") + WARMUP - $(date +%s) ))
+      [ "$left" -le 0 ] || sleep "$left"
+      wait_for 30 "$2 resized back to $LIMIT" resize "$2" "$LIMIT" ;;
+    boost) ;;
+    *) return 0 ;;
+  esac
+  wait_for $((WARMUP + 90)) "$2 back at $LIMIT CPU" at_own_limit "$2"
+}
+
+stop() {
+  kubectl scale deployment "$(deployment_of "$1")" -n "$NS" --replicas=0 >/dev/null
+  wait_for 120 "the pod of $(deployment_of "$1") gone" no_pods "$1"
+}
+
+# load VARIANT POD: the fixed-rate load against the pod's address; each request's code and seconds into the results.
+load() {
+  local ip out="$RESULTS/$1.latency" before after periods throttled periods_after throttled_after
+  local i due now total=$((LOAD_SECONDS * LOAD_RATE)) began
+  ip="$(kubectl get pod -n "$NS" "$2" -o jsonpath='{.status.podIP}')"
+  : > "$out"
+  before="$(cpu_stat "$2")"
+  began="$(date +%s%N)"
+  for ((i = 0; i < total; i++)); do
+    # Open loop: the i-th request leaves at its own time, whatever the earlier ones are waiting for.
+    due=$((began + i * 1000000000 / LOAD_RATE)) now="$(date +%s%N)"
+    [ "$due" -le "$now" ] || sleep "$(printf '%d.%09d' $(((due - now) / 1000000000)) $(((due - now) % 1000000000)))"
+    curl -s -m 10 -o /dev/null -w '%{http_code} %{time_total}\n' "http://$ip:8080/work?cpuMs=$LOAD_CPU_MS" >> "$out" &
+  done
+  wait
+  after="$(cpu_stat "$2")"
+  read -r periods throttled <<<"$before"
+  read -r periods_after throttled_after <<<"$after"
+  echo "$((periods_after - periods)) $((throttled_after - throttled))" > "$RESULTS/$1.throttled"
+}
+
+# ---- The run ----
+began=$SECONDS
+step "Three Deployments at limits.cpu $LIMIT, their profiles Applied (results in $RESULTS)"
+kubectl get crd tuningprofiles.jvmtuning.dev >/dev/null || die "no TuningProfile CRD: run deploy/local/demo.sh first"
+setup none "" ""
+setup naive "        env: [{name: JAVA_TOOL_OPTIONS, value: \"-XX:ActiveProcessorCount=$BOOST_CPU\"}]" ""
+setup boost "" "  startupBoost: {cpu: \"$BOOST_CPU\", warmUp: ${WARMUP}s}"
+for variant in "${VARIANTS[@]}"; do
+  kubectl wait --for=condition=RolloutComplete "tp/$(deployment_of "$variant")" -n "$NS" --timeout=300s >/dev/null
+  kubectl rollout status "deployment/$(deployment_of "$variant")" -n "$NS" --timeout=300s >/dev/null
+done
+for variant in "${VARIANTS[@]}"; do
+  echo "$variant: $(active_processors "$(pod_of "$variant")")"
+  stop "$variant"
+done
+
+step "Start-up, $ROUNDS rounds: pod creation to Ready, the variants one at a time"
+for round in $(seq "$ROUNDS"); do
+  for i in 0 1 2; do
+    variant="${VARIANTS[$(((round + i) % 3))]}"
+    pod="$(start "$variant")"
+    seconds="$(startup_seconds "$pod")"
+    echo "$variant $seconds" >> "$RESULTS/startup"
+    printf 'round %d %-6s %3d s   (%s)\n' "$round" "$variant" "$seconds" "$pod"
+    settle "$variant" "$pod"
+    stop "$variant"
+  done
+done
+startup_summary "$RESULTS/startup"
+
+step "After the boosts: ${LOAD_RATE} requests/s of ${LOAD_CPU_MS} ms CPU for ${LOAD_SECONDS} s against each pod in turn"
+# Started one at a time as in the rounds, each boost ended before the next starts.
+for variant in "${VARIANTS[@]}"; do
+  pod="$(start "$variant")"
+  settle "$variant" "$pod"
+done
+for variant in "${VARIANTS[@]}"; do
+  pod="$(pod_of "$variant")"
+  at_own_limit "$pod" || die "$pod runs at $(applied_cpu "$pod") CPU, not $LIMIT"
+  load "$variant" "$pod"
+done
+load_summary "$RESULTS"
+printf '\n%d s in all; times and latencies in %s\n' $((SECONDS - began)) "$RESULTS"

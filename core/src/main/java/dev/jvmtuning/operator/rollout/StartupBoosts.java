@@ -127,7 +127,10 @@ public final class StartupBoosts {
         List<String> deferred = new ArrayList<>();
         List<String> boosting = new ArrayList<>();
         Instant recheck = null;
-        for (PodFacts pod : pods.stream().filter(p -> p.boosted(steady)).toList()) {
+        // Without spec.startupBoost only the pods of a boost just removed come down (the condition it left says so): another
+        // resizer's pods, a vertical autoscaler's in place, are not the profile's to take back.
+        boolean ownBoosts = facts.boost() != null || facts.previous() != null;
+        for (PodFacts pod : pods.stream().filter(p -> ownBoosts && p.boosted(steady)).toList()) {
             Instant end = pod.boostEnd(warmUp);
             String why = facts.boost() == null ? "spec.startupBoost was removed"
                     : notPossible != null ? "the boost is not possible: " + notPossible
@@ -178,7 +181,11 @@ public final class StartupBoosts {
             resizes = resizes.subList(0, MAX_RESIZES);
             recheck = facts.now();
         }
-        Optional<BoostCondition> condition = facts.boost() == null ? Optional.empty() : Optional.of(
+        // The condition outlives a removed boost until its last pod is down, so the next reconcile still lowers the rest.
+        Optional<BoostCondition> condition = facts.boost() == null ? (lowerings.isEmpty() ? Optional.empty()
+                : Optional.of(new BoostCondition(ConditionStatus.FALSE, Reason.NOT_BOOSTING, "spec.startupBoost was removed: "
+                        + lowerings.size() + " pod" + (lowerings.size() == 1 ? "" : "s") + " back to " + steady.limit() + " CPU")))
+                : Optional.of(
                 notPossible != null ? new BoostCondition(ConditionStatus.FALSE, Reason.BOOST_NOT_POSSIBLE, "no pod is boosted: " + notPossible)
                 : !infeasible.isEmpty() ? infeasible(String.join("; ", infeasible))
                 : infeasibleBefore ? new BoostCondition(ConditionStatus.FALSE, Reason.RESIZE_INFEASIBLE, facts.previous().getMessage())

@@ -267,11 +267,13 @@ class StartupBoostsTest {
     }
 
     @Test
-    void removingTheBoostLowersThePodsAndTheConditionGoes() {
+    void removingTheBoostLowersItsPodsAndTheConditionGoesOnceTheyAreDown() {
         PodSpec boosted = new PodSpec();
         boosted.limit = "2";
+        Condition boosting = new ConditionBuilder().withType("StartupBoost").withStatus("True").withReason("Boosting")
+                .withMessage("1 pod at 2 CPU").withObservedGeneration(2L).build();
 
-        StartupBoosts.Verdict verdict = judge(null, null, TEMPLATE, null, boosted.build(), pod(p -> {
+        StartupBoosts.Verdict verdict = judge(null, null, TEMPLATE, boosting, boosted.build(), pod(p -> {
             p.name = "orders-2";
             return p;
         }));
@@ -280,6 +282,22 @@ class StartupBoostsTest {
             assertThat(r.pod()).isEqualTo("orders-1");
             assertThat(r.event().message()).contains("spec.startupBoost was removed");
         });
+        assertThat(verdict.condition()).as("kept while a pod is still up").hasValueSatisfying(c -> {
+            assertThat(c.reason()).isEqualTo(Reason.NOT_BOOSTING);
+            assertThat(c.message()).contains("spec.startupBoost was removed: 1 pod back to 500m CPU");
+        });
+        assertThat(judge(null, null, TEMPLATE, boosting, new PodSpec().build()).condition())
+                .as("gone once every pod is down").isEmpty();
+    }
+
+    @Test
+    void aProfileThatNeverBoostedLeavesAnotherResizersPodsAlone() {
+        PodSpec resizedByAnother = new PodSpec();
+        resizedByAnother.limit = "2";
+
+        StartupBoosts.Verdict verdict = judge(null, null, TEMPLATE, null, resizedByAnother.build());
+
+        assertThat(verdict.resizes()).isEmpty();
         assertThat(verdict.condition()).isEmpty();
     }
 

@@ -188,6 +188,9 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         Map<String, MemoryUse> memory = new LinkedHashMap<>();
         Map<String, VirtualThreads> virtualThreads = new LinkedHashMap<>();
         Map<String, String> failures = new LinkedHashMap<>();
+        // Pods of a rollout across images run different JDKs: plan for the oldest, whose JVM must start with every flag planned.
+        Integer javaVersion = outcomes.values().stream().filter(o -> o.reading() != null).map(o -> o.reading().javaVersion())
+                .filter(Objects::nonNull).min(Integer::compare).orElse(null);
         outcomes.forEach((pod, outcome) -> {
             if (outcome.reading() != null) {
                 snapshots.put(pod, outcome.reading().snapshot());
@@ -212,13 +215,13 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
                         .map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining("; ")));
         if (observed == null) {
             return new MetricsReport(ConditionStatus.TRUE, Reason.FIRST_SAMPLE, read + "; rates follow after the next sample", null, null,
-                    options, memory);
+                    options, memory, Map.of(), javaVersion);
         }
         Guardrail guardrail = profile.getSpec().getAuto() == null ? null : profile.getSpec().getAuto().getGuardrail();
         if (guardrail != null) {
             read += guardrail(profile, guardrail, target.get(), pods, observed);
         }
-        return new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, read, observed, past.observed(), options, memory, pinning);
+        return new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, read, observed, past.observed(), options, memory, pinning, javaVersion);
     }
 
     /** The report when there is nothing to scrape: no target, or no Ready pod of it. */

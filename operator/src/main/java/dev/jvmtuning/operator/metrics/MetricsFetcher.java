@@ -188,9 +188,7 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         Map<String, MemoryUse> memory = new LinkedHashMap<>();
         Map<String, VirtualThreads> virtualThreads = new LinkedHashMap<>();
         Map<String, String> failures = new LinkedHashMap<>();
-        // Pods of a rollout across images run different JDKs: plan for the oldest, whose JVM must start with every flag planned.
-        Integer javaVersion = outcomes.values().stream().filter(o -> o.reading() != null).map(o -> o.reading().javaVersion())
-                .filter(Objects::nonNull).min(Integer::compare).orElse(null);
+        Integer javaVersion = PodReading.oldestJavaVersion(outcomes.values().stream().map(Outcome::reading).filter(Objects::nonNull).toList());
         outcomes.forEach((pod, outcome) -> {
             if (outcome.reading() != null) {
                 snapshots.put(pod, outcome.reading().snapshot());

@@ -12,6 +12,7 @@ import dev.jvmtuning.operator.model.NativeMemory;
 import dev.jvmtuning.operator.model.RuntimeMetricsOptions;
 import dev.jvmtuning.operator.model.VirtualThreads;
 import dev.jvmtuning.operator.model.VirtualThreads.Pinned;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,6 +61,14 @@ record PodReading(PodSnapshot snapshot, EffectiveOptions options, MemoryUse memo
     static PodReading of(Scrape scrape, long atMillis) {
         return new PodReading(PodSnapshot.of(scrape, atMillis), options(scrape.samples()), memory(scrape.samples()),
                 virtualThreads(scrape.samples()), javaVersion(scrape.samples()));
+    }
+
+    /**
+     * The lowest version the readings report; null when none does. Pods of a rollout across images run different JDKs: the
+     * plan is for the oldest, whose JVM must still start with every flag planned.
+     */
+    static Integer oldestJavaVersion(Collection<PodReading> readings) {
+        return readings.stream().map(PodReading::javaVersion).filter(Objects::nonNull).min(Integer::compare).orElse(null);
     }
 
     /** The feature version of the first runtime-info sample whose version label reads as one; null when none does. */

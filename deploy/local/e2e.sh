@@ -20,7 +20,6 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 export KUBECONFIG="$KUBECONFIG_FILE"
 NS="${NAMESPACE:-shop}"
-WORKLOAD="localhost/jvm-tuning-workload:$IMAGE_VERSION"
 ONLY=" $* "
 failures=0
 ran=0
@@ -64,29 +63,7 @@ rolled_back() { [ "$(applied "$1" reason)" = RolledBack ]; }
 memory_judged() { [[ "$(condition NativeMemoryPressure "$1")" =~ ^(True|False)$ ]]; }
 
 # A Deployment of the lab workload: NAME, replicas, the container's extra YAML (indented 8).
-workload() {
-  local name="$1" replicas="$2" extra="${3:-}"
-  kubectl apply -n "$NS" -f - <<YAML
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: $name}
-spec:
-  replicas: $replicas
-  selector: {matchLabels: {app: $name}}
-  template:
-    metadata: {labels: {app: $name}}
-    spec:
-      securityContext: {runAsNonRoot: true, runAsUser: 10001, runAsGroup: 10001, seccompProfile: {type: RuntimeDefault}}
-      containers:
-      - name: app
-        image: $WORKLOAD
-        imagePullPolicy: Never
-        ports: [{name: http, containerPort: 8080}]
-        readinessProbe: {httpGet: {path: /actuator/health, port: http}, periodSeconds: 2, failureThreshold: 60}
-        securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}
-$extra
-YAML
-}
+workload() { workload_deployment "$1" "$2" "${3:-}" | kubectl apply -n "$NS" -f -; }
 
 profile() { # NAME TARGET, then the spec's extra YAML (indented 2)
   kubectl apply -n "$NS" -f - <<YAML

@@ -48,6 +48,33 @@ PAUSE_IMAGE="localhost/pause:$IMAGE_VERSION"
 
 # ---- Helpers of the scripts: functions only, so sourcing this file still starts nothing ----
 
+# workload_deployment NAME REPLICAS [CONTAINER-YAML] [POD-YAML] [LABELS]: a Deployment of the lab workload as the
+# end-to-end checks and drills run it, for `kubectl apply -f -`; the container's extra YAML indented 8, the pod's 6,
+# the labels as a flow map's entries.
+workload_deployment() {
+  cat <<YAML
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: $1, labels: {${5:-}}}
+spec:
+  replicas: $2
+  selector: {matchLabels: {app: $1}}
+  template:
+    metadata: {labels: {app: $1}}
+    spec:
+      securityContext: {runAsNonRoot: true, runAsUser: 10001, runAsGroup: 10001, seccompProfile: {type: RuntimeDefault}}
+      containers:
+      - name: app
+        image: $WORKLOAD_IMAGE
+        imagePullPolicy: Never
+        ports: [{name: http, containerPort: 8080}]
+        readinessProbe: {httpGet: {path: /actuator/health, port: http}, periodSeconds: 2, failureThreshold: 150}
+        securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}
+${3:-}
+${4:-}
+YAML
+}
+
 # A line on stderr, named after the script; die says it and stops the script.
 log() { printf '[%s] %s\n' "$(basename "$0" .sh)" "$*" >&2; }
 die() { log "$*"; exit 1; }

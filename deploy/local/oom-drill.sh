@@ -81,29 +81,9 @@ resident_shown() { memory_of "$1" "$2" >/dev/null; }
 # A Deployment of the lab workload, labelled as the drill's: NAME REPLICAS LIMIT, then the container's extra YAML
 # (indented 8) and the pod's (indented 6).
 workload() {
-  kubectl apply -n "$NS" -f - >/dev/null <<YAML
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: $1, labels: {jvmtuning.dev/drill: oom}}
-spec:
-  replicas: $2
-  selector: {matchLabels: {app: $1}}
-  template:
-    metadata: {labels: {app: $1}}
-    spec:
-      securityContext: {runAsNonRoot: true, runAsUser: 10001, runAsGroup: 10001, seccompProfile: {type: RuntimeDefault}}
-      terminationGracePeriodSeconds: 5
-      containers:
-      - name: app
-        image: $WORKLOAD_IMAGE
-        imagePullPolicy: Never
-        ports: [{name: http, containerPort: 8080}]
-        readinessProbe: {httpGet: {path: /actuator/health, port: http}, periodSeconds: 2, failureThreshold: 150}
-        securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}
-        resources: {requests: {cpu: 100m, memory: $3}, limits: {cpu: '1', memory: $3}}
-$4
-$5
-YAML
+  workload_deployment "$1" "$2" "        resources: {requests: {cpu: 100m, memory: $3}, limits: {cpu: '1', memory: $3}}
+$4" "      terminationGracePeriodSeconds: 5
+$5" "jvmtuning.dev/drill: oom" | kubectl apply -n "$NS" -f - >/dev/null
 }
 
 # The profile of every budget cause: the heap touched whole at start, so the resident set says what the plan leaves

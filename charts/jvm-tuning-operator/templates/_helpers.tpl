@@ -68,4 +68,11 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 - apiGroups: [""]
   resources: [events]
   verbs: [create, patch]
+{{- if .Values.startupBoost.allowResize }}
+# spec.startupBoost: a starting pod's CPU raised in place and lowered again; the resize subresource changes
+# nothing of a pod but its containers' resources
+- apiGroups: [""]
+  resources: [pods/resize]
+  verbs: [patch]
+{{- end }}
 {{- end -}}

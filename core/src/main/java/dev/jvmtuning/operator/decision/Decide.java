@@ -8,6 +8,8 @@ import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.closedloop.ObservedWorkload;
 import dev.jvmtuning.operator.deployment.TargetPods;
 import dev.jvmtuning.operator.deployment.ThreadingDetection;
+import dev.jvmtuning.operator.model.ConditionStatus;
+import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.CurrentSettings;
 import dev.jvmtuning.operator.model.MemoryUse;
@@ -25,6 +27,8 @@ import dev.jvmtuning.operator.pressure.PressureDetector;
 import dev.jvmtuning.operator.preview.Preview;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.render.TuningConfigMap;
+import dev.jvmtuning.operator.rollout.StartupBoosts;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -56,12 +60,24 @@ public final class Decide {
     public record Installation(Preview.Installation preview, String agentImage, String agentJarPath) {
     }
 
-    /** The writes to make, in this order, then the status to record and the Events to write. */
-    public record Decision(List<Write> writes, TuningProfileStatus status, List<ProfileEvent> events) {
+    /**
+     * The writes to make, in this order, then the pods to resize (spec.startupBoost), the status to record and the Events to
+     * write, and when to look again for a boost that ends before the next resync.
+     *
+     * @param resizes each carries its Event, which {@link #events} holds too: a resize refused takes its own out
+     */
+    public record Decision(List<Write> writes, List<StartupBoosts.Resize> resizes, TuningProfileStatus status, List<ProfileEvent> events,
+            Optional<Instant> recheckAt) {
         public Decision {
             writes = List.copyOf(writes);
+            resizes = List.copyOf(resizes);
             events = List.copyOf(events);
         }
+    }
+
+    /** What tuning the target found: mode Auto's Events, and the container and settings in force a boost is judged against. */
+    private record Tuned(List<ProfileEvent> autoEvents, Container userContainer, String settingsHash) {
+        static final Tuned NOTHING = new Tuned(List.of(), null, null);
     }
 
     private Decide() {
@@ -71,15 +87,69 @@ public final class Decide {
         TuningProfileStatus before = seen.previousStatus();
         StatusBuilder status = statusFrom(seen.profile(), seen.now());
         List<Write> writes = new ArrayList<>();
-        List<ProfileEvent> autoEvents = List.of();
+        Tuned tuned = Tuned.NOTHING;
         if (seen.target().isEmpty()) {
             status.notApplied(Reason.TARGET_NOT_FOUND, "Deployment " + Observation.targetName(seen.profile()) + " not found in namespace "
                     + seen.profile().getMetadata().getNamespace());
         } else {
-            autoEvents = tune(seen, seen.target().get(), installation, status, writes);
+            tuned = tune(seen, seen.target().get(), installation, status, writes);
         }
+        StartupBoosts.Verdict boost = boost(seen, tuned, status);
         TuningProfileStatus after = status.build();
-        return new Decision(writes, after, Stream.concat(autoEvents.stream(), EventPolicy.events(before, after).stream()).toList());
+        return new Decision(writes, boost.resizes(), after, Stream.of(tuned.autoEvents().stream(), boost.resizes().stream()
+                .map(StartupBoosts.Resize::event), EventPolicy.events(before, after).stream()).flatMap(e -> e).toList(), boost.recheckAt());
+    }
+
+    /**
+     * spec.startupBoost against the pods: boosts only where the settings in force are applied, whose flags pin the JVM's CPU
+     * count to the template's; boosted pods come back down whatever the profile says now.
+     */
+    private static StartupBoosts.Verdict boost(Observation seen, Tuned tuned, StatusBuilder status) {
+        if (tuned.userContainer() == null) {
+            status.startupBoost(Optional.empty());
+            return new StartupBoosts.Verdict(List.of(), Optional.empty(), Optional.empty());
+        }
+        TuningProfile profile = seen.profile();
+        Optional<Condition> applied = Conditions.find(status.build().getConditions(), ConditionType.APPLIED);
+        String notPossible = profile.getSpec().getMode() == Mode.Recommend ? "mode Recommend writes nothing, pods included"
+                : tuned.settingsHash() == null || applied.filter(c -> ConditionStatus.TRUE.is(c.getStatus())).isEmpty()
+                        ? "the settings are not applied" + applied.map(c -> " (Applied is " + c.getStatus() + ", reason " + c.getReason() + ")").orElse("")
+                        : null;
+        StartupBoosts.Verdict verdict = StartupBoosts.judge(new StartupBoosts.Facts(profile.getSpec().getStartupBoost(), notPossible,
+                tuned.userContainer(), tuned.settingsHash(), seen.pods(),
+                Conditions.find(seen.previousStatus().getConditions(), ConditionType.STARTUP_BOOST).orElse(null),
+                profile.getMetadata().getGeneration(), seen.now()));
+        status.startupBoost(verdict.condition());
+        return verdict;
+    }
+
+    /** The API server's refusal of a resize: its HTTP code and message. */
+    public record ResizeRefusal(int code, String message) {
+    }
+
+    /**
+     * The decision as its resizes went: only those made stand, with their Events (a pod deleted meanwhile was not resized).
+     * On a refusal StartupBoost says what the API server said, and nothing else of the decision changes.
+     *
+     * @param performed the decision's resizes that went through
+     */
+    public static Decision resized(Observation seen, Decision decision, List<StartupBoosts.Resize> performed, Optional<ResizeRefusal> refusal) {
+        List<ProfileEvent> unannounced = decision.resizes().stream().filter(r -> !performed.contains(r)).map(StartupBoosts.Resize::event).toList();
+        if (refusal.isEmpty()) {
+            return new Decision(decision.writes(), performed, decision.status(),
+                    decision.events().stream().filter(e -> !unannounced.contains(e)).toList(), decision.recheckAt());
+        }
+        StatusBuilder status = new StatusBuilder(decision.status(), seen.profile().getMetadata().getGeneration(), seen.now().toString());
+        status.resizeRefused(Conditions.find(seen.previousStatus().getConditions(), ConditionType.STARTUP_BOOST),
+                StartupBoosts.refused(refusal.get().code(), refusal.get().message()));
+        TuningProfileStatus after = status.build();
+        Stream<ProfileEvent> kept = decision.events().stream().filter(e -> !aboutBoostCondition(e) && !unannounced.contains(e));
+        Stream<ProfileEvent> boostCondition = EventPolicy.events(seen.previousStatus(), after).stream().filter(Decide::aboutBoostCondition);
+        return new Decision(decision.writes(), performed, after, Stream.concat(kept, boostCondition).toList(), decision.recheckAt());
+    }
+
+    private static boolean aboutBoostCondition(ProfileEvent event) {
+        return event.reason().conditions().contains(ConditionType.STARTUP_BOOST);
     }
 
     /**
@@ -118,11 +188,11 @@ public final class Decide {
 
     private static Decision noWrites(TuningProfile profile, StatusBuilder status) {
         TuningProfileStatus after = status.build();
-        return new Decision(List.of(), after, EventPolicy.events(Observation.previousStatus(profile), after));
+        return new Decision(List.of(), List.of(), after, EventPolicy.events(Observation.previousStatus(profile), after), Optional.empty());
     }
 
-    /** The target exists: arbitrate, preview, then apply or recommend; returns mode Auto's Events. */
-    private static List<ProfileEvent> tune(Observation seen, Deployment deployment, Installation installation, StatusBuilder status,
+    /** The target exists: arbitrate, preview, then apply or recommend. */
+    private static Tuned tune(Observation seen, Deployment deployment, Installation installation, StatusBuilder status,
             List<Write> writes) {
         TuningProfile profile = seen.profile();
         String name = profile.getMetadata().getName();
@@ -130,7 +200,7 @@ public final class Decide {
         if (owner.isPresent() && !owner.get().getMetadata().getName().equals(name)) {
             status.notApplied(Reason.CONFLICT, "Deployment " + deployment.getMetadata().getName() + " is already tuned by TuningProfile "
                     + owner.get().getMetadata().getName() + ", which is older; this profile writes nothing");
-            return List.of();
+            return Tuned.NOTHING;
         }
         // The version the JVMs report, not one guessed from the image: the first poll that reads it may change the plan, once.
         seen.metrics().ifPresent(status::javaVersion);
@@ -139,7 +209,7 @@ public final class Decide {
         if (preview instanceof Preview.NoContainer missing) {
             restoreIfTuned(deployment, name, writes);
             status.notApplied(Reason.INVALID, missing.problem());
-            return List.of();
+            return Tuned.NOTHING;
         }
         boolean auto = profile.getSpec().getMode() == Mode.Auto;
         if (!auto) {
@@ -154,11 +224,12 @@ public final class Decide {
             recordOomKills(seen, rejected.userContainer(), rejected.facts(), null, status);
             report(seen, null, rejected.facts(), current, installation, status);
             status.memoryNotJudged();
-            return List.of();
+            return new Tuned(List.of(), rejected.userContainer(), null);
         }
         Preview.Rendered rendered = (Preview.Rendered) preview;
         PlanResult.Plan plan = rendered.plan();
         status.planned(plan, rendered.rendering());
+        String settingsHash = null;
         if (profile.getSpec().getMode() == Mode.Recommend) {
             restoreIfTuned(deployment, name, writes);
             status.recommendOnly();
@@ -173,13 +244,15 @@ public final class Decide {
                     + "healthy rollout between: the part keeps growing, which no budget answers (a leak?), so the Deployment stays on its "
                     + "own template until the profile changes; last: " + kill.getMessage());
         } else {
+            settingsHash = DeploymentTuning.hash(rendered.rendering(), TuningConfigMap.name(name, rendered.rendering()));
             writes.addAll(ApplyStep.decide(seen, deployment, rendered.userContainer(), rendered.rendering(), plan.values().heapBytes(),
                     plan.budget(), DeploymentTuning.Agent.ifInjected(profile.getSpec(), installation.agentImage(), installation.agentJarPath()),
                     status));
         }
         report(seen, plan, rendered.facts(), plan.current(), installation, status);
         judgeMemory(seen, rendered, status);
-        return auto ? AutoStep.decide(seen, deployment, plan, rendered.facts(), installation.preview().flagPolicy(), status) : List.of();
+        return new Tuned(auto ? AutoStep.decide(seen, deployment, plan, rendered.facts(), installation.preview().flagPolicy(), status) : List.of(),
+                rendered.userContainer(), settingsHash);
     }
 
     /**

@@ -6,6 +6,7 @@ import static dev.jvmtuning.operator.model.ConditionType.NATIVE_MEMORY_PRESSURE;
 import static dev.jvmtuning.operator.model.ConditionType.READY;
 import static dev.jvmtuning.operator.model.ConditionType.ROLLOUT_COMPLETE;
 import static dev.jvmtuning.operator.model.ConditionType.SETTINGS_EFFECTIVE;
+import static dev.jvmtuning.operator.model.ConditionType.STARTUP_BOOST;
 import static dev.jvmtuning.operator.model.ConditionType.VIRTUAL_THREAD_PINNING;
 
 import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
@@ -31,6 +32,7 @@ import dev.jvmtuning.operator.pressure.MemoryAccount;
 import dev.jvmtuning.operator.pressure.Verdict;
 import dev.jvmtuning.operator.render.Rendering;
 import dev.jvmtuning.operator.rollout.Rollout;
+import dev.jvmtuning.operator.rollout.StartupBoosts;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.time.Instant;
@@ -296,6 +298,25 @@ public final class StatusBuilder {
         }
         status.setObserved(observed.withMemory(judgement.memory()));
         condition(finding.type(), finding.status(), finding.reason(), finding.message());
+        return this;
+    }
+
+    /** The StartupBoost condition as spec.startupBoost and the pods leave it; empty: the profile has no boost, and no condition. */
+    public StatusBuilder startupBoost(Optional<StartupBoosts.BoostCondition> boost) {
+        boost.ifPresentOrElse(b -> condition(STARTUP_BOOST, b.status(), b.reason(), b.message()),
+                () -> status.setConditions(Conditions.remove(status.getConditions(), STARTUP_BOOST)));
+        return this;
+    }
+
+    /**
+     * The API server refused a resize this decision asked for: StartupBoost says so, measured from the condition the last
+     * reconcile left, so a refusal repeated each reconcile keeps its transition time and writes nothing new.
+     */
+    public StatusBuilder resizeRefused(Optional<Condition> previous, StartupBoosts.BoostCondition refused) {
+        List<Condition> conditions = new ArrayList<>(Conditions.remove(status.getConditions(), STARTUP_BOOST));
+        previous.ifPresent(conditions::add);
+        status.setConditions(conditions);
+        condition(STARTUP_BOOST, refused.status(), refused.reason(), refused.message());
         return this;
     }
 

@@ -21,7 +21,10 @@ public enum ConditionType {
             + "its budget: the heap does not explain it, and the next growth is an OOM kill"),
     VIRTUAL_THREAD_PINNING("VirtualThreadPinning", Polarity.ABNORMAL_TRUE, "virtual threads block while pinned to their carrier "
             + "threads for too much of the carriers' time (the jvm-tuning agent's jvmtuning_virtual_thread_pinned series, JDK 21 on); "
-            + "absent while no pod reports such series");
+            + "absent while no pod reports such series"),
+    STARTUP_BOOST("StartupBoost", Polarity.NORMAL_TRUE, "pods of the target run above their CPU limit while their JVMs start "
+            + "(spec.startupBoost), by an in-place resize that is taken back after Ready and the warm-up; absent without "
+            + "spec.startupBoost");
 
     /** Whether True is the good state (Ready) or the trouble (a pressure, like a Node's MemoryPressure). */
     public enum Polarity {

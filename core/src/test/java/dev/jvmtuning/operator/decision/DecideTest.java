@@ -1078,4 +1078,112 @@ class DecideTest {
                 });
         assertThat(world.profile.getStatus().getRecommendations()).anyMatch(r -> r.getField().equals("heap.size"));
     }
+
+    private static final String BOOSTED = APPLY + "\nstartupBoost: {cpu: '4', warmUp: 30s}";
+
+    /** A pod of the template in force just placed on a node: its JVM is starting, not Ready yet. */
+    private static Pod startingPod(World world) {
+        return new PodBuilder().withNewMetadata().withName("orders-new").withNamespace(NAMESPACE).withCreationTimestamp(world.now.toString())
+                .withAnnotations(world.deployment.getSpec().getTemplate().getMetadata().getAnnotations()).endMetadata()
+                .withSpec(Serialization.clone(world.deployment.getSpec().getTemplate().getSpec())).editSpec().withNodeName("node-1").endSpec()
+                .withNewStatus().addNewCondition().withType("Ready").withStatus("False").endCondition()
+                .addNewContainerStatus().withName("app").withReady(false).withRestartCount(0).endContainerStatus().endStatus().build();
+    }
+
+    @Test
+    void aStartupBoostRaisesAStartingPodWhileTheJvmKeepsTheSteadyCpuCount() {
+        World world = new World(BOOSTED);
+        world.reconcile();
+        world.rollOut();
+        world.reconcile();
+        world.pods = List.of(startingPod(world));
+
+        Decide.Decision decision = world.reconcile();
+
+        assertThat(decision.resizes()).singleElement().satisfies(r -> {
+            assertThat(r.pod()).isEqualTo("orders-new");
+            assertThat(r.limit()).hasToString("4");
+        });
+        assertThat(world.status(ConditionType.STARTUP_BOOST)).isEqualTo("True");
+        assertThat(world.reason(ConditionType.STARTUP_BOOST)).isEqualTo("Boosting");
+        assertThat(decision.events()).extracting(ProfileEvent::reason).contains(Reason.STARTUP_BOOST_STARTED);
+        assertThat(world.jvmOptions()).as("the template's limit of 2 CPUs, not the boost").contains("-XX:ActiveProcessorCount=2");
+        assertThat(world.deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getResources().getLimits().get("cpu"))
+                .hasToString("2");
+        assertThat(decision.recheckAt()).as("the longest start, as the pod is not Ready").contains(world.now.minusSeconds(10).plus(
+                dev.jvmtuning.operator.rollout.StartupBoosts.LONGEST_START));
+    }
+
+    @Test
+    void inModeRecommendNoPodIsBoosted() {
+        World world = new World("mode: Recommend\n" + BOOSTED);
+        world.reconcile();
+        world.pods = List.of(startingPod(world));
+
+        Decide.Decision decision = world.reconcile();
+
+        assertThat(decision.resizes()).isEmpty();
+        assertThat(world.reason(ConditionType.STARTUP_BOOST)).isEqualTo("BoostNotPossible");
+        assertThat(world.condition(ConditionType.STARTUP_BOOST).orElseThrow().getMessage()).contains("mode Recommend");
+    }
+
+    @Test
+    void aProfileWithoutABoostHasNoStartupBoostCondition() {
+        World world = new World(APPLY);
+        world.reconcile();
+        world.pods = List.of(startingPod(world));
+
+        assertThat(world.reconcile().resizes()).isEmpty();
+        assertThat(world.condition(ConditionType.STARTUP_BOOST)).isEmpty();
+    }
+
+    @Test
+    void aForbiddenResizeSaysSoOnceAndChangesNothingElse() {
+        World world = new World(BOOSTED);
+        world.reconcile();
+        world.rollOut();
+        world.reconcile();
+        world.pods = List.of(startingPod(world));
+        world.now = world.now.plusSeconds(10);
+        Observation seen = world.observe();
+        Decide.Decision decision = Decide.of(seen, INSTALLATION);
+
+        Decide.ResizeRefusal forbidden = new Decide.ResizeRefusal(403,
+                "pods \"orders-new\" is forbidden: User \"system:serviceaccount:jto:jto\" cannot patch resource \"pods/resize\"");
+        Decide.Decision refused = Decide.resized(seen, decision, List.of(), Optional.of(forbidden));
+        world.record(refused);
+
+        assertThat(refused.resizes()).isEmpty();
+        assertThat(refused.writes()).isEqualTo(decision.writes());
+        assertThat(world.status(ConditionType.STARTUP_BOOST)).isEqualTo("False");
+        assertThat(world.reason(ConditionType.STARTUP_BOOST)).isEqualTo("ResizeForbidden");
+        assertThat(world.reason(ConditionType.READY)).as("nothing else changes").isEqualTo("Ready");
+        assertThat(refused.events()).extracting(ProfileEvent::reason).containsExactly(Reason.RESIZE_FORBIDDEN);
+
+        world.now = world.now.plusSeconds(10);
+        Observation again = world.observe();
+        Decide.Decision refusedAgain = Decide.resized(again, Decide.of(again, INSTALLATION), List.of(),
+                Optional.of(forbidden));
+        assertThat(refusedAgain.events()).as("said once").isEmpty();
+        assertThat(refusedAgain.status()).as("nothing new to write").isEqualTo(world.profile.getStatus());
+        assertThat(Conditions.find(refusedAgain.status().getConditions(), ConditionType.STARTUP_BOOST).orElseThrow().getLastTransitionTime())
+                .isEqualTo(world.condition(ConditionType.STARTUP_BOOST).orElseThrow().getLastTransitionTime());
+    }
+
+    @Test
+    void aResizeOfAPodGoneMeanwhileIsNotAnnounced() {
+        World world = new World(BOOSTED);
+        world.reconcile();
+        world.rollOut();
+        world.reconcile();
+        world.pods = List.of(startingPod(world));
+        Observation seen = world.observe();
+        Decide.Decision decision = Decide.of(seen, INSTALLATION);
+
+        Decide.Decision resized = Decide.resized(seen, decision, List.of(), Optional.empty());
+
+        assertThat(decision.events()).extracting(ProfileEvent::reason).contains(Reason.STARTUP_BOOST_STARTED);
+        assertThat(resized.events()).extracting(ProfileEvent::reason).doesNotContain(Reason.STARTUP_BOOST_STARTED);
+        assertThat(resized.status()).isEqualTo(decision.status());
+    }
 }

@@ -1,11 +1,15 @@
 package dev.jvmtuning.lab;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.reflect.Field;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalLong;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.LockSupport;
@@ -206,21 +210,49 @@ public final class MemoryDemand {
 
     /**
      * Deflaters that compressed 64 KiB once and were never ended: zlib keeps its window, hash chains and pending buffer,
-     * malloc'd outside the JVM's account. Each holds about 300 KiB resident (measured with OpenJDK 17 on glibc: 301 to 332 KiB).
+     * malloc'd outside the JVM's account. What one holds depends on the zlib the image carries (301 to 332 KiB with glibc's
+     * on the host, about 270 KiB in the node's images), so it is measured first from the resident set; 300 KiB where that
+     * cannot be read.
      */
     static final class Malloc implements Part {
-        static final long DEFLATER_BYTES = 300 * 1024;
+        static final long ASSUMED_DEFLATER_BYTES = 300 * 1024;
+        private static final int CALIBRATION_DEFLATERS = 32;
+        private static final Path STATM = Path.of("/proc/self/statm");
+        private static final long PAGE_BYTES = 4096;
         private final byte[] input = new byte[64 * 1024];
         private final byte[] output = new byte[128 * 1024];
         private final List<Deflater> deflaters = new ArrayList<>();
+        private final long deflaterBytes;
 
         Malloc() {
             new Random(1).nextBytes(input); // incompressible, so every buffer is written
+            deflaterBytes = measuredDeflaterBytes();
+        }
+
+        /** The resident set's growth over a few Deflaters, each counted: they stay, as the demand's first. */
+        private long measuredDeflaterBytes() {
+            OptionalLong before = resident();
+            for (int i = 0; i < CALIBRATION_DEFLATERS; i++) {
+                grow();
+            }
+            OptionalLong after = resident();
+            if (before.isEmpty() || after.isEmpty() || after.getAsLong() <= before.getAsLong()) {
+                return ASSUMED_DEFLATER_BYTES;
+            }
+            return Math.max(64 * 1024, (after.getAsLong() - before.getAsLong()) / CALIBRATION_DEFLATERS);
+        }
+
+        private static OptionalLong resident() {
+            try {
+                return OptionalLong.of(Long.parseLong(Files.readString(STATM).trim().split("\\s+")[1]) * PAGE_BYTES);
+            } catch (IOException | RuntimeException e) {
+                return OptionalLong.empty();
+            }
         }
 
         @Override
         public long held() {
-            return deflaters.size() * DEFLATER_BYTES;
+            return deflaters.size() * deflaterBytes;
         }
 
         @Override

@@ -29,6 +29,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.annotation.PreDestroy;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -46,6 +47,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
     public static final String NAME = "tuningprofile";
     public static final String FIELD_MANAGER = LabelsAndAnnotations.OPERATOR;
     private static final Logger LOG = Logger.getLogger(TuningProfileReconciler.class);
+    private static final Duration MIN_RECHECK = Duration.ofSeconds(1);
 
     private final OperatorSettings settings;
     private final OperatorMetrics metrics;
@@ -117,12 +119,20 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
             LOG.warnf("applying TuningProfile %s failed: %s", profile.key(), e.getMessage());
             decision = Decide.writesRefused(seen, TargetWrites.refusal(e));
         }
+        decision = PodResizes.perform(context.getClient(), seen, decision);
         report(profile, decision, context);
         UpdateControl<TuningProfile> control = decision.status().equals(seen.previousStatus()) ? UpdateControl.noUpdate()
                 : UpdateControl.patchStatus(StatusBuilder.patch(profile, decision.status()));
-        // The resync timer alone, rollout or not: no shorter check during a rollout, as its pods' and the Deployment's status
-        // changes each reconcile the profile.
-        return control.rescheduleAfter(settings.resyncPeriod());
+        // The resync timer, rollout or not: no shorter check during a rollout, as its pods' and the Deployment's status
+        // changes each reconcile the profile. A startup boost that ends sooner is the exception: no pod event marks its end.
+        return control.rescheduleAfter(nextReconcile(seen.now(), decision.recheckAt()));
+    }
+
+    /** The resync period, or sooner when a boost ends before it (at least a second on, so a boost already due cannot spin). */
+    private Duration nextReconcile(Instant now, Optional<Instant> recheckAt) {
+        Duration resync = settings.resyncPeriod();
+        return recheckAt.map(at -> Duration.between(now, at)).map(d -> d.compareTo(MIN_RECHECK) < 0 ? MIN_RECHECK : d)
+                .filter(d -> d.compareTo(resync) < 0).orElse(resync);
     }
 
     /** Everything the decision needs, read once: the informers' caches, the latest metrics poll, in mode Auto the autoscalers. */

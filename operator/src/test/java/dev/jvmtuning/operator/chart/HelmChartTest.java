@@ -145,6 +145,28 @@ class HelmChartTest {
         assertThat(renderings.get(0)).anyMatch(o -> o.getKind().equals("ClusterRole"));
     }
 
+    /** The rules of the operator's own role for the target's namespaces (the ClusterRole without a watch list). */
+    private static List<io.fabric8.kubernetes.api.model.rbac.PolicyRule> podRules(List<HasMetadata> objects) {
+        return objects.stream().filter(o -> o.getKind().equals("ClusterRole") && o.getMetadata().getName().equals("jvm-tuning-operator"))
+                .flatMap(o -> ((io.fabric8.kubernetes.api.model.rbac.ClusterRole) o).getRules().stream())
+                .filter(r -> r.getResources().stream().anyMatch(resource -> resource.startsWith("pods"))).toList();
+    }
+
+    @Test
+    void theOnlyPodWriteIsPatchOnPodsResizeAndTheInstallationMayWithholdIt() throws Exception {
+        assertThat(podRules(template())).satisfiesExactlyInAnyOrder(
+                rule -> {
+                    assertThat(rule.getResources()).containsExactly("pods");
+                    assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "list", "watch");
+                },
+                rule -> {
+                    assertThat(rule.getResources()).containsExactly("pods/resize");
+                    assertThat(rule.getVerbs()).containsExactly("patch");
+                });
+        assertThat(podRules(template("startupBoost.allowResize=false"))).singleElement()
+                .satisfies(rule -> assertThat(rule.getResources()).containsExactly("pods"));
+    }
+
     @Test
     void theOperatorPodIsLockedDown() throws Exception {
         var deployment = (io.fabric8.kubernetes.api.model.apps.Deployment) template().stream()

@@ -123,6 +123,9 @@ class EveryFieldPropertiesTest {
             new Field("pressure.gcTimePercent", ints(1, 100), hostileInts(1, 100)),
             new Field("pressure.cpuThrottlePercent", ints(1, 100), hostileInts(1, 100)),
             new Field("pressure.involuntarySwitchesPerCorePerSecond", ints(1, 100_000), hostileInts(1, 10_000_000)),
+            new Field("startupBoost.cpu", strings("1", "4", "2500m"), Arbitraries.oneOf(strings("", "0", "0m", "-1", "1Gi", "1e3",
+                    "1024", "1025", "1024.001", "0.0001", "1.2345", "9999999m", "99999999m", "\uff11", "2 "), numbers("2", "null", "[]"))),
+            new Field("startupBoost.warmUp", durations(), hostileDurations()),
             new Field("auto.threads.min", ints(1, 50), hostileInts(1, 100_000)),
             new Field("auto.threads.max", ints(50, 800), hostileInts(1, 100_000)),
             new Field("auto.connectionPool.min", ints(1, 10), hostileInts(1, 100_000)),
@@ -276,6 +279,9 @@ class EveryFieldPropertiesTest {
             spec.putAll(h);
             if (spec.keySet().stream().anyMatch(k -> k.startsWith("auto.")) && !h.containsKey("mode")) {
                 spec.put("mode", text("Auto"));
+            }
+            if (spec.keySet().stream().anyMatch(k -> k.startsWith("startupBoost."))) { // cpu is required
+                spec.putIfAbsent("startupBoost.cpu", text("4"));
             }
             if (spec.keySet().stream().anyMatch(k -> k.startsWith("auto.guardrail."))) { // both are required
                 spec.putIfAbsent("auto.guardrail.name", text("p99-latency"));

@@ -15,6 +15,10 @@ public final class Patterns {
     public static final int MEMORY_MAX_LENGTH = 32;
     /** The most memory a profile may name, as a CEL quantity: more than any machine has, and sums of it stay in a long. */
     public static final String MEMORY_MAX = "16Ti";
+    /** A Kubernetes CPU quantity in cores or millicores: 2, 1.5, 1500m. */
+    public static final String CPU = "^([0-9]{1,4}(\\.[0-9]{1,3})?|[0-9]{1,7}m)$";
+    /** The most CPU a profile may name, as a CEL quantity: more than any node has. */
+    public static final String CPU_MAX = "1024";
     /** A DNS-1123 label: container names. */
     public static final String DNS_LABEL = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$";
     /** A DNS-1123 subdomain: object names. */

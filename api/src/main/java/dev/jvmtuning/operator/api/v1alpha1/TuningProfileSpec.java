@@ -92,6 +92,10 @@ public class TuningProfileSpec {
     @JsonPropertyDescription("Thresholds for the pressure conditions.")
     private Pressure pressure;
 
+    @JsonPropertyDescription("Opt-in: more CPU for each new pod while its JVM starts (class loading, JIT, framework wiring), raised "
+            + "and lowered on the running pod by an in-place resize (Kubernetes 1.35+), in modes Apply and Auto. Omit for none.")
+    private StartupBoost startupBoost;
+
     @JsonPropertyDescription("Mode Auto's bounds, pace and regression guard. Defaults apply when omitted.")
     private Auto auto;
 }

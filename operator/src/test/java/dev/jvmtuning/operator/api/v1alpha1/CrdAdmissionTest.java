@@ -108,7 +108,13 @@ class CrdAdmissionTest {
                 Arguments.of("targetRef: {name: web}\nmetrics: {port: 70000}", "spec.metrics.port in body should be less than or equal to 65535"),
                 Arguments.of("targetRef: {name: web}\nmetrics: {path: 'http://evil'}", "spec.metrics.path: Invalid value"),
                 Arguments.of("targetRef: {name: web}\npressure: {gcTimePercent: 150}", "spec.pressure.gcTimePercent in body should be less than or equal to 100"),
-                Arguments.of("targetRef: {name: web}\ncontainer: App", "spec.container: Invalid value: \"App\""));
+                Arguments.of("targetRef: {name: web}\ncontainer: App", "spec.container: Invalid value: \"App\""),
+                Arguments.of("targetRef: {name: web}\nstartupBoost: {warmUp: 1m}", "spec.startupBoost.cpu: Required value"),
+                Arguments.of("targetRef: {name: web}\nstartupBoost: {cpu: '0'}", "startupBoost.cpu must be positive"),
+                Arguments.of("targetRef: {name: web}\nstartupBoost: {cpu: 2Gi}", "spec.startupBoost.cpu: Invalid value"),
+                Arguments.of("targetRef: {name: web}\nstartupBoost: {cpu: '2000'}", "startupBoost.cpu must be at most 1024"),
+                Arguments.of("targetRef: {name: web}\nstartupBoost: {cpu: '2', warmUp: 11m}", "startupBoost.warmUp must be at most 10m"),
+                Arguments.of("targetRef: {name: web}\nstartupBoost: {cpu: '2', warmUp: soon}", "spec.startupBoost.warmUp: Invalid value"));
     }
 
     @ParameterizedTest(name = "{1}")
@@ -136,6 +142,7 @@ class CrdAdmissionTest {
                 jvmOptions: ["-XX:+ExitOnOutOfMemoryError"]
                 metrics: {port: 8080, path: /actuator/prometheus}
                 pressure: {}
+                startupBoost: {cpu: 1500m}
                 """);
 
         TuningProfile stored = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders-api").get();
@@ -147,6 +154,7 @@ class CrdAdmissionTest {
         assertThat(stored.getSpec().getMetrics().getInterval()).isEqualTo("30s");
         assertThat(stored.getSpec().getPressure().getGcTimePercent()).isEqualTo(10);
         assertThat(stored.getSpec().getPressure().getInvoluntarySwitchesPerCorePerSecond()).isEqualTo(2000);
+        assertThat(stored.getSpec().getStartupBoost().getWarmUp()).isEqualTo("1m");
     }
 
     @Test

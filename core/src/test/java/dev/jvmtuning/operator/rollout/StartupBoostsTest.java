@@ -1,0 +1,331 @@
+package dev.jvmtuning.operator.rollout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jvmtuning.operator.api.v1alpha1.StartupBoost;
+import dev.jvmtuning.operator.model.ConditionStatus;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
+import dev.jvmtuning.operator.model.Reason;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class StartupBoostsTest {
+    private static final Instant NOW = Instant.parse("2026-11-26T10:00:00Z");
+    private static final String HASH = "abc123";
+    private static final Container TEMPLATE = container("500m", "500m");
+
+    enum Action { RAISE, LOWER, NONE }
+
+    /** A pod of the settings in force on a node, starting: created 10 s ago, 500m CPU, never restarted, not Ready. */
+    private static final class PodSpec {
+        String name = "orders-1";
+        String hash = HASH;
+        String limit = "500m";
+        String request = "500m";
+        Instant created = NOW.minusSeconds(10);
+        Instant readySince;
+        int restarts;
+        boolean scheduled = true;
+        boolean deleting;
+        String qos;
+        final List<PodCondition> resize = new ArrayList<>();
+
+        Pod build() {
+            List<PodCondition> conditions = new ArrayList<>(resize);
+            conditions.add(new PodConditionBuilder().withType("Ready").withStatus(readySince == null ? "False" : "True")
+                    .withLastTransitionTime((readySince == null ? created : readySince).toString()).build());
+            return new PodBuilder().withNewMetadata().withName(name).withNamespace("shop").withCreationTimestamp(created.toString())
+                    .withDeletionTimestamp(deleting ? NOW.toString() : null)
+                    .withAnnotations(hash == null ? Map.of() : Map.of(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION, hash)).endMetadata()
+                    .withNewSpec().withNodeName(scheduled ? "node-1" : null).withContainers(container(limit, request)).endSpec()
+                    .withNewStatus().withQosClass(qos).withConditions(conditions).addNewContainerStatus().withName("app")
+                    .withRestartCount(restarts).endContainerStatus().endStatus().build();
+        }
+    }
+
+    private static Container container(String limit, String request) {
+        ContainerBuilder container = new ContainerBuilder().withName("app").withNewResources().endResources();
+        if (limit != null) {
+            container.editResources().addToLimits("cpu", new Quantity(limit)).endResources();
+        }
+        if (request != null) {
+            container.editResources().addToRequests("cpu", new Quantity(request)).endResources();
+        }
+        return container.build();
+    }
+
+    private static StartupBoost boost(String cpu) {
+        StartupBoost boost = new StartupBoost();
+        boost.setCpu(cpu);
+        boost.setWarmUp("1m");
+        return boost;
+    }
+
+    private static PodCondition resize(String type, String reason, String message) {
+        return new PodConditionBuilder().withType(type).withStatus("True").withReason(reason).withMessage(message).build();
+    }
+
+    private static StartupBoosts.Verdict judge(StartupBoost boost, String notPossible, Container template, Condition previous, Pod... pods) {
+        return StartupBoosts.judge(new StartupBoosts.Facts(boost, notPossible, template, HASH, List.of(pods), previous, 3L, NOW));
+    }
+
+    private static Pod pod(UnaryOperator<PodSpec> pod) {
+        return pod.apply(new PodSpec()).build();
+    }
+
+    private static StartupBoosts.Verdict judge(UnaryOperator<PodSpec> pod) {
+        return judge(boost("2"), null, TEMPLATE, null, pod.apply(new PodSpec()).build());
+    }
+
+    static Stream<Arguments> onePod() {
+        return Stream.of(
+                Arguments.of("a starting pod is raised", (UnaryOperator<PodSpec>) p -> p, Action.RAISE, Reason.BOOSTING),
+                Arguments.of("a pod on no node yet waits: its request would have to fit the boost", (UnaryOperator<PodSpec>) p -> {
+                    p.scheduled = false;
+                    return p;
+                }, Action.NONE, Reason.NOT_BOOSTING),
+                Arguments.of("a pod of other settings (its JVM may not pin the CPU count) is left alone", (UnaryOperator<PodSpec>) p -> {
+                    p.hash = "other";
+                    return p;
+                }, Action.NONE, Reason.NOT_BOOSTING),
+                Arguments.of("a pod of the user's own template is left alone", (UnaryOperator<PodSpec>) p -> {
+                    p.hash = null;
+                    return p;
+                }, Action.NONE, Reason.NOT_BOOSTING),
+                Arguments.of("a restarted container gets no more CPU", (UnaryOperator<PodSpec>) p -> {
+                    p.restarts = 1;
+                    return p;
+                }, Action.NONE, Reason.NOT_BOOSTING),
+                Arguments.of("a pod on its way out is left alone", (UnaryOperator<PodSpec>) p -> {
+                    p.deleting = true;
+                    return p;
+                }, Action.NONE, Reason.NOT_BOOSTING),
+                Arguments.of("a Ready pod never boosted is not raised any more", (UnaryOperator<PodSpec>) p -> {
+                    p.readySince = NOW.minusSeconds(5);
+                    return p;
+                }, Action.NONE, Reason.NOT_BOOSTING),
+                Arguments.of("a pod starting for longer than the longest start is not raised", (UnaryOperator<PodSpec>) p -> {
+                    p.created = NOW.minus(StartupBoosts.LONGEST_START).minusSeconds(1);
+                    return p;
+                }, Action.NONE, Reason.NOT_BOOSTING),
+                Arguments.of("a boosted pod not yet Ready stays boosted", (UnaryOperator<PodSpec>) p -> {
+                    p.limit = "2";
+                    p.request = "2";
+                    return p;
+                }, Action.NONE, Reason.BOOSTING),
+                Arguments.of("a boosted pod inside its warm-up stays boosted", (UnaryOperator<PodSpec>) p -> {
+                    p.limit = "2";
+                    p.readySince = NOW.minusSeconds(30);
+                    return p;
+                }, Action.NONE, Reason.BOOSTING),
+                Arguments.of("a boosted pod past Ready and its warm-up is lowered", (UnaryOperator<PodSpec>) p -> {
+                    p.limit = "2";
+                    p.readySince = NOW.minusSeconds(61);
+                    return p;
+                }, Action.LOWER, Reason.NOT_BOOSTING),
+                Arguments.of("a boosted pod whose container restarted is lowered", (UnaryOperator<PodSpec>) p -> {
+                    p.limit = "2";
+                    p.restarts = 1;
+                    return p;
+                }, Action.LOWER, Reason.NOT_BOOSTING),
+                Arguments.of("a boosted pod not Ready after the longest start is lowered", (UnaryOperator<PodSpec>) p -> {
+                    p.limit = "2";
+                    p.created = NOW.minus(StartupBoosts.LONGEST_START);
+                    return p;
+                }, Action.LOWER, Reason.NOT_BOOSTING),
+                Arguments.of("a resize the node calls infeasible is taken back", (UnaryOperator<PodSpec>) p -> {
+                    p.limit = "2";
+                    p.resize.add(resize("PodResizePending", "Infeasible", "Node didn't have enough capacity: cpu, requested: 2000, capacity: 1000"));
+                    return p;
+                }, Action.LOWER, Reason.RESIZE_INFEASIBLE),
+                Arguments.of("a resize that failed on the node is taken back", (UnaryOperator<PodSpec>) p -> {
+                    p.limit = "2";
+                    p.resize.add(resize("PodResizeInProgress", "Error", "could not update cgroup"));
+                    return p;
+                }, Action.LOWER, Reason.RESIZE_INFEASIBLE),
+                Arguments.of("a resize the node defers waits for room", (UnaryOperator<PodSpec>) p -> {
+                    p.limit = "2";
+                    p.resize.add(resize("PodResizePending", "Deferred", "Node didn't have enough resource: cpu"));
+                    return p;
+                }, Action.NONE, Reason.RESIZE_DEFERRED),
+                Arguments.of("a pod an in-progress resize has not reached yet is boosted as asked", (UnaryOperator<PodSpec>) p -> {
+                    p.limit = "2";
+                    p.resize.add(resize("PodResizeInProgress", null, null));
+                    return p;
+                }, Action.NONE, Reason.BOOSTING));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource
+    void onePod(String name, UnaryOperator<PodSpec> pod, Action action, Reason reason) {
+        StartupBoosts.Verdict verdict = judge(pod);
+
+        assertThat(verdict.resizes()).hasSize(action == Action.NONE ? 0 : 1);
+        verdict.resizes().forEach(r -> {
+            assertThat(r.limit()).isEqualTo(new Quantity(action == Action.RAISE ? "2" : "500m"));
+            assertThat(r.event().reason()).isEqualTo(action == Action.RAISE ? Reason.STARTUP_BOOST_STARTED : Reason.STARTUP_BOOST_ENDED);
+        });
+        assertThat(verdict.condition()).hasValueSatisfying(c -> {
+            assertThat(c.reason()).as(c.message()).isEqualTo(reason);
+            assertThat(c.status()).isEqualTo(reason == Reason.BOOSTING ? ConditionStatus.TRUE : ConditionStatus.FALSE);
+        });
+    }
+
+    @Test
+    void theBoostEndsAtReadyAndTheWarmUpOrAtTheLongestStart() {
+        assertThat(judge(p -> {
+            p.limit = "2";
+            p.readySince = NOW.minusSeconds(30);
+            return p;
+        }).recheckAt()).contains(NOW.plusSeconds(30));
+        assertThat(judge(p -> p).recheckAt()).contains(NOW.minusSeconds(10).plus(StartupBoosts.LONGEST_START));
+        assertThat(judge(p -> {
+            p.readySince = NOW;
+            return p;
+        }).recheckAt()).isEmpty();
+    }
+
+    @Test
+    void aGuaranteedPodsRequestMovesWithItsLimitAndComesBack() {
+        assertThat(judge(p -> p).resizes()).singleElement().satisfies(r -> assertThat(r.request()).isEqualTo(new Quantity("2")));
+        assertThat(judge(p -> {
+            p.limit = "2";
+            p.request = "2";
+            p.restarts = 1;
+            return p;
+        }).resizes()).singleElement().satisfies(r -> assertThat(r.request()).isEqualTo(new Quantity("500m")));
+    }
+
+    @Test
+    void aBurstablePodsRequestStays() {
+        StartupBoosts.Verdict verdict = judge(boost("2"), null, container("500m", "250m"), null, pod(p -> {
+            p.request = "250m";
+            p.qos = "Burstable";
+            return p;
+        }));
+
+        assertThat(verdict.resizes()).singleElement().satisfies(r -> {
+            assertThat(r.request()).isNull();
+            assertThat(r.patch()).isEqualTo(Map.of("spec", Map.of("containers", List.of(Map.of("name", "app", "resources",
+                    Map.of("limits", Map.of("cpu", "2")))))));
+        });
+    }
+
+    @Test
+    void theResizePatchCarriesTheContainersCpuOnly() {
+        assertThat(judge(p -> p).resizes().get(0).patch()).isEqualTo(Map.of("spec", Map.of("containers", List.of(Map.of("name", "app",
+                "resources", Map.of("limits", Map.of("cpu", "2"), "requests", Map.of("cpu", "2")))))));
+    }
+
+    static Stream<Arguments> notPossible() {
+        return Stream.of(
+                Arguments.of(boost("500m"), null, TEMPLATE, "startupBoost.cpu 500m is not above the container's CPU limit 500m"),
+                Arguments.of(boost("2"), null, container(null, "500m"), "the container has no CPU limit to boost above"),
+                Arguments.of(boost("2"), null, new ContainerBuilder(TEMPLATE).addNewResizePolicy().withResourceName("cpu")
+                        .withRestartPolicy("RestartContainer").endResizePolicy().build(), "the container's resizePolicy restarts it"),
+                Arguments.of(boost("2"), "mode Recommend writes nothing, pods included", TEMPLATE, "mode Recommend"));
+    }
+
+    @ParameterizedTest
+    @MethodSource
+    void notPossible(StartupBoost boost, String why, Container template, String message) {
+        StartupBoosts.Verdict starting = judge(boost, why, template, null, new PodSpec().build());
+
+        assertThat(starting.resizes()).isEmpty();
+        assertThat(starting.condition()).hasValueSatisfying(c -> {
+            assertThat(c.reason()).isEqualTo(Reason.BOOST_NOT_POSSIBLE);
+            assertThat(c.message()).contains(message);
+        });
+    }
+
+    @Test
+    void aBoostedPodComesDownWhenTheBoostIsNoLongerPossible() {
+        PodSpec boosted = new PodSpec();
+        boosted.limit = "2";
+        boosted.request = "2";
+
+        assertThat(judge(boost("2"), "the settings are not applied", TEMPLATE, null, boosted.build()).resizes()).singleElement()
+                .satisfies(r -> assertThat(r.event().message()).contains("not possible: the settings are not applied"));
+    }
+
+    @Test
+    void removingTheBoostLowersThePodsAndTheConditionGoes() {
+        PodSpec boosted = new PodSpec();
+        boosted.limit = "2";
+
+        StartupBoosts.Verdict verdict = judge(null, null, TEMPLATE, null, boosted.build(), pod(p -> {
+            p.name = "orders-2";
+            return p;
+        }));
+
+        assertThat(verdict.resizes()).singleElement().satisfies(r -> {
+            assertThat(r.pod()).isEqualTo("orders-1");
+            assertThat(r.event().message()).contains("spec.startupBoost was removed");
+        });
+        assertThat(verdict.condition()).isEmpty();
+    }
+
+    @Test
+    void afterAnInfeasibleResizeNoPodIsRaisedUntilTheProfileChanges() {
+        Condition infeasible = new ConditionBuilder().withType("StartupBoost").withStatus("False").withReason("ResizeInfeasible")
+                .withMessage("pod orders-0: Infeasible").withObservedGeneration(3L).build();
+
+        StartupBoosts.Verdict sameProfile = judge(boost("2"), null, TEMPLATE, infeasible, new PodSpec().build());
+        assertThat(sameProfile.resizes()).isEmpty();
+        assertThat(sameProfile.condition()).hasValueSatisfying(c -> assertThat(c.message()).isEqualTo("pod orders-0: Infeasible"));
+
+        infeasible.setObservedGeneration(2L);
+        assertThat(judge(boost("2"), null, TEMPLATE, infeasible, new PodSpec().build()).resizes()).hasSize(1);
+    }
+
+    @Test
+    void atMostTenResizesAReconcileLoweringsFirstAndTheRestSoon() {
+        List<Pod> pods = new ArrayList<>(IntStream.range(0, 11).mapToObj(i -> pod(p -> {
+            p.name = "starting-" + (10 + i);
+            return p;
+        })).toList());
+        pods.add(pod(p -> {
+            p.name = "warm";
+            p.limit = "2";
+            p.readySince = NOW.minusSeconds(120);
+            return p;
+        }));
+
+        StartupBoosts.Verdict verdict = judge(boost("2"), null, TEMPLATE, null, pods.toArray(Pod[]::new));
+
+        assertThat(verdict.resizes()).hasSize(StartupBoosts.MAX_RESIZES);
+        assertThat(verdict.resizes().get(0).pod()).isEqualTo("warm");
+        assertThat(verdict.recheckAt()).contains(NOW);
+        assertThat(verdict.condition()).hasValueSatisfying(c -> assertThat(c.message()).as("only the pods raised").startsWith("9 pods at 2 CPU"));
+    }
+
+    @Test
+    void aRefusalSaysWhichPermissionIsMissing() {
+        assertThat(StartupBoosts.refused(403, "pods \"orders-1\" is forbidden: User \"system:serviceaccount:jto:jto\" cannot patch "
+                + "resource \"pods/resize\" in API group \"\" in the namespace \"shop\"")).satisfies(c -> {
+            assertThat(c.reason()).isEqualTo(Reason.RESIZE_FORBIDDEN);
+            assertThat(c.message()).contains("patch on pods/resize", "is forbidden");
+        });
+        assertThat(StartupBoosts.refused(404, "the server could not find the requested resource").reason()).isEqualTo(Reason.RESIZE_REFUSED);
+        assertThat(StartupBoosts.refused(403, "pods \"orders-1\" is forbidden: node \"node-1\" not found").reason())
+                .as("admission's 403 is not the role's").isEqualTo(Reason.RESIZE_REFUSED);
+    }
+}

@@ -56,7 +56,7 @@ final class PlanCommand implements Callable<Integer> {
             description = "Replicas of the Deployment (for database connection totals).")
     private Integer replicas;
 
-    @Option(names = "--java", paramLabel = "VERSION", converter = PositiveNumber.class, description = "The JVM's feature version, e.g. 21.")
+    @Option(names = "--java", paramLabel = "VERSION", converter = PositiveNumber.class, description = "The JVM's feature version, e.g. 21; over the status.javaVersion a profile file carries.")
     private Integer java;
 
     @Option(names = "--allow", paramLabel = "PREFIX",

@@ -18,7 +18,8 @@ record Planned(TuningProfile profile, Deployment live, Container userContainer, 
         if (live == null) {
             throw new Refusal("no Deployment " + targetName + " in namespace " + namespace);
         }
-        // The operator lays mode Auto's settings (status.auto) over the profile and answers its last OOM kill: so does the preview.
+        // The operator lays mode Auto's settings (status.auto) over the profile, answers its last OOM kill and plans for the Java
+        // version its pods report (status.javaVersion): so does the preview.
         Preview preview = Preview.of(profile, live, null, installed.installation());
         if (preview instanceof Preview.NoContainer missing) {
             throw new Refusal(missing.problem());

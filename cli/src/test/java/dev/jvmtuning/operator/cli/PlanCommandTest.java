@@ -106,6 +106,28 @@ class PlanCommandTest {
     }
 
     @Test
+    void aProfileFileFromTheClusterIsPlannedForTheJavaVersionItsPodsReportUnlessJavaIsGiven() throws IOException {
+        Path profile = write("""
+                apiVersion: jvmtuning.dev/v1alpha1
+                kind: TuningProfile
+                metadata: {name: p}
+                spec:
+                  targetRef: {name: web}
+                  runtime: SpringBootTomcat
+                status:
+                  javaVersion: 25
+                """);
+
+        Tp fromStatus = run("-f", profile.toString(), "--cpu", "2", "--memory", "2Gi");
+        Tp given = run("-f", profile.toString(), "--cpu", "2", "--memory", "2Gi", "--java", "21");
+
+        assertThat(fromStatus.status()).as(fromStatus.err()).isZero();
+        assertThat(fromStatus.out()).contains("-XX:+UseCompactObjectHeaders");
+        assertThat(given.status()).as(given.err()).isZero();
+        assertThat(given.out()).doesNotContain("-XX:+UseCompactObjectHeaders");
+    }
+
+    @Test
     void anInfeasibleProfileExitsOneWithTheNumbers() throws IOException {
         Path profile = write("""
                 apiVersion: jvmtuning.dev/v1alpha1

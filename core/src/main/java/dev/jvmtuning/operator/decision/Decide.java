@@ -202,7 +202,10 @@ public final class Decide {
                     + owner.get().getMetadata().getName() + ", which is older; this profile writes nothing");
             return Tuned.NOTHING;
         }
-        Preview preview = Preview.of(name, profile.getSpec(), status.auto(), status.lastOomKill(), deployment, null, installation.preview());
+        // The version the JVMs report, not one guessed from the image: the first poll that reads it may change the plan, once.
+        seen.metrics().ifPresent(status::javaVersion);
+        Preview preview = Preview.of(name, profile.getSpec(), status.auto(), status.lastOomKill(), deployment, status.javaVersion(),
+                installation.preview());
         if (preview instanceof Preview.NoContainer missing) {
             restoreIfTuned(deployment, name, writes);
             status.notApplied(Reason.INVALID, missing.problem());

@@ -64,6 +64,7 @@ public final class StatusBuilder {
         status.setSettings(previous.getSettings());
         status.setWarnings(previous.getWarnings());
         status.setThreading(previous.getThreading());
+        status.setJavaVersion(previous.getJavaVersion());
         status.setObserved(previous.getObserved());
         status.setRecommendations(previous.getRecommendations());
         status.setLastRecommendations(previous.getLastRecommendations());
@@ -82,6 +83,19 @@ public final class StatusBuilder {
     /** The settings last taken back, if any. */
     public RollBack rolledBack() {
         return status.getRolledBack();
+    }
+
+    /** The Java feature version status records, or null. */
+    public Integer javaVersion() {
+        return status.getJavaVersion();
+    }
+
+    /** The version a metrics poll reports; a poll that reports none (a missed scrape, a pod without the series) keeps the known one. */
+    public StatusBuilder javaVersion(MetricsReport metrics) {
+        if (metrics.javaVersion() != null) {
+            status.setJavaVersion(metrics.javaVersion());
+        }
+        return this;
     }
 
     /** The last OOM kill status records, or null. */

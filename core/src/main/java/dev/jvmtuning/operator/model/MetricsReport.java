@@ -16,17 +16,25 @@ import java.util.Objects;
  * options each pod read reports running with (EffectiveOptions.NONE for a pod without the agent's series), and each
  * pod's memory by kind, native memory tracking's categories included (MemoryUse.NONE for a pod that reports none): the
  * last account of a pod before an OOM kill (OomKill). And each pod's virtual-thread pinning over the window, for the pods
- * that report it (the VirtualThreadPinning condition).
+ * that report it (the VirtualThreadPinning condition). And the Java feature version the pods' JVMs report (javaVersion,
+ * null when none says), which the planner's JDK-specific rules and the flag policy take.
  * A report that differs from the last one triggers a reconcile, which judges it against the plan in force.
  */
 public record MetricsReport(ConditionStatus availableStatus, Reason availableReason, String availableMessage, Observed observed,
         Observed previous, Map<String, EffectiveOptions> effectiveOptions, Map<String, MemoryUse> memory,
-        Map<String, VirtualThreads.Pinning> virtualThreads) {
+        Map<String, VirtualThreads.Pinning> virtualThreads, Integer javaVersion) {
 
     public MetricsReport {
         effectiveOptions = Map.copyOf(effectiveOptions);
         memory = Map.copyOf(memory);
         virtualThreads = Map.copyOf(virtualThreads);
+    }
+
+    /** A report whose pods say no Java version. */
+    public MetricsReport(ConditionStatus availableStatus, Reason availableReason, String availableMessage, Observed observed,
+            Observed previous, Map<String, EffectiveOptions> effectiveOptions, Map<String, MemoryUse> memory,
+            Map<String, VirtualThreads.Pinning> virtualThreads) {
+        this(availableStatus, availableReason, availableMessage, observed, previous, effectiveOptions, memory, virtualThreads, null);
     }
 
     /** A report without virtual threads: no pod reports them, or no window exists yet. */
@@ -61,7 +69,8 @@ public record MetricsReport(ConditionStatus availableStatus, Reason availableRea
      */
     public MetricsReport steadied(Observed shown) {
         return observed == null || shown == null || !withinNoise(shown, observed) ? this
-                : new MetricsReport(availableStatus, availableReason, availableMessage, shown, previous, effectiveOptions, memory, virtualThreads);
+                : new MetricsReport(availableStatus, availableReason, availableMessage, shown, previous, effectiveOptions, memory, virtualThreads,
+                        javaVersion);
     }
 
     private static boolean withinNoise(Observed shown, Observed polled) {

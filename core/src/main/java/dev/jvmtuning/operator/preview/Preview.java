@@ -51,11 +51,17 @@ public sealed interface Preview {
             implements Preview {
     }
 
-    /** A stored profile's preview: its spec, with what its status says of mode Auto's loop and of the last OOM kill. */
+    /**
+     * A stored profile's preview: its spec, with what its status says of mode Auto's loop, of the last OOM kill and of the
+     * Java version the target's pods report.
+     *
+     * @param javaMajorVersion the JVM's feature version to plan for, over the one status records; null for status's
+     */
     static Preview of(TuningProfile profile, Deployment deployment, Integer javaMajorVersion, Installation installation) {
         TuningProfileStatus status = profile.getStatus();
+        Integer javaVersion = javaMajorVersion != null || status == null ? javaMajorVersion : status.getJavaVersion();
         return of(profile.getMetadata().getName(), profile.getSpec(), status == null ? null : status.getAuto(),
-                status == null ? null : status.getLastOomKill(), deployment, javaMajorVersion, installation);
+                status == null ? null : status.getLastOomKill(), deployment, javaVersion, installation);
     }
 
     /**

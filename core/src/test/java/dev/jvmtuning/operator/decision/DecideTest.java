@@ -88,6 +88,8 @@ class DecideTest {
         Map<String, MemoryUse> memory;
         /** The pods' virtual-thread pinning over the window, by pod; null when no pod reports it. */
         Map<String, VirtualThreads.Pinning> pinning;
+        /** The Java feature version the pods' JVMs report; null when none does. */
+        Integer javaVersion;
         Observed lastWindow;
         Decide.Decision last;
         final List<ProfileEvent> events = new ArrayList<>();
@@ -103,7 +105,7 @@ class DecideTest {
             List<TuningProfile> targeting = new ArrayList<>(others);
             targeting.add(profile);
             MetricsReport report = null;
-            if (meanLatencyMillis != null || effectiveOptions != null || memory != null) {
+            if (meanLatencyMillis != null || effectiveOptions != null || memory != null || javaVersion != null) {
                 Observed window = null;
                 if (meanLatencyMillis != null) {
                     // The figures of AutoRevertTest's pods: 100 req/s on one pod, Tomcat's 200 threads.
@@ -113,7 +115,7 @@ class DecideTest {
                 }
                 report = new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, "read 1 of 1 Ready pods", window,
                         window == null ? null : lastWindow, Objects.requireNonNullElse(effectiveOptions, Map.of()),
-                        Objects.requireNonNullElse(memory, Map.of()), Objects.requireNonNullElse(pinning, Map.of()));
+                        Objects.requireNonNullElse(memory, Map.of()), Objects.requireNonNullElse(pinning, Map.of()), javaVersion);
                 lastWindow = window;
             }
             return new Observation(profile, Optional.ofNullable(deployment), targeting, pods, List.copyOf(configMaps.values()),
@@ -498,6 +500,39 @@ class DecideTest {
         Map<String, EffectiveOptions.Option> options = new LinkedHashMap<>();
         values.forEach((name, value) -> options.put(name, new EffectiveOptions.Option(value, EffectiveOptions.Origin.VM_CREATION)));
         return new EffectiveOptions(options);
+    }
+
+    @Test
+    void theJavaVersionThePodsReportIsPlannedForAndKeptWhenAPollReportsNone() {
+        World world = applied(APPLY);
+        assertThat(world.profile.getStatus().getJavaVersion()).as("no JVM has said").isNull();
+        assertThat(world.profile.getStatus().getSettings()).noneMatch(s -> "R21".equals(s.getRule()));
+
+        world.javaVersion = 21;
+        world.reconcile();
+        assertThat(world.profile.getStatus().getJavaVersion()).isEqualTo(21);
+        assertThat(world.profile.getStatus().getSettings()).as("JDK 21 has no compact headers").noneMatch(s -> "R21".equals(s.getRule()));
+        world.rollOut();
+        world.reconcile();
+        String onJdk21 = world.hash();
+
+        world.javaVersion = 25;
+        world.reconcile();
+        assertThat(world.profile.getStatus().getJavaVersion()).isEqualTo(25);
+        assertThat(world.profile.getStatus().getSettings()).anyMatch(s -> "R21".equals(s.getRule()));
+        assertThat(world.hash()).as("the new plan rolls out").isNotEqualTo(onJdk21);
+        world.rollOut();
+        world.reconcile();
+        assertThat(world.reason(ConditionType.READY)).isEqualTo("Ready");
+
+        String onJdk25 = world.hash();
+        world.javaVersion = null;
+        world.effectiveOptions = Map.of();
+        Decide.Decision missed = world.reconcile();
+        assertThat(missed.writes()).as("a poll without the version changes no plan").noneMatch(Write.ApplyDeployment.class::isInstance);
+        assertThat(world.hash()).isEqualTo(onJdk25);
+        assertThat(world.profile.getStatus().getJavaVersion()).isEqualTo(25);
+        assertThat(world.profile.getStatus().getSettings()).anyMatch(s -> "R21".equals(s.getRule()));
     }
 
     @Test

@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.jvmtuning.operator.api.v1alpha1.AutoSettings;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.model.Reason;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -64,6 +66,31 @@ class PreviewTest {
         assertThat(Preview.of("web", spec("mode: Auto\nauto: {guardrail: {name: p99, max: 1}}\n"), null, null, web("app"), null, refusing))
                 .isInstanceOfSatisfying(Preview.Rejected.class, r -> assertThat(r.messages()).containsExactly(
                         "spec.auto.guardrail.name 'p99' is not a guardrail query of this installation"));
+    }
+
+    @Test
+    void aStoredProfileIsPlannedForTheJavaVersionItsStatusRecordsUnlessOneIsGiven() throws Exception {
+        TuningProfile onJdk25 = stored(25);
+
+        assertThat(flags(Preview.of(onJdk25, web("app"), null, STANDARD))).contains("-XX:+UseCompactObjectHeaders");
+        assertThat(flags(Preview.of(stored(21), web("app"), null, STANDARD))).doesNotContain("-XX:+UseCompactObjectHeaders");
+        assertThat(flags(Preview.of(stored(null), web("app"), null, STANDARD))).doesNotContain("-XX:+UseCompactObjectHeaders");
+        assertThat(flags(Preview.of(onJdk25, web("app"), 21, STANDARD))).as("a version given wins").doesNotContain("-XX:+UseCompactObjectHeaders");
+    }
+
+    private static TuningProfile stored(Integer javaVersion) throws Exception {
+        TuningProfile profile = new TuningProfile();
+        profile.getMetadata().setName("web");
+        profile.setSpec(spec(""));
+        TuningProfileStatus status = new TuningProfileStatus();
+        status.setJavaVersion(javaVersion);
+        profile.setStatus(status);
+        return profile;
+    }
+
+    private static List<String> flags(Preview preview) {
+        assertThat(preview).isInstanceOf(Preview.Rendered.class);
+        return ((Preview.Rendered) preview).rendering().renderedFlags();
     }
 
     @Test

@@ -188,6 +188,7 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         Map<String, MemoryUse> memory = new LinkedHashMap<>();
         Map<String, VirtualThreads> virtualThreads = new LinkedHashMap<>();
         Map<String, String> failures = new LinkedHashMap<>();
+        Integer javaVersion = PodReading.oldestJavaVersion(outcomes.values().stream().map(Outcome::reading).filter(Objects::nonNull).toList());
         outcomes.forEach((pod, outcome) -> {
             if (outcome.reading() != null) {
                 snapshots.put(pod, outcome.reading().snapshot());
@@ -212,13 +213,13 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
                         .map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining("; ")));
         if (observed == null) {
             return new MetricsReport(ConditionStatus.TRUE, Reason.FIRST_SAMPLE, read + "; rates follow after the next sample", null, null,
-                    options, memory);
+                    options, memory, Map.of(), javaVersion);
         }
         Guardrail guardrail = profile.getSpec().getAuto() == null ? null : profile.getSpec().getAuto().getGuardrail();
         if (guardrail != null) {
             read += guardrail(profile, guardrail, target.get(), pods, observed);
         }
-        return new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, read, observed, past.observed(), options, memory, pinning);
+        return new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, read, observed, past.observed(), options, memory, pinning, javaVersion);
     }
 
     /** The report when there is nothing to scrape: no target, or no Ready pod of it. */

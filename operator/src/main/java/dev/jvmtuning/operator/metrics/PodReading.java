@@ -6,21 +6,25 @@ import static dev.jvmtuning.operator.metrics.PodSnapshot.series;
 import dev.jvmtuning.operator.model.EffectiveOptions;
 import dev.jvmtuning.operator.model.EffectiveOptions.Option;
 import dev.jvmtuning.operator.model.EffectiveOptions.Origin;
+import dev.jvmtuning.operator.model.JavaVersion;
 import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.NativeMemory;
 import dev.jvmtuning.operator.model.RuntimeMetricsOptions;
 import dev.jvmtuning.operator.model.VirtualThreads;
 import dev.jvmtuning.operator.model.VirtualThreads.Pinned;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Stream;
 
 /**
  * What one scrape (or one pod's share of a Prometheus answer) says about a pod: the figures of the window, the
- * HotSpot options its JVM reports running with, its memory by kind, and its virtual threads' pinning.
+ * HotSpot options its JVM reports running with, its memory by kind, its virtual threads' pinning, and the Java feature
+ * version its JVM reports (null when none).
  */
-record PodReading(PodSnapshot snapshot, EffectiveOptions options, MemoryUse memory, VirtualThreads virtualThreads) {
+record PodReading(PodSnapshot snapshot, EffectiveOptions options, MemoryUse memory, VirtualThreads virtualThreads, Integer javaVersion) {
 
     /** The agent's series of the JVM's options, labelled option and origin. */
     static final String VM_OPTION = "jvmtuning_vm_option";
@@ -45,13 +49,32 @@ record PodReading(PodSnapshot snapshot, EffectiveOptions options, MemoryUse memo
     /** The series settings are read from without the agent; the server's thread maxima are PodSnapshot's too. */
     static final List<String> RUNTIME_SETTING_SERIES = List.of(MEMORY_MAX, "tomcat_threads_config_max_threads", "jetty_threads_config_max",
             CONNECTIONS_MAX);
+    /**
+     * The JVM's runtime, labelled version, vendor and runtime: the Prometheus Java client's (the agent's) and Micrometer's
+     * (JvmInfoMetrics) names.
+     */
+    static final List<String> RUNTIME_INFO_SERIES = List.of("jvm_runtime_info", "jvm_info");
     /** Every series name a reading reads, for the scrape's filter and for a Prometheus query. */
     static final List<String> SERIES = Stream.of(PodSnapshot.SERIES, List.of(VM_OPTION), MEMORY_SERIES, VIRTUAL_THREAD_SERIES,
-            RUNTIME_SETTING_SERIES).flatMap(List::stream).distinct().toList();
+            RUNTIME_SETTING_SERIES, RUNTIME_INFO_SERIES).flatMap(List::stream).distinct().toList();
 
     static PodReading of(Scrape scrape, long atMillis) {
         return new PodReading(PodSnapshot.of(scrape, atMillis), options(scrape.samples()), memory(scrape.samples()),
-                virtualThreads(scrape.samples()));
+                virtualThreads(scrape.samples()), javaVersion(scrape.samples()));
+    }
+
+    /**
+     * The lowest version the readings report; null when none does. Pods of a rollout across images run different JDKs: the
+     * plan is for the oldest, whose JVM must still start with every flag planned.
+     */
+    static Integer oldestJavaVersion(Collection<PodReading> readings) {
+        return readings.stream().map(PodReading::javaVersion).filter(Objects::nonNull).min(Integer::compare).orElse(null);
+    }
+
+    /** The feature version of the first runtime-info sample whose version label reads as one; null when none does. */
+    static Integer javaVersion(List<Sample> samples) {
+        return samples.stream().filter(s -> RUNTIME_INFO_SERIES.contains(s.name())).map(s -> JavaVersion.feature(s.label("version")))
+                .filter(Objects::nonNull).findFirst().orElse(null);
     }
 
     /**

@@ -61,6 +61,7 @@ class MetricsFetcherTest {
             jvmtuning_vm_option{option="MaxHeapSize",origin="ENVIRON_VAR"} 5.36870912E8
             jvmtuning_vm_option{option="UseG1GC",origin="ERGONOMIC"} 1.0
             jvm_threads_current 42
+            jvm_runtime_info{runtime="OpenJDK Runtime Environment",vendor="Eclipse Adoptium",version="25.0.3+9"} 1
             jvmtuning_native_memory_bytes{category="Thread",kind="committed"} 4.4040192E7
             """;
 
@@ -167,9 +168,12 @@ class MetricsFetcherTest {
 
     @Test
     void twoGoodScrapesGiveRatesAndAVerdict() {
-        assertThat(fetch().availableReason().text()).isEqualTo("FirstSample");
+        MetricsReport first = fetch();
+        assertThat(first.availableReason().text()).isEqualTo("FirstSample");
+        assertThat(first.javaVersion()).as("one scrape says the version").isEqualTo(25);
         clock.advance(Duration.ofSeconds(1));
         MetricsReport report = fetch();
+        assertThat(report.javaVersion()).isEqualTo(25);
 
         assertThat(report.availableStatus().text()).isEqualTo("True");
         assertThat(report.availableMessage()).startsWith("read 1 of 1 Ready pods");

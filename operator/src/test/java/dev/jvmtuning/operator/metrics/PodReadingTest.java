@@ -9,6 +9,7 @@ import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.NativeMemory;
 import dev.jvmtuning.operator.model.VirtualThreads;
 import dev.jvmtuning.operator.model.VirtualThreads.Pinned;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -39,6 +40,35 @@ class PodReadingTest {
                 "UseG1GC", new Option(0, Origin.DEFAULT),
                 "UseZGC", new Option(1, Origin.OTHER))));
         assertThat(reading.snapshot().cpuLimitCores()).isEqualTo(2.0);
+    }
+
+    @Test
+    void theJavaVersionIsTheFeatureOfTheRuntimeInfoOfEitherDialect() {
+        assertThat(read("""
+                # HELP jvm_runtime_info JVM runtime info
+                # TYPE jvm_runtime_info gauge
+                jvm_runtime_info{runtime="OpenJDK Runtime Environment",vendor="Eclipse Adoptium",version="25.0.3+9"} 1
+                """).javaVersion()).as("the Prometheus Java client's (the agent's)").isEqualTo(25);
+        assertThat(read("""
+                # TYPE jvm_info gauge
+                jvm_info{runtime="OpenJDK Runtime Environment",vendor="Eclipse Adoptium",version="21.0.5+11-LTS",} 1.0
+                """).javaVersion()).as("Micrometer's").isEqualTo(21);
+        assertThat(read("jvm_info{version=\"1.8.0_392-b08\"} 1\n").javaVersion()).isEqualTo(8);
+        assertThat(read("jvm_runtime_info{version=\"unknown\"} 1\njvm_info{version=\"17.0.13+11\"} 1\n").javaVersion())
+                .as("the first that reads as a version").isEqualTo(17);
+        assertThat(read("jvm_runtime_info{vendor=\"x\"} 1\njvm_runtime_info{version=\"garbage\"} 1\n").javaVersion()).isNull();
+        assertThat(read("jvm_threads_current 10\n").javaVersion()).isNull();
+    }
+
+    @Test
+    void theOldestJavaVersionOfThePodsIsPlannedFor() {
+        PodReading jdk21 = read("jvm_runtime_info{version=\"21.0.5+11\"} 1\n");
+        PodReading jdk25 = read("jvm_runtime_info{version=\"25.0.1+8\"} 1\n");
+        PodReading none = read("jvm_threads_current 10\n");
+
+        assertThat(PodReading.oldestJavaVersion(List.of(jdk25, none, jdk21))).isEqualTo(21);
+        assertThat(PodReading.oldestJavaVersion(List.of(none, jdk25))).isEqualTo(25);
+        assertThat(PodReading.oldestJavaVersion(List.of(none))).isNull();
     }
 
     @Test

@@ -25,7 +25,7 @@ class PrometheusQueryTest {
         PodSnapshot.SERIES.forEach(series -> assertThat(query).contains(series));
         assertThat(query).contains("|jvmtuning_vm_option|", "|jvm_threads_current|", "|jvmtuning_native_memory_bytes|",
                 "|jvmtuning_virtual_thread_pinned_total|", "|jvmtuning_virtual_thread_scheduler|", "|jvm_memory_max_bytes|",
-                "|hikaricp_connections_max\"");
+                "|hikaricp_connections_max|", "|jvm_runtime_info|jvm_info\"");
     }
 
     @Test

@@ -20,6 +20,11 @@ public class TuningProfileStatus {
     @JsonPropertyDescription("The threading model the settings were planned for, and where it came from.")
     private ThreadingStatus threading;
 
+    @JsonPropertyDescription("The Java feature version (17, 21, 25) the target's Ready pods report running, from their metrics "
+            + "(jvm_runtime_info or jvm_info); the lowest when they differ, and kept when a poll reports none. The plan's JDK-specific "
+            + "rules (R21) and the flag policy check against it; absent until a pod reports one.")
+    private Integer javaVersion;
+
     @JsonPropertyDescription("What the container overrides of the rendered settings, and what the runtime could not take.")
     private List<String> warnings = new ArrayList<>();
 

@@ -210,36 +210,23 @@ public final class MemoryDemand {
 
     /**
      * Deflaters that compressed 64 KiB once and were never ended: zlib keeps its window, hash chains and pending buffer,
-     * malloc'd outside the JVM's account. What one holds depends on the zlib the image carries (301 to 332 KiB with glibc's
-     * on the host, about 270 KiB in the node's images), so it is measured first from the resident set; 300 KiB where that
-     * cannot be read.
+     * malloc'd outside the JVM's account. What they hold depends on the zlib and malloc the image carries, and a count times
+     * a size measured once overstated it on the node by a third, so the demand is what the resident set grew by since it
+     * started, read after each Deflater (300 KiB each where /proc cannot be read).
      */
     static final class Malloc implements Part {
         static final long ASSUMED_DEFLATER_BYTES = 300 * 1024;
-        private static final int CALIBRATION_DEFLATERS = 32;
         private static final Path STATM = Path.of("/proc/self/statm");
         private static final long PAGE_BYTES = 4096;
         private final byte[] input = new byte[64 * 1024];
         private final byte[] output = new byte[128 * 1024];
         private final List<Deflater> deflaters = new ArrayList<>();
-        private final long deflaterBytes;
+        private final OptionalLong residentAtStart;
+        private long held;
 
         Malloc() {
             new Random(1).nextBytes(input); // incompressible, so every buffer is written
-            deflaterBytes = measuredDeflaterBytes();
-        }
-
-        /** The resident set's growth over a few Deflaters, each counted: they stay, as the demand's first. */
-        private long measuredDeflaterBytes() {
-            OptionalLong before = resident();
-            for (int i = 0; i < CALIBRATION_DEFLATERS; i++) {
-                grow();
-            }
-            OptionalLong after = resident();
-            if (before.isEmpty() || after.isEmpty() || after.getAsLong() <= before.getAsLong()) {
-                return ASSUMED_DEFLATER_BYTES;
-            }
-            return Math.max(64 * 1024, (after.getAsLong() - before.getAsLong()) / CALIBRATION_DEFLATERS);
+            residentAtStart = resident();
         }
 
         private static OptionalLong resident() {
@@ -252,7 +239,7 @@ public final class MemoryDemand {
 
         @Override
         public long held() {
-            return deflaters.size() * deflaterBytes;
+            return held;
         }
 
         @Override
@@ -261,6 +248,10 @@ public final class MemoryDemand {
             deflater.setInput(input);
             deflater.deflate(output, 0, output.length, Deflater.SYNC_FLUSH);
             deflaters.add(deflater);
+            OptionalLong now = resident();
+            long grown = residentAtStart.isPresent() && now.isPresent() ? now.getAsLong() - residentAtStart.getAsLong()
+                    : deflaters.size() * ASSUMED_DEFLATER_BYTES;
+            held = Math.max(held, grown); // the high-water mark: a page the JVM gave back elsewhere is no demand given up
         }
     }
 

@@ -49,7 +49,7 @@ class MemoryDemandTest {
 
     /** Each part really takes its memory in steps and stops at its size: small sizes, far from any limit. */
     @ParameterizedTest(name = "{0}: {1} MiB")
-    @CsvSource({"heap, 4", "direct, 4", "malloc, 24", "metaspace, 2", "threads, 3"})
+    @CsvSource({"heap, 4", "direct, 4", "malloc, 8", "metaspace, 2", "threads, 3"})
     void eachPartHoldsItsSizeOnceTheRampIsOver(String kind, long mebibytes) {
         MemoryDemand demand = MemoryDemand.of(kind, mebibytes, 10);
         demand.growTo(5);

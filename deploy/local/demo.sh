@@ -35,7 +35,12 @@ resyncPeriod: 30s
 extraEnv:
 - {name: KUBERNETES_SERVICE_HOST, value: "$NODE_IP"}
 - {name: KUBERNETES_SERVICE_PORT, value: "$APISERVER_PORT"}
+podAnnotations: {jvmtuning.dev/image-sha256: "$(cat "$JTO_CACHE/images/jvm-tuning-operator.tar.sha256")"}
 VALUES
+# What any upgrade needs: Helm installs the chart's CRD on the first install only, so a run over an older
+# install applies the new one first; and a rebuilt operator keeps its image's tag, so the archive's
+# checksum in the pod's annotations rolls the operator onto it.
+kubectl apply --server-side --force-conflicts -f "$REPO_ROOT/crds/tuningprofiles.jvmtuning.dev-v1.yml" >/dev/null
 helm upgrade --install jvm-tuning-operator "$REPO_ROOT/charts/jvm-tuning-operator" -n jvm-tuning-system --create-namespace \
   -f "$JTO_STATE/demo-values.yaml" --wait --timeout 180s
 operator_pod="$(kubectl get pods -n jvm-tuning-system -l app.kubernetes.io/name=jvm-tuning-operator -o jsonpath='{.items[0].metadata.name}')"

@@ -3,7 +3,7 @@
 # Each check reads what the kernel, the kubelet or the JVM itself reports, never only the pod spec:
 #   1. the tuned flags as the running JVM reports them (attach API), in every new pod;
 #   1b. an image's entrypoint overriding the planned heap, or blinding the JVM to its container: SettingsEffective=False,
-#       from the JVMs' own readings;
+#       from the JVMs' own readings, on JDK 17 and 21;
 #   2. deleting the profile rolls the pods back to the user's own JVM options;
 #   3. a flag no JVM knows: refused by the flag policy before any pod sees it; then settings the
 #      application cannot start with: a real CrashLoopBackOff, rolled back to the user's template;
@@ -13,7 +13,9 @@
 #   6. two operator replicas: the leader's pod deleted, the other takes the Lease and keeps reconciling;
 #   7. three watched namespaces and three restarts: every profile back Ready with fresh metrics within 30 s;
 #   8. mode Auto under real load: steps kept while they help, a step that made things worse reverted,
-#      then held, with the threads read from the running JVM.
+#      then held, with the threads read from the running JVM;
+#   9. virtual threads blocked inside synchronized: VirtualThreadPinning with the frame on JDK 21, not on JDK 25;
+#   10. ZGC on JDK 21 and 25: a soft maximum heap under the ceiling and no pinned initial heap, in the running JVMs.
 # Every wait is bounded; load is bounded in requests and time, to pod addresses only.
 # Usage: e2e.sh [CHECK-NUMBER...]   (default: all, in order)
 set -euo pipefail
@@ -105,26 +107,51 @@ flags_in_running_jvms() {
 
 # Images whose entrypoint passes the JVM options of their own, out of the pod spec's sight (a variable only the
 # entrypoint reads): one its own heap (-Xms with -Xmx, as the planned -Xms above its -Xmx would stop the JVM), one
-# -XX:-UseContainerSupport, which sizes the JVM from the node. Each is reported SettingsEffective=False naming the
-# option and its origin, read from the JVM itself, and is not Ready. The demo's profile says its settings are in effect.
-overridden_by_the_image() { # NAME IMAGE-OPTIONS OPTION-NAMED
-  local message
-  workload "$1" 1 "        command: [/bin/sh, -c, 'exec java \$IMAGE_OPTS -jar /app/app.jar']
-        env: [{name: IMAGE_OPTS, value: '$2'}]
+# -XX:-UseContainerSupport, which sizes the JVM from the node; each on JRE 17 and on JRE 21. Each is reported
+# SettingsEffective=False naming the option and its origin, read from the JVM itself, within one metrics interval of
+# its pod turning Ready, and is not Ready. The demo's profile says its settings are in effect.
+OVERRIDE_INTERVAL=10
+image_overrides() { # NAME JAVA IMAGE-OPTIONS
+  WORKLOAD_JAVA="$2" workload "$1" 1 "        command: [/bin/sh, -c, 'exec java \$IMAGE_OPTS -jar /app/app.jar']
+        env: [{name: IMAGE_OPTS, value: '$3'}]
         resources: {requests: {cpu: 10m, memory: 256Mi}, limits: {cpu: '1', memory: 640Mi}}"
-  profile "$1" "$1" '  metrics: {injectAgent: true, interval: 10s}'
-  wait_for 240 "tp/$1 SettingsEffective=False" condition_is SettingsEffective "$1" False
+  profile "$1" "$1" "  metrics: {injectAgent: true, interval: ${OVERRIDE_INTERVAL}s}"
+}
+# Seconds from the newest Ready pod's Ready to the profile's condition taking its status.
+condition_delay() { # TYPE PROFILE
+  local ready changed
+  ready="$(kubectl get pods -n "$NS" -l "app=$2" -o json | jq -r '[.items[] | select(.metadata.deletionTimestamp == null)
+    | .status.conditions[]? | select(.type == "Ready" and .status == "True") | .lastTransitionTime | fromdate] | max')"
+  changed="$(kubectl get tp "$2" -n "$NS" -o json | jq -r --arg t "$1" '.status.conditions[] | select(.type == $t) | .lastTransitionTime | fromdate')"
+  echo $((changed - ready))
+}
+reported_overridden() { # NAME OPTION-NAMED
+  local message delay
+  wait_for 300 "tp/$1 SettingsEffective=False" condition_is SettingsEffective "$1" False
   message="$(kubectl get tp "$1" -n "$NS" -o jsonpath='{.status.conditions[?(@.type=="SettingsEffective")].message}')"
-  echo "$1 ($2): SettingsEffective=False: $message"
-  grep -q "$3 is .* (VM_CREATION)" <<<"$message"
+  delay="$(condition_delay SettingsEffective "$1")"
+  echo "$1: SettingsEffective=False ${delay} s after its pod was Ready: $message"
+  grep -q "$2 is .* (VM_CREATION)" <<<"$message"
+  [ "$delay" -le "$OVERRIDE_INTERVAL" ]
   condition_is Ready "$1" False
-  kubectl delete tp "$1" -n "$NS" --wait=true --timeout=60s >/dev/null
-  kubectl delete deployment "$1" -n "$NS" --wait=false >/dev/null
 }
 settings_read_from_the_jvms() {
-  overridden_by_the_image imager '-Xms200m -Xmx200m' MaxHeapSize
-  overridden_by_the_image blind '-XX:-UseContainerSupport' UseContainerSupport
+  local java name
+  for java in 17 21; do
+    image_overrides "imager$java" "$java" '-Xms200m -Xmx200m'
+    image_overrides "blind$java" "$java" '-XX:-UseContainerSupport'
+  done
+  for java in 17 21; do
+    reported_overridden "imager$java" MaxHeapSize
+    reported_overridden "blind$java" UseContainerSupport
+  done
   wait_for 60 "tp/orders-api SettingsEffective=True still" condition_is SettingsEffective orders-api True
+  for java in 17 21; do
+    for name in "imager$java" "blind$java"; do
+      kubectl delete tp "$name" -n "$NS" --wait=true --timeout=60s >/dev/null
+      kubectl delete deployment "$name" -n "$NS" --wait=false >/dev/null
+    done
+  done
 }
 
 restored_on_delete() {
@@ -413,6 +440,76 @@ YAML
   for reason in AutoStep AutoKept AutoReverted; do grep -qw "$reason" <<<"$reasons"; done
 }
 
+# Closed-loop clients against one URL, bounded in number and time, in the background of the check's subshell.
+clients() { # SECONDS CLIENTS URL
+  local end=$((SECONDS + $1)) i
+  for i in $(seq "$2"); do
+    ( while [ $SECONDS -lt $end ]; do curl -s --connect-timeout 2 -m 5 -o /dev/null "$3" || sleep 0.5; done ) &
+  done
+}
+pod_ip() { kubectl get pods -n "$NS" -l "app=$1" -o json | jq -r '[.items[] | select(.metadata.deletionTimestamp == null)] | first | .status.podIP'; }
+threading_of() { kubectl get tp "$1" -n "$NS" -o jsonpath='{.status.threading.model}'; }
+
+# Spring Boot serving on virtual threads (the container's SPRING_THREADS_VIRTUAL_ENABLED), on JRE 21 and on JRE 25,
+# each request blocking 50 ms inside synchronized. On JDK 21 that pins the carrier: VirtualThreadPinning=True within
+# two metrics intervals of the load, naming the frame; JDK 24 and later (JEP 491) unmount instead: False.
+PINNING_INTERVAL=10
+virtual_threads_pinning() {
+  local java began message
+  trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
+  for java in 21 25; do
+    WORKLOAD_JAVA="$java" workload "pinner$java" 1 "        env: [{name: SPRING_THREADS_VIRTUAL_ENABLED, value: 'true'}]
+        resources: {requests: {cpu: 10m, memory: 256Mi}, limits: {cpu: '1', memory: 640Mi}}"
+    profile "pinner$java" "pinner$java" "  metrics: {injectAgent: true, interval: ${PINNING_INTERVAL}s}"
+  done
+  for java in 21 25; do
+    kubectl wait --for=condition=RolloutComplete "tp/pinner$java" -n "$NS" --timeout=300s >/dev/null
+    kubectl rollout status "deployment/pinner$java" -n "$NS" --timeout=300s >/dev/null
+    echo "pinner$java: threading $(threading_of "pinner$java")"
+    [ "$(threading_of "pinner$java")" = Virtual ]
+  done
+  began=$SECONDS
+  for java in 21 25; do clients 180 8 "http://$(pod_ip "pinner$java"):8080/work?pinMs=50"; done
+  wait_for $((2 * PINNING_INTERVAL + 20)) "tp/pinner21 VirtualThreadPinning=True" condition_is VirtualThreadPinning pinner21 True
+  message="$(kubectl get tp pinner21 -n "$NS" -o jsonpath='{.status.conditions[?(@.type=="VirtualThreadPinning")].message}')"
+  echo "JDK 21, $((SECONDS - began)) s into the load: VirtualThreadPinning=True: $message"
+  grep -q 'dev.jvmtuning.lab.PinningCall' <<<"$message"
+  wait_for 60 "tp/pinner25 VirtualThreadPinning judged" condition_judged VirtualThreadPinning pinner25
+  echo "JDK 25: VirtualThreadPinning=$(condition VirtualThreadPinning pinner25): $(kubectl get tp pinner25 -n "$NS" \
+    -o jsonpath='{.status.conditions[?(@.type=="VirtualThreadPinning")].message}')"
+  condition_is VirtualThreadPinning pinner25 False
+  # The load's rest, and the JDK 25 figure stays under the threshold through it.
+  sleep 30
+  condition_is VirtualThreadPinning pinner25 False
+}
+condition_judged() { [[ "$(condition "$1" "$2")" =~ ^(True|False)$ ]]; } # TYPE PROFILE
+
+# ZGC on JRE 21 and 25: the running JVM sizes its heap itself under the ceiling the budget allows, towards a soft
+# maximum below it, with no initial heap pinned to the ceiling (R10a), and says its settings are in effect.
+zgc_soft_heap() {
+  local java pod flags max soft initial
+  for java in 21 25; do
+    WORKLOAD_JAVA="$java" workload "zgc$java" 1 "        resources: {requests: {cpu: 10m, memory: 256Mi}, limits: {cpu: '1', memory: 768Mi}}"
+    profile "zgc$java" "zgc$java" "  gc: {collector: ZGC}
+  metrics: {injectAgent: true, interval: 10s}"
+  done
+  for java in 21 25; do
+    kubectl wait --for=condition=RolloutComplete "tp/zgc$java" -n "$NS" --timeout=300s >/dev/null
+    kubectl rollout status "deployment/zgc$java" -n "$NS" --timeout=300s >/dev/null
+    wait_for 120 "tp/zgc$java SettingsEffective=True" condition_is SettingsEffective "zgc$java" True
+    for pod in $(pods_of "zgc$java"); do
+      flags="$(jvm_flags "$pod")"
+      max="$(grep -o -- '-XX:MaxHeapSize=[0-9]*' <<<"$flags" | cut -d= -f2)"
+      soft="$(grep -o -- '-XX:SoftMaxHeapSize=[0-9]*' <<<"$flags" | cut -d= -f2)"
+      initial="$(grep -o -- '-XX:InitialHeapSize=[0-9]*' <<<"$flags" | cut -d= -f2)"
+      echo "zgc$java $pod: $(tr ' ' '\n' <<<"$flags" | grep -E 'UseZGC|ZGenerational|HeapSize' | paste -sd' ')"
+      grep -q -- '-XX:+UseZGC' <<<"$flags"
+      [ -n "$max" ] && [ -n "$soft" ] && [ "$soft" -lt "$max" ] && [ "${initial:-0}" -lt "$max" ]
+      ! kubectl get pod -n "$NS" "$pod" -o json | jq -r '.spec.containers[0].env[]? | select(.name == "JAVA_TOOL_OPTIONS") | .value' | grep -q -- '-Xms'
+    done
+  done
+}
+
 check "1. the running JVMs report the tuned flags" flags_in_running_jvms
 check "1b. an image's own -Xmx, or -XX:-UseContainerSupport: SettingsEffective=False, read from the JVMs" settings_read_from_the_jvms
 check "2. deleting the profile restores the pods' own JVM options" restored_on_delete
@@ -424,6 +521,8 @@ check "5b. the operator's /q/metrics shows the profile's series" profile_series_
 check "6. two operator replicas: the leader's pod deleted, the other takes over" failover
 check "7. three watched namespaces: every profile back Ready with fresh metrics within 30 s of each of three restarts" namespace_list_restarts
 check "8. mode Auto under real load: steps kept, a step that made things worse reverted and held" auto_loop_on_real_pods
+check "9. virtual threads pinned by synchronized: VirtualThreadPinning=True with the frame on JDK 21, False on JDK 25" virtual_threads_pinning
+check "10. ZGC on JDK 21 and 25: a soft maximum under the ceiling, no pinned initial heap, read from the JVMs" zgc_soft_heap
 for ns in "${NS_LIST[@]}"; do kubectl delete tp --all -n "$ns" --ignore-not-found --timeout=60s >/dev/null 2>&1 || true; done
 # The operator goes back to the demo's one namespace before the others go: watching a namespace that no
 # longer exists (its Role gone with it), a restarted operator could not start its informers.
@@ -432,7 +531,8 @@ if [[ "$ONLY" = "  " || "$ONLY" == *" 7 "* ]]; then
     --set "watchNamespaces={$NS}" --wait --timeout 180s >/dev/null || echo "could not set the operator's namespaces back to $NS" >&2
 fi
 kubectl delete namespace "${NS_LIST[@]}" --ignore-not-found --wait=false >/dev/null
-kubectl delete tp -n "$NS" imager blind refuser oomer throttled looper --ignore-not-found --wait=false >/dev/null
-kubectl delete deployment -n "$NS" imager blind refuser oomer throttled looper --ignore-not-found --wait=false >/dev/null
+E2E_OBJECTS=(imager17 blind17 imager21 blind21 refuser oomer throttled looper pinner21 pinner25 zgc21 zgc25)
+kubectl delete tp -n "$NS" "${E2E_OBJECTS[@]}" --ignore-not-found --wait=false >/dev/null
+kubectl delete deployment -n "$NS" "${E2E_OBJECTS[@]}" --ignore-not-found --wait=false >/dev/null
 printf '\n%d of %d end-to-end checks failed\n' "$failures" "$ran"
 [ "$failures" -eq 0 ]

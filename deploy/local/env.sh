@@ -43,14 +43,15 @@ CONTAINERD_SOCK="$CONTAINERD_STATE/containerd.sock"
 IMAGE_VERSION="${IMAGE_VERSION:-0.1.0}"
 OPERATOR_IMAGE="localhost/jvm-tuning-operator:$IMAGE_VERSION"
 AGENT_IMAGE="localhost/jvm-tuning-agent:$IMAGE_VERSION"
-WORKLOAD_IMAGE="localhost/jvm-tuning-workload:$IMAGE_VERSION"
+# The lab workload's tag (localhost/jvm-tuning-workload) on a JRE: 17, 21 or 25.
+workload_tag() { if [ "${1:-17}" = 17 ]; then echo "$IMAGE_VERSION"; else echo "$IMAGE_VERSION-jre$1"; fi; }
 PAUSE_IMAGE="localhost/pause:$IMAGE_VERSION"
 
 # ---- Helpers of the scripts: functions only, so sourcing this file still starts nothing ----
 
 # workload_deployment NAME REPLICAS [CONTAINER-YAML] [POD-YAML] [LABELS]: a Deployment of the lab workload as the
 # end-to-end checks and drills run it, for `kubectl apply -f -`; the container's extra YAML indented 8, the pod's 6,
-# the labels as a flow map's entries.
+# the labels as a flow map's entries. WORKLOAD_JAVA picks its JRE (17 unless set).
 workload_deployment() {
   cat <<YAML
 apiVersion: apps/v1
@@ -65,7 +66,7 @@ spec:
       securityContext: {runAsNonRoot: true, runAsUser: 10001, runAsGroup: 10001, seccompProfile: {type: RuntimeDefault}}
       containers:
       - name: app
-        image: $WORKLOAD_IMAGE
+        image: localhost/jvm-tuning-workload:$(workload_tag "${WORKLOAD_JAVA:-17}")
         imagePullPolicy: Never
         ports: [{name: http, containerPort: 8080}]
         readinessProbe: {httpGet: {path: /actuator/health, port: http}, periodSeconds: 2, failureThreshold: 150}

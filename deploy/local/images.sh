@@ -5,7 +5,8 @@
 #   localhost/jre:17, :21, :25  Debian root file systems with a headless JRE (bookworm, trixie, trixie)
 #   localhost/jvm-tuning-operator  operator/target/quarkus-app on the JRE 17 base, UID 10001
 #   localhost/jvm-tuning-agent  the agent jar and a static `cp` (deploy/images/cp) for its init container
-#   localhost/jvm-tuning-workload  the lab's Spring Boot app on the JRE 17 base, UID 10001
+#   localhost/jvm-tuning-workload  the lab's Spring Boot app on the JRE 17 base, UID 10001 (tag IMAGE_VERSION),
+#                               and on the JRE 21 and 25 bases (tags IMAGE_VERSION-jre21, -jre25)
 # An image is rebuilt only when a digest of its inputs changes or its archive fails its checksum, and
 # imported only when containerd holds a different manifest under its name. Runs that share the cache
 # build each artefact one at a time (env.sh's with_lock) and never see one half written; a step that
@@ -73,18 +74,19 @@ inputs_digest() {
   { echo "$SELF_DIGEST"; find "$@" -type f -print0 | sort -z | xargs -0 sha256sum | cut -c1-64; } | sha256sum | cut -c1-64
 }
 
-# build NAME TAG DIGEST FUNCTION: unless the archive $IMAGES/NAME.tar is whole and was built from
-# the same inputs, runs FUNCTION LAYOUT TAG into a fresh OCI layout and archives it; the digest of
+# build NAME TAG DIGEST FUNCTION [ARG...]: unless the archive $IMAGES/NAME.tar is whole and was built from
+# the same inputs, runs FUNCTION LAYOUT TAG ARG... into a fresh OCI layout and archives it; the digest of
 # the inputs is recorded last, once the archive is in place.
 build() {
   local name="$1" tag="$2" digest="$3" fill="$4" archive="$IMAGES/$1.tar" work layout
+  shift 4
   if [ "$(cat "$IMAGES/$name.inputs" 2>/dev/null)" = "$digest" ] && cache_ok "$archive"; then return 0; fi
   log "building $name ($tag)"
   # Under the image's lock, any temporary layout or archive of this image is a dead run's.
   rm -rf "$IMAGES/$name.inputs" "$archive" "$archive.sha256" "$IMAGES/$name.build."* "$archive."[0-9]*
   work="$(mktemp -d "$IMAGES/$name.build.XXXXXX")"
   layout="$work/oci"
-  "$fill" "$layout" "$tag"
+  "$fill" "$layout" "$tag" "$@"
   umoci gc --layout "$layout"
   tar -C "$layout" -cf "$archive.$$" .
   rm -rf "$work"
@@ -139,12 +141,12 @@ fill_agent() {
   umoci config --image "$1:$2" --config.env PATH=/bin --config.user 65532:65532
 }
 
-fill_workload() {
-  on_jre "$1" "$2" 17
+fill_workload() { # LAYOUT TAG JAVA
+  on_jre "$1" "$2" "$3"
   umoci insert --image "$1:$2" "$WORKLOAD_JAR" /app/app.jar
   # The lab binds loopback when it runs beside the cluster; in a pod it serves the pod's address.
   umoci config --image "$1:$2" --config.user 10001:10001 --config.env SERVER_ADDRESS=0.0.0.0 --config.exposedports 8080/tcp \
-    --config.entrypoint "$(java_home 17)/bin/java" --config.entrypoint -jar --config.entrypoint /app/app.jar
+    --config.entrypoint "$(java_home "$3")/bin/java" --config.entrypoint -jar --config.entrypoint /app/app.jar
 }
 
 WORKLOAD_JAR="$REPO_ROOT/lab/workload-app/target/lab-workload.jar"
@@ -186,10 +188,16 @@ image_agent() {
 }
 
 image_workload() {
-  image_jre 17
+  local java
   maven_package "$REPO_ROOT/lab/workload-app/pom.xml" "$WORKLOAD_JAR" "$REPO_ROOT/lab/workload-app/src/main" "$REPO_ROOT/lab/workload-app/pom.xml"
-  with_lock image-workload build jvm-tuning-workload "$IMAGE_VERSION" "$(inputs_digest "$IMAGES/jre17.tar.sha256" "$WORKLOAD_JAR")" fill_workload
+  for java in "${JRE_VERSIONS[@]}"; do
+    image_jre "$java"
+    with_lock "image-$(workload_archive "$java")" build "$(workload_archive "$java")" "$(workload_tag "$java")" \
+      "$(inputs_digest "$IMAGES/jre$java.tar.sha256" "$WORKLOAD_JAR")" fill_workload "$java"
+  done
 }
+# The workload on JRE 17 keeps the plain names; the others carry their Java release.
+workload_archive() { if [ "$1" = 17 ]; then echo jvm-tuning-workload; else echo "jvm-tuning-workload-jre$1"; fi; }
 
 # Imports an archive unless containerd already holds its manifest under the same name.
 import() { # NAME (archive $IMAGES/NAME.tar) REF-BASE
@@ -211,7 +219,7 @@ refs() {
     jre[0-9]*) echo "$1 localhost/jre" ;;
     operator) echo "jvm-tuning-operator localhost/jvm-tuning-operator" ;;
     agent) echo "jvm-tuning-agent localhost/jvm-tuning-agent" ;;
-    workload) echo "jvm-tuning-workload localhost/jvm-tuning-workload" ;;
+    workload) for java in "${JRE_VERSIONS[@]}"; do echo "$(workload_archive "$java") localhost/jvm-tuning-workload"; done ;;
   esac
 }
 

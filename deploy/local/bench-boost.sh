@@ -99,7 +99,7 @@ for variant in periods:
     if not ok:
         print(f"{variant:6} no request answered (of {asked[variant]})")
         continue
-    print(f"{variant:6} throttled {t} of {p} periods ({t / p:.3f}); latency p50 {rank(ok, 0.5):.0f} ms, "
+    print(f"{variant:6} throttled {t} of {p} periods ({ratio(t, p):.3f}); latency p50 {rank(ok, 0.5):.0f} ms, "
           f"p99 {rank(ok, 0.99):.0f} ms; {len(ok)} of {asked[variant]} answered 200, {len(periods[variant])} rounds")
 answered = [v for v in periods if latencies[v]]
 # Rounds are the unit of resampling: every variant ran once in each, so one draw of rounds serves every pair.

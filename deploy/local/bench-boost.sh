@@ -88,18 +88,21 @@ for variant in variants:
 # A ratio over zero: equal when both are zero, else unbounded.
 def ratio(a, b):
     return a / b if b else (1.0 if a == 0 else math.inf)
+# Of no periods (no CPU used) none was throttled.
+def fraction(throttled, periods):
+    return throttled / periods if periods else 0.0
 # Pooled over the given rounds (repeats count again): the throttled fraction and the p99, or None with nothing answered.
 def pooled(variant, rounds):
     ok = sorted(x for r in rounds for x in latencies[variant].get(r, []))
-    fraction = ratio(sum(throttled[variant][r] for r in rounds), sum(periods[variant][r] for r in rounds))
-    return fraction, (rank(ok, 0.99) if ok else None)
+    share = fraction(sum(throttled[variant][r] for r in rounds), sum(periods[variant][r] for r in rounds))
+    return share, (rank(ok, 0.99) if ok else None)
 for variant in periods:
     ok = sorted(x for xs in latencies[variant].values() for x in xs)
     t, p = sum(throttled[variant].values()), sum(periods[variant].values())
     if not ok:
         print(f"{variant:6} no request answered (of {asked[variant]})")
         continue
-    print(f"{variant:6} throttled {t} of {p} periods ({ratio(t, p):.3f}); latency p50 {rank(ok, 0.5):.0f} ms, "
+    print(f"{variant:6} throttled {t} of {p} periods ({fraction(t, p):.3f}); latency p50 {rank(ok, 0.5):.0f} ms, "
           f"p99 {rank(ok, 0.99):.0f} ms; {len(ok)} of {asked[variant]} answered 200, {len(periods[variant])} rounds")
 answered = [v for v in periods if latencies[v]]
 # Rounds are the unit of resampling: every variant ran once in each, so one draw of rounds serves every pair.

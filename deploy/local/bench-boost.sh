@@ -16,23 +16,37 @@
 #    condition's lastTransitionTime (the API server's clock, whole seconds; the readiness probe runs every 2 s).
 #    Prints each time, per variant the median with a bootstrap 95% interval, and the ratio of medians boost/none.
 # 2. After every boost has ended (the pods' applied CPU limit back to 500m), the same open-loop load against each
-#    pod's address in turn: BOOST_LOAD_RATE requests a second for BOOST_LOAD_SECONDS, each burning
-#    BOOST_LOAD_CPU_MS of CPU (lab workload /work), with curl from this host. Prints per variant the throttled
-#    periods (the container's cgroup cpu.stat nr_throttled, before and after) and the latency p50 and p99. The
-#    requests, evenly spaced, take 0.4 of the 0.5 CPU by default: what throttles is what the JVM runs beside them
-#    (GC and JIT threads, as many as the CPUs it was sized for).
+#    pod's address: BOOST_LOAD_RATE requests a second for BOOST_LOAD_SECONDS in all, each burning BOOST_LOAD_CPU_MS
+#    of CPU (lab workload /work), with curl from this host. The load is cut into BOOST_LOAD_SLICES slices a variant,
+#    run interleaved: in each round every variant gets one slice, in an order rotated each round, so whatever else
+#    the machine runs meanwhile falls on every variant alike. A slice records the container's throttled periods
+#    (cgroup cpu.stat nr_periods and nr_throttled, before and after) and its requests' latencies, tagged with its
+#    round. The requests, evenly spaced, take 0.4 of the 0.5 CPU by default: what throttles is what the JVM runs
+#    beside them (GC and JIT threads, as many as the CPUs it was sized for).
+#    Prints per variant, pooled over the rounds, the throttled periods of all periods and the latency p50 and p99;
+#    then for boost/none, naive/none and boost/naive the ratio of the throttled-period fractions and the ratio of
+#    the p99s, each with a paired bootstrap 95% interval (the rounds resampled, the same rounds for both variants;
+#    a fixed seed, so --summarize gives the same figures again). The verdicts:
+#      within 5% (of none): yes when both point estimates are within 0.95-1.05 and both intervals overlap 0.95-1.05;
+#        otherwise no. When an interval reaches beyond 0.95-1.05 the yes says so: the run could not tell a 5%
+#        difference from noise, so it is no proof of one within 5%;
+#      better than naive: yes when both boost/naive point estimates are below 1 and both intervals' upper ends too
+#        (measurably better); otherwise not shown.
 # Every wait is bounded; the load is bounded in requests and time, to pod addresses only. The benchmark's objects
 # carry the label bench=startup-boost and are deleted at the end, however it ends.
-# Usage: bench-boost.sh                 (about 25 minutes with the defaults on 2 cores)
+# Usage: bench-boost.sh                 (about 32 minutes with the defaults on 2 cores: 9 of them the load)
 #        bench-boost.sh --summarize DIR (the figures again, from the files of an earlier run)
-# Knobs: BOOST_ROUNDS (5), BOOST_LOAD_SECONDS (60), BOOST_LOAD_RATE (10), BOOST_LOAD_CPU_MS (40), BOOST_CPU (2),
-#        BOOST_WARMUP (30, seconds), BOOST_RESULTS (a new directory under /tmp: the times and latencies, kept).
+# Knobs: BOOST_ROUNDS (5), BOOST_LOAD_SECONDS (180 a variant, a whole multiple of the slices), BOOST_LOAD_SLICES (6),
+#        BOOST_LOAD_RATE (10), BOOST_LOAD_CPU_MS (40), BOOST_CPU (2), BOOST_WARMUP (30, seconds),
+#        BOOST_RESULTS (a new directory under /tmp: the times, and per variant VARIANT.throttled with lines
+#        "ROUND PERIODS THROTTLED" and VARIANT.latency with lines "ROUND HTTP-CODE SECONDS"; kept).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 export KUBECONFIG="$KUBECONFIG_FILE"
 NS="${NAMESPACE:-shop}"
 ROUNDS="${BOOST_ROUNDS:-5}"
-LOAD_SECONDS="${BOOST_LOAD_SECONDS:-60}"
+LOAD_SECONDS="${BOOST_LOAD_SECONDS:-180}"
+SLICES="${BOOST_LOAD_SLICES:-6}"
 LOAD_RATE="${BOOST_LOAD_RATE:-10}"
 LOAD_CPU_MS="${BOOST_LOAD_CPU_MS:-40}"
 BOOST_CPU="${BOOST_CPU:-2}"
@@ -44,66 +58,80 @@ VARIANTS=(none naive boost)
 deployment_of() { echo "bench-boost-$1"; }
 
 # startup_summary FILE: the lines "VARIANT SECONDS" summarised per variant: median, a bootstrap 95% interval of the
-# median (a fixed seed, so the same file gives the same figures), and the ratio of medians boost/none with its own.
-startup_summary() {
-  python3 - "$1" <<'PY'
-import random, statistics, sys
-times = {}
-for line in open(sys.argv[1]):
-    variant, seconds = line.split()
-    times.setdefault(variant, []).append(float(seconds))
-rng = random.Random(1)
-def interval(draw):
-    draws = sorted(draw() for _ in range(10000))
-    return draws[249], draws[9749]
-def resampled_median(xs):
-    return statistics.median(rng.choices(xs, k=len(xs)))
-for variant, xs in times.items():
-    low, high = interval(lambda: resampled_median(xs))
-    print(f"{variant:6} median {statistics.median(xs):6.1f} s  95% interval {low:.1f}-{high:.1f}  "
-          f"(n {len(xs)}, min {min(xs):.1f}, max {max(xs):.1f})")
-if "boost" in times and "none" in times:
-    ratio = statistics.median(times["boost"]) / statistics.median(times["none"])
-    low, high = interval(lambda: resampled_median(times["boost"]) / resampled_median(times["none"]))
-    print(f"boost/none: {ratio:.2f} (95% interval {low:.2f}-{high:.2f}); "
-          f"at least 35% faster: {'met' if ratio <= 0.65 else 'not met'}")
-PY
-}
+# median, and the ratio of medians boost/none with its own.
+startup_summary() { python3 "$REPO_ROOT/deploy/local/resampling.py" "$1" "boost/none<=0.65"; }
 
-# load_summary DIR: per variant the throttled periods (DIR/VARIANT.throttled: "PERIODS THROTTLED" deltas) and the
-# latencies of DIR/VARIANT.latency ("HTTP-CODE SECONDS" a request), then each against none.
+# load_summary DIR: per variant, pooled over the rounds, the throttled periods (DIR/VARIANT.throttled: "ROUND PERIODS
+# THROTTLED" deltas) and the latencies of DIR/VARIANT.latency ("ROUND HTTP-CODE SECONDS" a request); then the ratios
+# of throttled-period fractions and of p99s for each pair, with paired bootstrap intervals, and the verdicts.
 load_summary() {
-  python3 - "$1" "${VARIANTS[@]}" <<'PY'
+  PYTHONPATH="$REPO_ROOT/deploy/local" python3 - "$1" "${VARIANTS[@]}" <<'PY'
 import math, os, sys
+from resampling import DRAWS, interval_of, seeded
 directory, variants = sys.argv[1], sys.argv[2:]
 def rank(xs, q):
     return xs[max(0, math.ceil(q * len(xs)) - 1)]
-figures = {}
+periods, throttled, latencies, asked = {}, {}, {}, {}
 for variant in variants:
     path = os.path.join(directory, variant + ".latency")
     if not os.path.exists(path):
         continue
-    answers = [line.split() for line in open(path)]
-    ok = sorted(float(seconds) * 1000 for code, seconds in answers if code == "200")
-    periods, throttled = map(int, open(os.path.join(directory, variant + ".throttled")).read().split())
+    periods[variant], throttled[variant], latencies[variant], asked[variant] = {}, {}, {}, 0
+    for line in open(os.path.join(directory, variant + ".throttled")):
+        r, p, t = line.split()
+        periods[variant][r], throttled[variant][r] = int(p), int(t)
+    for line in open(path):
+        r, code, seconds = line.split()
+        asked[variant] += 1
+        if code == "200":
+            latencies[variant].setdefault(r, []).append(float(seconds) * 1000)
+# A ratio over zero: equal when both are zero, else unbounded.
+def ratio(a, b):
+    return a / b if b else (1.0 if a == 0 else math.inf)
+# Of no periods (no CPU used) none was throttled.
+def fraction(throttled, periods):
+    return throttled / periods if periods else 0.0
+# Pooled over the given rounds (repeats count again): the throttled fraction and the p99, or None with nothing answered.
+def pooled(variant, rounds):
+    ok = sorted(x for r in rounds for x in latencies[variant].get(r, []))
+    share = fraction(sum(throttled[variant][r] for r in rounds), sum(periods[variant][r] for r in rounds))
+    return share, (rank(ok, 0.99) if ok else None)
+for variant in periods:
+    ok = sorted(x for xs in latencies[variant].values() for x in xs)
+    t, p = sum(throttled[variant].values()), sum(periods[variant].values())
     if not ok:
-        print(f"{variant:6} no request answered (of {len(answers)})")
+        print(f"{variant:6} no request answered (of {asked[variant]})")
         continue
-    figures[variant] = (throttled, rank(ok, 0.99))
-    print(f"{variant:6} throttled {throttled} of {periods} periods; latency p50 {rank(ok, 0.5):.0f} ms, "
-          f"p99 {rank(ok, 0.99):.0f} ms; {len(ok)} of {len(answers)} answered 200")
-if "none" in figures:
-    base = figures["none"]
-    def within(a, b):
-        return abs(a - b) <= 0.05 * b
-    for variant in ("boost", "naive"):
-        if variant in figures:
-            throttled, p99 = figures[variant]
-            print(f"{variant}/none: throttled periods {throttled / max(base[0], 1):.2f}, p99 {p99 / base[1]:.2f}; "
-                  f"within 5%: {'yes' if within(throttled, base[0]) and within(p99, base[1]) else 'no'}")
-    if "boost" in figures and "naive" in figures:
-        better = figures["boost"][0] < figures["naive"][0] and figures["boost"][1] < figures["naive"][1]
-        print(f"boost better than naive in both throttled periods and p99: {'yes' if better else 'no'}")
+    print(f"{variant:6} throttled {t} of {p} periods ({fraction(t, p):.3f}); latency p50 {rank(ok, 0.5):.0f} ms, "
+          f"p99 {rank(ok, 0.99):.0f} ms; {len(ok)} of {asked[variant]} answered 200, {len(periods[variant])} rounds")
+answered = [v for v in periods if latencies[v]]
+# Rounds are the unit of resampling: every variant ran once in each, so one draw of rounds serves every pair.
+rounds = sorted(set.intersection(*(set(periods[v]) for v in answered))) if answered else []
+pairs = [(a, b) for a, b in (("boost", "none"), ("naive", "none"), ("boost", "naive")) if a in answered and b in answered]
+if not pairs or not rounds:
+    sys.exit(0)
+def ratios(rounds):
+    figures = {v: pooled(v, rounds) for v in answered}
+    # A p99 of nothing answered is taken as unbounded: such a draw counts against the variant that answered nothing.
+    return {(a, b): tuple(math.inf if x is None else 0.0 if y is None else ratio(x, y)
+                          for x, y in zip(figures[a], figures[b])) for a, b in pairs}
+point = ratios(rounds)
+rng = seeded()
+draws = [ratios(rng.choices(rounds, k=len(rounds))) for _ in range(DRAWS)]
+for a, b in pairs:
+    (throttled_ratio, p99_ratio) = point[(a, b)]
+    (t_low, t_high), (p_low, p_high) = (interval_of(d[(a, b)][i] for d in draws) for i in (0, 1))
+    line = (f"{a}/{b}: throttled fraction {throttled_ratio:.2f} (95% interval {t_low:.2f}-{t_high:.2f}), "
+            f"p99 {p99_ratio:.2f} ({p_low:.2f}-{p_high:.2f}), {len(rounds)} rounds")
+    if b == "none":
+        lows, highs = (t_low, p_low), (t_high, p_high)
+        within = all(0.95 <= x <= 1.05 for x in point[(a, b)]) and max(lows) <= 1.05 and min(highs) >= 0.95
+        inside = min(lows) >= 0.95 and max(highs) <= 1.05
+        line += f"; within 5%: {'no' if not within else 'yes' if inside else 'yes, but the intervals reach beyond 0.95-1.05'}"
+    else:
+        better = throttled_ratio < 1 and p99_ratio < 1 and t_high < 1 and p_high < 1
+        line += f"; better than {b}: {'yes' if better else 'not shown'}"
+    print(line)
 PY
 }
 
@@ -115,6 +143,9 @@ if [ "${1:-}" = --summarize ]; then
 fi
 [ $# -eq 0 ] || die "usage: $0   (knobs in its header), or $0 --summarize DIR"
 
+[ "$SLICES" -ge 1 ] && [ $((LOAD_SECONDS % SLICES)) -eq 0 ] ||
+  die "BOOST_LOAD_SECONDS ($LOAD_SECONDS) must be a whole multiple of BOOST_LOAD_SLICES ($SLICES)"
+SLICE_SECONDS=$((LOAD_SECONDS / SLICES))
 RESULTS="${BOOST_RESULTS:-$(mktemp -d /tmp/bench-boost.XXXXXX)}"
 mkdir -p "$RESULTS"
 : > "$RESULTS/startup"
@@ -219,25 +250,25 @@ stop() {
   wait_for 120 "the pod of $(deployment_of "$1") gone" no_pods "$1"
 }
 
-# load VARIANT POD: the fixed-rate load against the pod's address; each request's code and seconds into the results.
+# load ROUND VARIANT POD: one slice of the fixed-rate load against the pod's address, SLICE_SECONDS long; each
+# request's code and seconds, and the slice's throttled periods, appended to the variant's files tagged with ROUND.
 load() {
-  local ip out="$RESULTS/$1.latency" before after periods throttled periods_after throttled_after
-  local i due now total=$((LOAD_SECONDS * LOAD_RATE)) began
-  ip="$(kubectl get pod -n "$NS" "$2" -o jsonpath='{.status.podIP}')"
-  : > "$out"
-  before="$(cpu_stat "$2")"
+  local ip before after periods throttled periods_after throttled_after
+  local i due now total=$((SLICE_SECONDS * LOAD_RATE)) began
+  ip="$(kubectl get pod -n "$NS" "$3" -o jsonpath='{.status.podIP}')"
+  before="$(cpu_stat "$3")"
   began="$(date +%s%N)"
   for ((i = 0; i < total; i++)); do
     # Open loop: the i-th request leaves at its own time, whatever the earlier ones are waiting for.
     due=$((began + i * 1000000000 / LOAD_RATE)) now="$(date +%s%N)"
     [ "$due" -le "$now" ] || sleep "$(printf '%d.%09d' $(((due - now) / 1000000000)) $(((due - now) % 1000000000)))"
-    curl -s -m 10 -o /dev/null -w '%{http_code} %{time_total}\n' "http://$ip:8080/work?cpuMs=$LOAD_CPU_MS" >> "$out" &
+    curl -s -m 10 -o /dev/null -w "$1 %{http_code} %{time_total}\n" "http://$ip:8080/work?cpuMs=$LOAD_CPU_MS" >> "$RESULTS/$2.latency" &
   done
   wait
-  after="$(cpu_stat "$2")"
+  after="$(cpu_stat "$3")"
   read -r periods throttled <<<"$before"
   read -r periods_after throttled_after <<<"$after"
-  echo "$((periods_after - periods)) $((throttled_after - throttled))" > "$RESULTS/$1.throttled"
+  echo "$1 $((periods_after - periods)) $((throttled_after - throttled))" >> "$RESULTS/$2.throttled"
 }
 
 # ---- The run ----
@@ -270,16 +301,25 @@ for round in $(seq "$ROUNDS"); do
 done
 startup_summary "$RESULTS/startup"
 
-step "After the boosts: ${LOAD_RATE} requests/s of ${LOAD_CPU_MS} ms CPU for ${LOAD_SECONDS} s against each pod in turn"
+step "After the boosts: ${LOAD_RATE} requests/s of ${LOAD_CPU_MS} ms CPU, ${SLICES} rounds of ${SLICE_SECONDS} s against each pod"
 # Started one at a time as in the rounds, each boost ended before the next starts.
+declare -A pods
 for variant in "${VARIANTS[@]}"; do
-  pod="$(start "$variant")"
-  settle "$variant" "$pod"
+  pods[$variant]="$(start "$variant")"
+  settle "$variant" "${pods[$variant]}"
+  : > "$RESULTS/$variant.latency"
+  : > "$RESULTS/$variant.throttled"
 done
-for variant in "${VARIANTS[@]}"; do
-  pod="$(pod_of "$variant")"
-  at_own_limit "$pod" || die "$pod runs at $(applied_cpu "$pod") CPU, not $LIMIT"
-  load "$variant" "$pod"
+# Interleaved slices, the order rotated each round: what else the machine runs meanwhile falls on every variant alike,
+# and the rounds pair the variants for the intervals.
+for round in $(seq "$SLICES"); do
+  for i in 0 1 2; do
+    variant="${VARIANTS[$(((round + i) % 3))]}"
+    pod="${pods[$variant]}"
+    at_own_limit "$pod" || die "$pod runs at $(applied_cpu "$pod") CPU, not $LIMIT"
+    load "$round" "$variant" "$pod"
+    printf 'round %d %-6s %s\n' "$round" "$variant" "$(tail -n 1 "$RESULTS/$variant.throttled" | awk '{print $3 " of " $2 " periods throttled"}')"
+  done
 done
 load_summary "$RESULTS"
 printf '\n%d s in all; times and latencies in %s\n' $((SECONDS - began)) "$RESULTS"

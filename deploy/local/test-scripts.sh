@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Tests of the scripts' own machinery, each in a cache of its own: retried downloads, the cache's
 # checksums and locks, and images.sh's handling of a damaged archive, a failing build step and two
-# runs into one empty cache. Needs Go and umoci (install-tools.sh). Prints "N passed, N failed".
+# runs into one empty cache; the benchmarks' summaries of synthetic results. Needs Go and umoci (install-tools.sh).
+# Prints "N passed, N failed".
+# Usage: test-scripts.sh [TEXT]   (only the tests whose name contains TEXT)
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+only="${1:-}"
 passed=0
 failed=0
 work="$(mktemp -d)"
@@ -12,6 +15,7 @@ trap 'rm -rf "$work"' EXIT
 # check NAME COMMAND...: one test; its output is shown only when it fails.
 check() {
   local name="$1"; shift
+  [[ "$name" == *"$only"* ]] || return 0
   if ("$@") >"$work/out" 2>&1; then
     passed=$((passed + 1)); echo "ok   $name"
   else
@@ -107,6 +111,55 @@ two_runs_share_an_empty_cache() {
     [ "$(cat "$work/log-a" "$work/log-b" | grep -c 'building pause')" = 1 ]
 }
 
+# boost_run DIR BOOST NAIVE: bench-boost.sh's files of a run of 6 load rounds, none's latencies and throttled periods
+# random, boost's and naive's none's scaled by a factor a round (BOOST and NAIVE: six, separated by commas).
+boost_run() {
+  python3 - "$@" <<'PY'
+import os, random, sys
+directory, factors = sys.argv[1], {"none": [1.0] * 6, "boost": sys.argv[2].split(","), "naive": sys.argv[3].split(",")}
+os.makedirs(directory)
+rng = random.Random(7)
+with open(os.path.join(directory, "startup"), "w") as startup:
+    startup.writelines(f"{variant} {seconds}\n" for variant, seconds in (("none", 19), ("naive", 7), ("boost", 7)))
+rounds = []
+for _ in range(6):
+    busy = rng.uniform(0.8, 1.3)  # what else the machine ran in the round, alike for every variant
+    rounds.append(([rng.lognormvariate(-3, 0.5) * busy for _ in range(300)], 75 * busy))
+for variant, scale in factors.items():
+    with open(os.path.join(directory, variant + ".latency"), "w") as latency, \
+            open(os.path.join(directory, variant + ".throttled"), "w") as throttled:
+        for r, ((seconds, periods), factor) in enumerate(zip(rounds, map(float, scale)), 1):
+            latency.writelines(f"{r} 200 {s * factor:.6f}\n" for s in seconds)
+            throttled.write(f"{r} 300 {round(periods * factor)}\n")
+PY
+}
+boost_verdicts() { # NAME BOOST NAIVE EXPECTED-LINES...
+  local name="$1"; boost_run "$work/$1" "$2" "$3" || return 1; shift 3
+  "$REPO_ROOT/deploy/local/bench-boost.sh" --summarize "$work/$name" >"$work/$name.out" || return 1
+  local expected
+  for expected in "$@"; do
+    grep -q -- "$expected" "$work/$name.out" || { echo "no line matching: $expected"; cat "$work/$name.out"; return 1; }
+  done
+}
+boost_summary_verdicts() {
+  boost_verdicts same 1,1,1,1,1,1 1.2,1.2,1.2,1.2,1.2,1.2 \
+    '^boost/none: throttled fraction 1.00 .* p99 1.00 .*; within 5%: yes$' \
+    '^naive/none: throttled fraction 1.20 .*; within 5%: no$' '^boost/naive: .*; better than naive: yes$' &&
+  boost_verdicts worse 1.1,1.1,1.1,1.1,1.1,1.1 1.2,1.2,1.2,1.2,1.2,1.2 \
+    '^boost/none: .*; within 5%: no$' '^boost/naive: .*; better than naive: yes$' &&
+  boost_verdicts noisy 0.9,1.1,0.95,1.05,1.1,0.9 0.9,1.3,1,1.1,1.4,0.8 \
+    '^boost/none: .*; within 5%: yes, but the intervals reach beyond 0.95-1.05$' \
+    '^boost/naive: throttled fraction 0.9.*; better than naive: not shown$'
+}
+
+rollout_summary_ratio() {
+  printf 'plain 27.5\nboost 20.1\nboost 19.0\nplain 28.3\nplain 24.7\nboost 18.2\nboost 22.0\nplain 41.0\nplain 26.0\nboost 17.5\n' >"$work/times"
+  "$REPO_ROOT/deploy/local/bench-rollout.sh" --summarize "$work/times" >"$work/rollout.out" || return 1
+  cat "$work/rollout.out"
+  grep -q '^plain  median   27.5 s  95% interval 24.7-41.0  (n 5, min 24.7, max 41.0)$' "$work/rollout.out" &&
+    grep -q '^boost  median   19.0 s ' "$work/rollout.out" && grep -q '^boost/plain: 0.69 (95% interval 0.[0-9][0-9]-0.[0-9][0-9])$' "$work/rollout.out"
+}
+
 check "retry: a download that fails twice is tried again and passes" retry_passes_after_two_failures
 check "retry: gives up after the last attempt, naming the download" retry_names_what_it_gave_up_on
 check "quietly: output kept in a log, shown only on failure, with the exit status" quiet_unless_it_fails
@@ -115,5 +168,7 @@ check "cache: two builders of one artefact run one after the other" lock_seriali
 check "images.sh: a damaged archive is rebuilt, saying so" damaged_archive_is_rebuilt
 check "images.sh: a failing step stops the build, named, with no image or digest left" failed_step_leaves_no_image
 check "images.sh: two runs into one empty cache build once and both pass" two_runs_share_an_empty_cache
+check "bench-boost.sh --summarize: within 5% of none and better than naive, read from paired intervals" boost_summary_verdicts
+check "bench-rollout.sh --summarize: per variant the median and its interval, and boost/plain" rollout_summary_ratio
 echo "scripts: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -127,7 +127,7 @@ condition_delay() { # TYPE PROFILE
 }
 reported_overridden() { # NAME OPTION-NAMED
   local message delay
-  wait_for 300 "tp/$1 SettingsEffective=False" condition_is SettingsEffective "$1" False
+  wait_for 420 "tp/$1 SettingsEffective=False" condition_is SettingsEffective "$1" False
   message="$(kubectl get tp "$1" -n "$NS" -o jsonpath='{.status.conditions[?(@.type=="SettingsEffective")].message}')"
   delay="$(condition_delay SettingsEffective "$1")"
   echo "$1: SettingsEffective=False ${delay} s after its pod was Ready: $message"

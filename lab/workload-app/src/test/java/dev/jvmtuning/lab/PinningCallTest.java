@@ -41,7 +41,7 @@ class PinningCallTest {
     }
 
     @Test
-    void theEndpointAnswersOnceItHeldTheMonitorAndRefusesAnOutOfRangeTime() throws Exception {
+    void theEndpointNamesItsThreadAndRefusesAnOutOfRangeTime() throws Exception {
         WorkController controller = new WorkController(null);
         var answer = controller.pinned(5);
         assertEquals(200, answer.getStatusCode().value());

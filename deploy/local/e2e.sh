@@ -223,7 +223,7 @@ restart_during_boost_rolled_back() {
   echo "$pod runs at $(applied_cpu "$pod") CPU (its limit 500m)"
   for kill in 1 2 3; do
     wait_for 120 "$pod's container running" container_running "$pod"
-    kubectl exec -n "$NS" "$pod" -c app -- kill 1
+    kubectl exec -n "$NS" "$pod" -c app -- /bin/sh -c 'kill 1'
     wait_for 60 "$pod restarted $kill times" test_restarts "$pod" "$kill"
     [ "$kill" -gt 1 ] || wait_for 60 "$pod back at 500m after its restart" test_cpu "$pod" 500m
   done

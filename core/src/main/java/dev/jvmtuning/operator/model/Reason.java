@@ -39,7 +39,7 @@ public enum Reason {
             + "with backoff, and the next reconcile that gets through says again where the profile stands", ConditionType.READY),
     // RolloutComplete
     ROLLOUT_COMPLETE("RolloutComplete", "every replica runs the tuned pod template", ConditionType.ROLLOUT_COMPLETE),
-    ROLLING_OUT("RollingOut", Kind.STATE, "the Deployment is rolling the pods onto the tuned settings", ConditionType.ROLLOUT_COMPLETE,
+    ROLLING_OUT("RollingOut", Kind.STATE, "the Deployment is rolling the pods onto the tuned pod template", ConditionType.ROLLOUT_COMPLETE,
             ConditionType.READY),
     DEGRADED("Degraded", "the rollout passed its progress deadline", ConditionType.ROLLOUT_COMPLETE, ConditionType.READY),
     // SettingsEffective

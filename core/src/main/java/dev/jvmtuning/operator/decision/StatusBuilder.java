@@ -204,7 +204,10 @@ public final class StatusBuilder {
         return this;
     }
 
-    /** The settings are written; once their rollout completed, {@link #attested} says whether the JVMs run them. */
+    /**
+     * The settings are written; once their rollout completed, {@link #attested} says whether the JVMs run them. Until then
+     * Ready says only what the rollout knows: which template the pods run.
+     */
     public StatusBuilder applied(String message, Rollout rollout) {
         if (!rollout.complete()) {
             notAttested();
@@ -216,16 +219,26 @@ public final class StatusBuilder {
     }
 
     /**
-     * What the JVMs of the settings in force report they run. A pod whose JVM runs another value is not Ready:
-     * Ready says the pods run the tuned settings only when their JVMs say so.
+     * What the JVMs of the settings in force report they run, after {@link #applied} with a completed rollout. A pod whose
+     * JVM runs another value is not Ready: Ready says the pods run the tuned settings only when their JVMs say so. Pods
+     * that report nothing stay Ready, as a pod without the agent never reports, but Ready's message says only that they
+     * run the tuned template, and why their JVMs are not heard.
      */
     public StatusBuilder attested(Attestation attestation) {
         setEffective(s -> s.getRenderedAs() == null ? null : attestation.effectiveOf(s.getRenderedAs(), s.getName()).map(Attestation.Effective::describe)
                 .orElse(null));
         String message = "the planned JVM options are " + attestation.message();
         switch (attestation.verdict()) {
-            case IN_EFFECT -> condition(SETTINGS_EFFECTIVE, ConditionStatus.TRUE, Reason.OPTIONS_IN_EFFECT, message);
-            case NOT_REPORTED -> condition(SETTINGS_EFFECTIVE, ConditionStatus.UNKNOWN, Reason.OPTIONS_NOT_REPORTED, message);
+            case IN_EFFECT -> {
+                condition(SETTINGS_EFFECTIVE, ConditionStatus.TRUE, Reason.OPTIONS_IN_EFFECT, message);
+                condition(READY, ConditionStatus.TRUE, Reason.READY, attestation.inEffect() + " of " + attestation.pods()
+                        + " replicas run the tuned settings, as their JVMs report");
+            }
+            case NOT_REPORTED -> {
+                condition(SETTINGS_EFFECTIVE, ConditionStatus.UNKNOWN, Reason.OPTIONS_NOT_REPORTED, message);
+                String rollout = Conditions.find(status.getConditions(), ROLLOUT_COMPLETE).orElseThrow().getMessage();
+                condition(READY, ConditionStatus.TRUE, Reason.READY, rollout + "; what their JVMs run is not reported: " + message);
+            }
             case DIFFERS -> {
                 String overridden = message + ". Something the JVM reads after the operator's variable overrides it (a flag on the "
                         + "command line, often in the image's entrypoint): drop it there, or let the profile plan around it";

@@ -5,9 +5,10 @@ import java.util.Optional;
 
 /** The condition types of a TuningProfile's status. */
 public enum ConditionType {
-    READY("Ready", Polarity.NORMAL_TRUE, "the summary: the settings are in effect on every replica (or, in mode Recommend, planned)"),
+    READY("Ready", Polarity.NORMAL_TRUE, "the summary: every replica runs the tuned pod template and no "
+            + "JVM reports other settings; the message says what the JVMs report (or, in mode Recommend, the settings are planned)"),
     APPLIED("Applied", Polarity.NORMAL_TRUE, "the planned settings are written into the Deployment"),
-    ROLLOUT_COMPLETE("RolloutComplete", Polarity.NORMAL_TRUE, "every replica runs the tuned settings"),
+    ROLLOUT_COMPLETE("RolloutComplete", Polarity.NORMAL_TRUE, "every replica runs the tuned pod template"),
     SETTINGS_EFFECTIVE("SettingsEffective", Polarity.NORMAL_TRUE, "every pod of the settings in force runs the planned JVM options, as "
             + "its own JVM reports them (the jvm-tuning agent's jvmtuning_vm_option series)"),
     METRICS_AVAILABLE("MetricsAvailable", Polarity.NORMAL_TRUE, "the operator reads the pods' metrics"),

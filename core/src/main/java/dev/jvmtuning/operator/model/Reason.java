@@ -33,12 +33,13 @@ public enum Reason {
     OOM_KILLS_REPEATED("OomKillsRepeated", "pods were OOM-killed again after three answered kills in a row, each with a larger "
             + "budget for the part that ran over, and no healthy rollout between: the Deployment stays on its own template until the "
             + "profile changes", ConditionType.APPLIED, ConditionType.READY),
-    READY("Ready", "every replica runs the tuned settings", ConditionType.READY),
+    READY("Ready", "every replica runs the tuned pod template and no JVM reports other settings; the message says whether the JVMs "
+            + "report the tuned settings or have not reported, and why", ConditionType.READY),
     RECONCILE_FAILED("ReconcileFailed", "the reconcile failed on an unexpected error, which the message names; the operator retries "
             + "with backoff, and the next reconcile that gets through says again where the profile stands", ConditionType.READY),
     // RolloutComplete
-    ROLLOUT_COMPLETE("RolloutComplete", "every replica runs the tuned settings", ConditionType.ROLLOUT_COMPLETE),
-    ROLLING_OUT("RollingOut", Kind.STATE, "the Deployment is rolling the pods onto the tuned settings", ConditionType.ROLLOUT_COMPLETE,
+    ROLLOUT_COMPLETE("RolloutComplete", "every replica runs the tuned pod template", ConditionType.ROLLOUT_COMPLETE),
+    ROLLING_OUT("RollingOut", Kind.STATE, "the Deployment is rolling the pods onto the tuned pod template", ConditionType.ROLLOUT_COMPLETE,
             ConditionType.READY),
     DEGRADED("Degraded", "the rollout passed its progress deadline", ConditionType.ROLLOUT_COMPLETE, ConditionType.READY),
     // SettingsEffective

@@ -10,7 +10,7 @@ import java.util.Optional;
 
 /**
  * Where the rollout of the tuned template stands, judged from the Deployment's own status once its
- * controller has seen the current generation. Pure.
+ * controller has seen the current generation. It knows which template the pods run, not what their JVMs run. Pure.
  */
 public record Rollout(boolean complete, Reason reason, String message) {
 
@@ -31,7 +31,7 @@ public record Rollout(boolean complete, Reason reason, String message) {
         int available = Objects.requireNonNullElse(status.getAvailableReplicas(), 0);
         int total = Objects.requireNonNullElse(status.getReplicas(), 0);
         if (updated == replicas && available == replicas && total == replicas) {
-            return new Rollout(true, Reason.ROLLOUT_COMPLETE, replicas + " of " + replicas + " replicas run the tuned settings");
+            return new Rollout(true, Reason.ROLLOUT_COMPLETE, replicas + " of " + replicas + " replicas run the tuned pod template");
         }
         return new Rollout(false, Reason.ROLLING_OUT, updated + " of " + replicas + " replicas updated, " + available + " available");
     }

@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
+import dev.jvmtuning.operator.model.Attestation;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
+import dev.jvmtuning.operator.model.EffectiveOptions;
+import dev.jvmtuning.operator.model.EffectiveOptions.Option;
+import dev.jvmtuning.operator.model.EffectiveOptions.Origin;
 import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.NativeMemory;
@@ -14,13 +18,14 @@ import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.planner.MemoryBudget;
 import dev.jvmtuning.operator.pressure.MemoryAccount;
 import dev.jvmtuning.operator.rollout.Rollout;
+import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class StatusBuilderTest {
-    private static final Rollout COMPLETE = new Rollout(true, Reason.ROLLOUT_COMPLETE, "2 of 2 replicas run the tuned settings");
+    private static final Rollout COMPLETE = new Rollout(true, Reason.ROLLOUT_COMPLETE, "2 of 2 replicas run the tuned pod template");
     private static final Rollout ROLLING = new Rollout(false, Reason.ROLLING_OUT, "1 of 2 replicas updated, 1 available");
     private static final Instant T0 = Instant.parse("2026-11-25T10:00:00Z");
 
@@ -37,6 +42,37 @@ class StatusBuilderTest {
 
         assertThat(new StatusBuilder(later.build(), 2L, T0.plusSeconds(120).toString()).recommendOnly().rolloutCompletedAt())
                 .as("nothing rolls out in Recommend mode").isEmpty();
+    }
+
+    private static final List<String> HEAP = List.of("-Xmx512m");
+    /** A JVM that runs HEAP, in a container it sizes itself for. */
+    private static final EffectiveOptions RUNS_HEAP = new EffectiveOptions(Map.of("MaxHeapSize", new Option(512 * Units.MI, Origin.ENVIRON_VAR),
+            "UseContainerSupport", new Option(1, Origin.DEFAULT)));
+
+    private static Condition ready(Attestation attestation) {
+        TuningProfileStatus status = new StatusBuilder(new TuningProfileStatus(), 1L, T0.toString()).applied("applied", COMPLETE)
+                .attested(attestation).build();
+        return Conditions.find(status.getConditions(), ConditionType.READY).orElseThrow();
+    }
+
+    @Test
+    void readySaysTheReplicasRunTheTunedSettingsOnlyWhenTheirJvmsReportIt() {
+        Condition ready = ready(Attestation.of(HEAP, Map.of(), Map.of("orders-1", RUNS_HEAP, "orders-2", RUNS_HEAP)));
+
+        assertThat(ready.getStatus()).isEqualTo("True");
+        assertThat(ready.getReason()).isEqualTo(Reason.READY.text());
+        assertThat(ready.getMessage()).isEqualTo("2 of 2 replicas run the tuned settings, as their JVMs report");
+    }
+
+    @Test
+    void readyStaysTrueWhenTheJvmsReportNothingButSaysOnlyWhatTheRolloutKnowsAndWhy() {
+        Condition ready = ready(Attestation.of(HEAP, Map.of(), Map.of("orders-1", RUNS_HEAP, "orders-2", EffectiveOptions.NONE)));
+
+        assertThat(ready.getStatus()).as("a pod without the agent never reports: it is not held back for that").isEqualTo("True");
+        assertThat(ready.getReason()).isEqualTo(Reason.READY.text());
+        assertThat(ready.getMessage()).isEqualTo("2 of 2 replicas run the tuned pod template; what their JVMs run is not reported: "
+                + "the planned JVM options are in effect on 1 of 2 pods; no options reported by orders-2 (no jvm-tuning agent, or an older one)");
+        assertThat(ready.getMessage()).doesNotContain("run the tuned settings");
     }
 
     private static final long MI = Units.MI;

@@ -72,8 +72,8 @@ class RolloutJudgeTest {
                         Reason.ROLLING_OUT, "2 of 2 replicas updated, 2 available", false),
                 Arguments.of("a pod of other settings crash-loops: not this rollout's fault", ROLLING, List.of(pod("old", CRASH_LOOPING)),
                         Reason.ROLLING_OUT, "1 of 2 replicas updated, 1 available", false),
-                Arguments.of("every replica runs the new settings", deployment(3, 2, 2, 2, null), List.of(pod("new", RUNNING)),
-                        Reason.ROLLOUT_COMPLETE, "2 of 2 replicas run the tuned settings", true));
+                Arguments.of("every replica runs the new pod template", deployment(3, 2, 2, 2, null), List.of(pod("new", RUNNING)),
+                        Reason.ROLLOUT_COMPLETE, "2 of 2 replicas run the tuned pod template", true));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -44,7 +44,7 @@ class OperatorMetricsTest {
 
     private static TuningProfileStatus applied() {
         StatusBuilder status = new StatusBuilder(new TuningProfileStatus(), 1L, "2026-11-23T10:00:00Z")
-                .applied("applied", new Rollout(true, Reason.ROLLOUT_COMPLETE, "2 of 2 replicas run the tuned settings"));
+                .applied("applied", new Rollout(true, Reason.ROLLOUT_COMPLETE, "2 of 2 replicas run the tuned pod template"));
         TuningProfileStatus built = status.build();
         built.setSettings(List.of(new Setting("threads.max", "150", "SERVER_TOMCAT_THREADS_MAX", "R1", "", null),
                 new Setting("heap.size", "1488Mi", "-Xmx1488m", "R9", "", null),

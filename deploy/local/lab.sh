@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The tuning lab: does the planner find settings near the best ones on a real server? For each
 # scenario (io-bound, cpu-bound, mixed, allocation-heavy, pool-bound on Spring Boot/Tomcat; quarkus-pool-bound
-# and overload on Quarkus; jetty-mixed on Spring Boot/Jetty) the workload app runs as a real process in a cgroup with the scenario's container limits on CPU 1, under
+# and overload on Quarkus; jetty-mixed on Spring Boot/Jetty; undertow-mixed on Spring Boot/Undertow) the workload app runs as a real process in a cgroup with the scenario's container limits on CPU 1, under
 # closed-loop HTTP load on 127.0.0.1 from the lab's JVM on CPU 0: with the defaults, every point of
 # a sweep, the planner's settings, the closed loop's (defaults -> observe -> plan, twice) and mode
 # Auto's, the settings of a phase measured in interleaved rounds. Writes lab/results/RESULTS.md,
@@ -32,6 +32,9 @@ fi
 if stale lab/workload-app/target/lab-workload-jetty.jar lab/workload-app/src lab/work/src lab/workload-app/pom.xml; then
   maven -f lab/workload-app/pom.xml -Pjetty package -DskipTests
 fi
+if stale lab/workload-app/target/lab-workload-undertow.jar lab/workload-app/src lab/work/src lab/workload-app/pom.xml; then
+  maven -f lab/workload-app/pom.xml -Pundertow package -DskipTests
+fi
 if stale lab/quarkus-app/target/lab-workload-quarkus-runner.jar lab/quarkus-app/src lab/work/src lab/quarkus-app/pom.xml; then
   maven -f lab/quarkus-app/pom.xml package -DskipTests
 fi
@@ -43,7 +46,8 @@ step "the lab: ${*:-all scenarios}"
 started=$SECONDS
 nice -n -10 taskset -c 0 java ${LAB_OPTS:-} "${quick[@]}" -Djava.awt.headless=true -Dlab.app-cpus=1 \
   -Dlab.app=lab/workload-app/target/lab-workload.jar \
-  -Dlab.app.SpringBootJetty=lab/workload-app/target/lab-workload-jetty.jar -Dlab.app.Quarkus=lab/quarkus-app/target/lab-workload-quarkus-runner.jar \
+  -Dlab.app.SpringBootJetty=lab/workload-app/target/lab-workload-jetty.jar \
+  -Dlab.app.SpringBootUndertow=lab/workload-app/target/lab-workload-undertow.jar -Dlab.app.Quarkus=lab/quarkus-app/target/lab-workload-quarkus-runner.jar \
   -Dlab.agent=agent/target/jvm-tuning-agent.jar \
   -Dlab.logs="$out/logs" \
   -cp "$(lab_classpath driver)" dev.jvmtuning.lab.TuningLab "$results" "$@"

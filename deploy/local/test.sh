@@ -22,10 +22,13 @@ resolve_builds() {
     maven -f lab/pom.xml -pl driver,bench -am package -Dtest=StatsTest -Dsurefire.failIfNoSpecifiedTests=false &&
     lab_runtimes
 }
-# The lab's workload on Jetty and on Quarkus: built when their sources changed (a Quarkus build takes a minute).
+# The lab's workload on Jetty, on Undertow and on Quarkus: built when their sources changed (a Quarkus build takes a minute).
 lab_runtimes() {
   if stale lab/workload-app/target/lab-workload-jetty.jar lab/workload-app/src lab/work/src lab/workload-app/pom.xml; then
     maven -f lab/workload-app/pom.xml -Pjetty package -DskipTests || return
+  fi
+  if stale lab/workload-app/target/lab-workload-undertow.jar lab/workload-app/src lab/work/src lab/workload-app/pom.xml; then
+    maven -f lab/workload-app/pom.xml -Pundertow package -DskipTests || return
   fi
   if stale lab/quarkus-app/target/lab-workload-quarkus-runner.jar lab/quarkus-app/src lab/work/src lab/quarkus-app/pom.xml; then
     maven -f lab/quarkus-app/pom.xml package -DskipTests || return

@@ -12,11 +12,14 @@ import javax.management.ObjectName;
 /**
  * Busy and maximum request threads of the embedded web server, from the MBeans that Tomcat, Jetty and
  * Undertow (XNIO) register. Servers that register none (Spring Boot's Tomcat without
- * server.tomcat.mbeanregistry.enabled=true) produce no series.
+ * server.tomcat.mbeanregistry.enabled=true) produce no series. XNIO's worker pool on jboss-threads counts its busy
+ * threads only with -Djboss.threads.eqe.statistics.active-count=true and reports -1 otherwise: such a pool states its
+ * maximum only.
  */
 final class ServerThreadPoolMetrics {
 
-    record ThreadPool(String server, String pool, double busyThreads, double maxThreads) {}
+    /** @param busyThreads null when the server does not count them */
+    record ThreadPool(String server, String pool, Double busyThreads, double maxThreads) {}
 
     /** One kind of thread pool MBean: which server it belongs to and where its numbers are. */
     private record PoolMBeans(String server, String query, String poolKey, String busyAttribute, String maxAttribute) {}
@@ -38,7 +41,7 @@ final class ServerThreadPoolMetrics {
                 .name("jvmtuning_server_threads_busy")
                 .help("Request threads of the web server's pool that are handling a request")
                 .labelNames("server", "pool")
-                .callback(FailSafe.callback(callback -> threadPools()
+                .callback(FailSafe.callback(callback -> threadPools().stream().filter(pool -> pool.busyThreads() != null)
                         .forEach(pool -> callback.call(pool.busyThreads(), pool.server(), pool.pool()))))
                 .register(registry);
         GaugeWithCallback.builder()
@@ -60,7 +63,7 @@ final class ServerThreadPoolMetrics {
                     String pool = poolName(name, kind.poolKey());
                     double busy = ((Number) mbeanServer.getAttribute(name, kind.busyAttribute())).doubleValue();
                     double max = ((Number) mbeanServer.getAttribute(name, kind.maxAttribute())).doubleValue();
-                    pools.putIfAbsent(List.of(kind.server(), pool), new ThreadPool(kind.server(), pool, busy, max));
+                    pools.putIfAbsent(List.of(kind.server(), pool), new ThreadPool(kind.server(), pool, busy < 0 ? null : busy, max));
                 } catch (Exception e) {
                     // Skip this pool only.
                 }

@@ -69,6 +69,16 @@ class ServerThreadPoolMetricsTest {
     }
 
     @Test
+    void anUncountedBusyFigureIsLeftOutAndTheMaximumReported() throws JMException {
+        // XNIO on jboss-threads without -Djboss.threads.eqe.statistics.active-count=true.
+        register("org.xnio:type=Xnio,provider=\"nio\",worker=\"XNIO-1\"",
+                Map.of("BusyWorkerThreadCount", -1, "MaxWorkerPoolSize", 40));
+
+        assertThat(Exposition.samples(registry)).containsOnlyKeys(
+                "jvmtuning_server_threads_max{pool=\"XNIO-1\",server=\"undertow\"}");
+    }
+
+    @Test
     void noServerMeansNoSeries() {
         assertThat(Exposition.text(registry)).doesNotContain("jvmtuning_server_threads");
     }

@@ -42,7 +42,7 @@ final class LabReport {
                 .append(LocalDate.now()).append(" in ").append(Math.round(elapsedSeconds / 60)).append(" min. Machine: ").append(machine(appJar))
                 .append(".\n\n");
         md.append("""
-                Each setting runs the workload app on the scenario's runtime (Spring Boot on Tomcat or Jetty, `lab/workload-app`;
+                Each setting runs the workload app on the scenario's runtime (Spring Boot on Tomcat, Jetty or Undertow, `lab/workload-app`;
                 Quarkus, `lab/quarkus-app`) as a real process inside a cgroup of its own with the scenario's CPU and memory
                 limits, confined to CPU %s (a cpuset), so the JVM picks its defaults as it would in a pod. The lab's JVM, the
                 closed-loop load generator (keep-alive connections, each client sending its next request when the last is

@@ -46,6 +46,9 @@ record Measurement(String origin, String label, Map<String, String> env, List<Ru
                 case SpringBootTomcat -> first(samples, s -> s.name().equals("tomcat_threads_config_max_threads")
                         && s.label("name") != null && s.label("name").endsWith(connectorSuffix));
                 case SpringBootJetty -> first(samples, s -> s.name().equals("jetty_threads_config_max"));
+                // Micrometer has no Undertow binder: the agent's reading of XNIO's worker MBean. The management server's
+                // worker binds the same server.undertow.threads.worker, so either pool states it.
+                case SpringBootUndertow -> first(samples, s -> s.name().equals("jvmtuning_server_threads_max") && "undertow".equals(s.label("server")));
                 // Vert.x's worker pool: in use + idle = its maximum.
                 case Quarkus -> {
                     Double active = first(samples, s -> s.name().equals("worker_pool_active") && QUARKUS_WORKERS.equals(s.label("pool_name")));

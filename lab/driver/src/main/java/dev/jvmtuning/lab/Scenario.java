@@ -58,6 +58,7 @@ record Scenario(String name, Runtime runtime, String shape, String query, int cl
 
     private static final Runtime TOMCAT = Runtime.SpringBootTomcat;
     private static final Runtime JETTY = Runtime.SpringBootJetty;
+    private static final Runtime UNDERTOW = Runtime.SpringBootUndertow;
     private static final Runtime QUARKUS = Runtime.Quarkus;
 
     static final List<Scenario> ALL = List.of(
@@ -90,6 +91,10 @@ record Scenario(String name, Runtime runtime, String shape, String query, int cl
                     "/work?cpuMs=2&sleepMinMs=40&sleepMaxMs=60&allocKb=64", 300, 1, "768Mi", 0,
                     workload(300 / 0.052, "52ms", "2ms", null), false,
                     List.of(threads(JETTY, List.of(10, 25, 50, 400)))),
+            new Scenario("undertow-mixed", UNDERTOW, "mixed on Undertow: 2 ms of CPU and a 40-60 ms blocking call per request",
+                    "/work?cpuMs=2&sleepMinMs=40&sleepMaxMs=60&allocKb=64", 300, 1, "768Mi", 0,
+                    workload(300 / 0.052, "52ms", "2ms", null), false,
+                    List.of(threads(UNDERTOW, List.of(10, 25, 50, 400)))),
             // Offered load far above capacity (5 ms of CPU on 1 CPU: ~200 req/s, 1000 clients): an unbounded queue makes every
             // request wait; a bound rejects the excess at once. The profile states the capacity as its rate and a 100 ms
             // workload.maxQueueWait, from which the planner renders the bound (quarkus.thread-pool.queue-size).

@@ -58,8 +58,8 @@ import java.util.stream.Stream;
  * neighbour's load) hits all of them and cancels out of their ratios. Writes RESULTS.md, runs.csv and
  * a plot per scenario.
  *
- * <p>Usage: TuningLab RESULTS_DIR [SCENARIO ...], with -Dlab.app, -Dlab.app.SpringBootJetty and
- * -Dlab.app.Quarkus naming the workload jars (Tomcat, Jetty, Quarkus) and -Dlab.agent the agent jar.
+ * <p>Usage: TuningLab RESULTS_DIR [SCENARIO ...], with -Dlab.app, -Dlab.app.SpringBootJetty, -Dlab.app.SpringBootUndertow
+ * and -Dlab.app.Quarkus naming the workload jars (Tomcat, Jetty, Undertow, Quarkus) and -Dlab.agent the agent jar.
  */
 public final class TuningLab {
     /** The lab's own CPU time, nearly all of it the load generator's. */

@@ -3,6 +3,8 @@ package dev.jvmtuning.lab;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import dev.jvmtuning.operator.api.v1alpha1.Runtime;
+import dev.jvmtuning.operator.metrics.Sample;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,5 +44,13 @@ class MeasurementTest {
         Stats.Interval throughput = measured(90, 100, 110).throughput();
         assertEquals(100, throughput.value(), 1e-9);
         assertEquals(100 - 4.303 * 10 / Math.sqrt(3), throughput.low(), 1e-9);
+    }
+
+    @Test
+    void undertowsMaximumComesFromTheAgentsReadingOfItsWorkerPool() {
+        List<Sample> samples = List.of(
+                new Sample("executor_pool_max_threads", Map.of("name", "applicationTaskExecutor"), 2147483647, null),
+                new Sample("jvmtuning_server_threads_max", Map.of("server", "undertow", "pool", "XNIO-1"), 40, null));
+        assertEquals(40, Measurement.Effective.of(Runtime.SpringBootUndertow, samples, "-8080").maxThreads());
     }
 }

@@ -205,7 +205,7 @@ crash_loop_rolled_back() {
 # A pod restarting while the operator boosts its CPU (spec.startupBoost): its boost ends at the restart (the kubelet would
 # start it boosted again), and the restarts are judged as any failing rollout's: the kubelet's back-off (CrashLoopBackOff)
 # or a third restart rolls the settings back to the user's template. The JVM is stopped from inside (SIGTERM to the
-# container's process 1), as a crash would stop it, at most three times.
+# container's process 1, once it is Ready), as a crash would stop it, at most three times.
 applied_cpu() { kubectl get pod -n "$NS" "$1" -o jsonpath='{.status.containerStatuses[0].resources.limits.cpu}'; }
 boosted_pod() { # PROFILE: a pod of the tuned template running above its own CPU limit
   local pod
@@ -224,13 +224,15 @@ restart_during_boost_rolled_back() {
   profile rebooter rebooter '  startupBoost: {cpu: "2", warmUp: 5m}'
   wait_for 180 "a pod of rebooter boosted to 2 CPU" boosted_pod rebooter
   pod="$(boosted_pod rebooter)"
-  echo "$pod runs at $(applied_cpu "$pod") CPU (its limit 500m); its JVM stopped"
+  # A JVM takes a signal once it has set its handlers: process 1 of a container ignores one it has no handler for.
+  wait_for 180 "$pod Ready" ready_or_rolled_back "$pod"
+  echo "$pod runs at $(applied_cpu "$pod") CPU (its limit 500m), Ready; its JVM stopped"
   kubectl exec -n "$NS" "$pod" -c app -- /bin/sh -c 'kill 1'
   wait_for 120 "the boost of $pod ended at its restart" boost_ended_at_restart rebooter "$pod"
   stops=1
   until rolled_back rebooter || [ "$stops" -ge 3 ]; do
     # The rollback may take the pod away at any moment: a stop that finds no container is no failure.
-    wait_for 120 "$pod running again, or the settings rolled back" running_or_rolled_back "$pod"
+    wait_for 180 "$pod Ready again, or the settings rolled back" ready_or_rolled_back "$pod"
     rolled_back rebooter || { kubectl exec -n "$NS" "$pod" -c app -- /bin/sh -c 'kill 1' 2>/dev/null || true; stops=$((stops + 1)); }
   done
   wait_for 180 "tp/rebooter rolled back" rolled_back rebooter
@@ -240,8 +242,8 @@ restart_during_boost_rolled_back() {
   kubectl rollout status deployment/rebooter -n "$NS" --timeout=180s
   [ -z "$(kubectl get deployment rebooter -n "$NS" -o jsonpath='{.spec.template.spec.containers[0].env}')" ]
 }
-running_or_rolled_back() { # POD
-  rolled_back rebooter || [ -n "$(kubectl get pod -n "$NS" "$1" -o jsonpath='{.status.containerStatuses[0].state.running}' 2>/dev/null)" ]
+ready_or_rolled_back() { # POD
+  rolled_back rebooter || [ "$(kubectl get pod -n "$NS" "$1" -o jsonpath='{.status.containerStatuses[0].ready}' 2>/dev/null)" = true ]
 }
 
 oom_killed_rolled_back() {

@@ -218,32 +218,36 @@ profile_events() { # PROFILE: "REASON: MESSAGE" lines
 }
 boost_ended_at_restart() { profile_events "$1" | grep -q "^StartupBoostEnded: pod $2 .*restarted"; } # PROFILE POD
 restart_during_boost_rolled_back() {
-  local pod stops=0
+  local pod stops
   workload rebooter 1 "        resources: {requests: {cpu: 100m, memory: 512Mi}, limits: {cpu: 500m, memory: 512Mi}}"
   kubectl rollout status deployment/rebooter -n "$NS" --timeout=300s >/dev/null
   profile rebooter rebooter '  startupBoost: {cpu: "2", warmUp: 5m}'
   wait_for 180 "a pod of rebooter boosted to 2 CPU" boosted_pod rebooter
   pod="$(boosted_pod rebooter)"
-  # A JVM takes a signal once it has set its handlers: process 1 of a container ignores one it has no handler for.
-  wait_for 180 "$pod Ready" ready_or_rolled_back "$pod"
-  echo "$pod runs at $(applied_cpu "$pod") CPU (its limit 500m), Ready; its JVM stopped"
-  kubectl exec -n "$NS" "$pod" -c app -- /bin/sh -c 'kill 1'
-  wait_for 120 "the boost of $pod ended at its restart" boost_ended_at_restart rebooter "$pod"
-  stops=1
-  until rolled_back rebooter || [ "$stops" -ge 3 ]; do
-    # The rollback may take the pod away at any moment: a stop that finds no container is no failure.
-    wait_for 180 "$pod Ready again, or the settings rolled back" ready_or_rolled_back "$pod"
-    rolled_back rebooter || { kubectl exec -n "$NS" "$pod" -c app -- /bin/sh -c 'kill 1' 2>/dev/null || true; stops=$((stops + 1)); }
+  for stops in 1 2 3; do
+    wait_for 180 "$pod Ready, or the settings rolled back" ready_or_rolled_back "$pod"
+    rolled_back rebooter && break
+    echo "$pod Ready at $(applied_cpu "$pod") CPU (its limit 500m), $(restarts_of "$pod") restarts: its JVM stopped"
+    stop_jvm "$pod"
+    [ "$stops" -gt 1 ] || wait_for 120 "the boost of $pod ended at its restart" boost_ended_at_restart rebooter "$pod"
   done
   wait_for 180 "tp/rebooter rolled back" rolled_back rebooter
-  echo "its JVM stopped $stops times; $(applied rebooter message)"
+  echo "$(applied rebooter message)"
   profile_events rebooter | grep -E '^(StartupBoost|RolledBack)'
   applied rebooter message | grep -q -E 'CrashLoopBackOff|restarted'
   kubectl rollout status deployment/rebooter -n "$NS" --timeout=180s
   [ -z "$(kubectl get deployment rebooter -n "$NS" -o jsonpath='{.spec.template.spec.containers[0].env}')" ]
 }
+restarts_of() { kubectl get pod -n "$NS" "$1" -o jsonpath='{.status.containerStatuses[0].restartCount}' 2>/dev/null; }
 ready_or_rolled_back() { # POD
   rolled_back rebooter || [ "$(kubectl get pod -n "$NS" "$1" -o jsonpath='{.status.containerStatuses[0].ready}' 2>/dev/null)" = true ]
+}
+restarted_or_rolled_back() { rolled_back rebooter || [ "$(restarts_of "$1")" != "$2" ]; } # POD RESTARTS-BEFORE
+# SIGTERM to the container's process 1, then the restart it causes: until then the kubelet may still say Ready.
+stop_jvm() { # POD
+  local before; before="$(restarts_of "$1")"
+  kubectl exec -n "$NS" "$1" -c app -- /bin/sh -c 'kill 1'
+  wait_for 90 "$1 restarted" restarted_or_rolled_back "$1" "$before"
 }
 
 oom_killed_rolled_back() {

@@ -27,7 +27,8 @@ public record EffectiveOptions(Map<String, Option> options, boolean fromRuntimeM
             "ReservedCodeCacheSize", "MaxDirectMemorySize", "MaxRAM", "MaxRAMPercentage", "InitialRAMPercentage",
             "ActiveProcessorCount", "UseContainerSupport",
             "UseG1GC", "UseParallelGC", "UseSerialGC", "UseZGC", "ZGenerational", "UseShenandoahGC", "UseCompactObjectHeaders",
-            "MaxGCPauseMillis", "ParallelGCThreads", "ConcGCThreads", "UseStringDeduplication", "ExitOnOutOfMemoryError");
+            "MaxGCPauseMillis", "ParallelGCThreads", "ConcGCThreads", "UseStringDeduplication", "ExitOnOutOfMemoryError",
+            "AOTCache", "SharedArchiveFile");
 
     /**
      * Where HotSpot says a value came from: com.sun.management.VMOption.Origin, by name; or RUNTIME_METRICS, a value

@@ -78,6 +78,15 @@ class PreviewTest {
         assertThat(flags(Preview.of(onJdk25, web("app"), 21, STANDARD))).as("a version given wins").doesNotContain("-XX:+UseCompactObjectHeaders");
     }
 
+    @Test
+    void aStoredProfileIsPlannedWithTheAotCacheItsStatusRecords() throws Exception {
+        TuningProfile cached = stored(25);
+        cached.getStatus().setAotCache("-XX:AOTCache on 2 of 2 pods");
+
+        assertThat(flags(Preview.of(cached, web("app"), null, STANDARD))).as("compact headers would make the JVM reject it")
+                .doesNotContain("-XX:+UseCompactObjectHeaders");
+    }
+
     private static TuningProfile stored(Integer javaVersion) throws Exception {
         TuningProfile profile = new TuningProfile();
         profile.getMetadata().setName("web");

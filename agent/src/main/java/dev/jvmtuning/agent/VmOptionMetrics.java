@@ -43,7 +43,8 @@ final class VmOptionMetrics extends PeriodicCollector {
     /**
      * The options whose value is a path, of an AOT cache (JDK 24+) or CDS archive the JVM was given: a series holds
      * numbers, so each reports whether it is set, 1 or 0. Set means given, not mapped: a JVM that rejected the archive
-     * (other options than it was made under) still reports the path. AOTMode, a word (on, auto, off), is left out.
+     * (other options than it was made under) still reports the path. AOTMode is left out: a word (on, auto, off, or
+     * empty by default) whose presence would not tell on from off.
      */
     static final Set<String> PRESENCE_OPTIONS = Set.of("AOTCache", "SharedArchiveFile");
 

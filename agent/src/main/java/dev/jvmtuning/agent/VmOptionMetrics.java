@@ -11,6 +11,7 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -28,21 +29,30 @@ import java.util.function.LongSupplier;
 final class VmOptionMetrics extends PeriodicCollector {
 
     /**
-     * Everything the operator renders (Renderer) and what sizes the JVM in a container. ThreadStackSize is in
-     * KiB, as HotSpot counts it; the other sizes in bytes.
+     * Everything the operator renders (Renderer), what sizes the JVM in a container, and the archives whose options
+     * the plan must keep (PRESENCE_OPTIONS). ThreadStackSize is in KiB, as HotSpot counts it; the other sizes in bytes.
      */
     static final List<String> OPTIONS = List.of(
             "MaxHeapSize", "InitialHeapSize", "MinHeapSize", "SoftMaxHeapSize", "NewSize", "MaxNewSize", "ThreadStackSize", "MaxMetaspaceSize",
             "ReservedCodeCacheSize", "MaxDirectMemorySize", "MaxRAM", "MaxRAMPercentage", "InitialRAMPercentage",
             "ActiveProcessorCount", "UseContainerSupport",
             "UseG1GC", "UseParallelGC", "UseSerialGC", "UseZGC", "ZGenerational", "UseShenandoahGC", "UseCompactObjectHeaders",
-            "MaxGCPauseMillis", "ParallelGCThreads", "ConcGCThreads", "UseStringDeduplication", "ExitOnOutOfMemoryError");
+            "MaxGCPauseMillis", "ParallelGCThreads", "ConcGCThreads", "UseStringDeduplication", "ExitOnOutOfMemoryError",
+            "AOTCache", "SharedArchiveFile");
+
+    /**
+     * The options whose value is a path, of an AOT cache (JDK 24+) or CDS archive the JVM was given: a series holds
+     * numbers, so each reports whether it is set, 1 or 0. Set means given, not mapped: a JVM that rejected the archive
+     * (other options than it was made under) still reports the path. AOTMode is left out: a word (on, auto, off, or
+     * empty by default) whose presence would not tell on from off.
+     */
+    static final Set<String> PRESENCE_OPTIONS = Set.of("AOTCache", "SharedArchiveFile");
 
     /** Options change only through the management interface, and rarely: re-read at most this often. */
 
     private static final MetricMetadata VM_OPTION = new MetricMetadata("jvmtuning_vm_option",
             "HotSpot option as this JVM runs with it, labelled with where its value came from (VMOption.Origin); "
-                    + "booleans 1 or 0, sizes in bytes except ThreadStackSize in KiB");
+                    + "booleans 1 or 0, sizes in bytes except ThreadStackSize in KiB; AOTCache and SharedArchiveFile 1 when set, 0 when not");
 
     private final Function<String, VMOption> reader;
 
@@ -71,10 +81,12 @@ final class VmOptionMetrics extends PeriodicCollector {
         for (String name : OPTIONS) {
             try {
                 VMOption option = reader.apply(name);
-                points.add(new GaugeDataPointSnapshot(value(option.getValue()),
+                double value = PRESENCE_OPTIONS.contains(name) ? (option.getValue().isEmpty() ? 0 : 1) : value(option.getValue());
+                points.add(new GaugeDataPointSnapshot(value,
                         Labels.of("option", name, "origin", option.getOrigin().name()), null));
             } catch (IllegalArgumentException e) {
-                // This JDK lacks the option (ZGenerational before 21, UseShenandoahGC in some builds): nothing to say.
+                // This JDK lacks the option (ZGenerational before 21, AOTCache before 24, UseShenandoahGC in some builds):
+                // nothing to say.
             } catch (RuntimeException | LinkageError e) {
                 // Whatever else fails, the scrape goes on without this option, as with the other collectors (FailSafe).
             }

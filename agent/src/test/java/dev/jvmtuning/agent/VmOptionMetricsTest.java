@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 class VmOptionMetricsTest {
 
@@ -47,11 +48,47 @@ class VmOptionMetricsTest {
                 // in KiB, as HotSpot counts it
                 series("ThreadStackSize", "VM_CREATION"), 512.0,
                 // set by nobody: the JDK's default
-                series("UseG1GC", "DEFAULT"), 0.0));
+                series("UseG1GC", "DEFAULT"), 0.0,
+                // no archive given: empty, reported as 0
+                series("SharedArchiveFile", "DEFAULT"), 0.0));
         // every option once, whatever its origin
         assertThat(samples.keySet().stream().filter(s -> s.contains("option=\"MaxHeapSize\""))).hasSize(1);
         assertThat(samples.keySet().stream().filter(s -> s.startsWith("jvmtuning_vm_option{")))
-                .hasSizeGreaterThanOrEqualTo(VmOptionMetrics.OPTIONS.size() - 3);
+                .hasSizeGreaterThanOrEqualTo(VmOptionMetrics.OPTIONS.size() - 4);
+    }
+
+    /** A CDS archive the JVM was given, however it came (an image's ENTRYPOINT, say), is reported as set: 1. */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void aJvmGivenAnArchiveReportsItSet(@TempDir Path directory) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String archive = directory.resolve("classes.jsa").toString();
+        // A static archive of the JDK's own classes: made in about a second, and valid whatever the class path.
+        Process dump = new ProcessBuilder(java, "-Xshare:dump", "-XX:SharedArchiveFile=" + archive)
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        assertThat(dump.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(dump.exitValue()).isZero();
+        Process process = new ProcessBuilder(java, "-XX:SharedArchiveFile=" + archive, "-Xshare:on", "-cp",
+                System.getProperty("java.class.path"), VmOptionsMain.class.getName())
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String text = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(Exposition.samples(text)).containsEntry(series("SharedArchiveFile", "VM_CREATION"), 1.0);
+    }
+
+    @Test
+    void aPathOptionReportsWhetherItIsSet() {
+        PrometheusRegistry registry = new PrometheusRegistry();
+        new VmOptionMetrics(name -> switch (name) {
+            case "AOTCache" -> new VMOption(name, "/app/app.aot", true, VMOption.Origin.ENVIRON_VAR);
+            case "SharedArchiveFile" -> new VMOption(name, "", true, VMOption.Origin.DEFAULT);
+            default -> new VMOption(name, "1", true, VMOption.Origin.DEFAULT);
+        }, () -> 0L).register(registry);
+
+        assertThat(Exposition.samples(registry))
+                .containsEntry(series("AOTCache", "ENVIRON_VAR"), 1.0)
+                .containsEntry(series("SharedArchiveFile", "DEFAULT"), 0.0);
     }
 
     @Test

@@ -51,7 +51,7 @@ final class ApplyStep {
         String configMapName = values.getMetadata().getName();
         String hash = DeploymentTuning.hash(rendering, configMapName);
         List<OomKills.Kill> kills = OomKills.record(seen, userContainer.getName(),
-                TargetContainer.facts(deployment, userContainer, null).memoryLimitBytes(), hash, plannedHeapBytes, budget, status);
+                TargetContainer.facts(deployment, userContainer, null, null).memoryLimitBytes(), hash, plannedHeapBytes, budget, status);
         Optional<RollBack> keptOut = RolloutJudge.keptOut(status.rolledBack(), hash, generation);
         if (keptOut.isPresent()) {
             status.rolledBack(keptOut.get());

@@ -202,9 +202,12 @@ public final class Decide {
                     + owner.get().getMetadata().getName() + ", which is older; this profile writes nothing");
             return Tuned.NOTHING;
         }
-        // The version the JVMs report, not one guessed from the image: the first poll that reads it may change the plan, once.
+        // The version and the AOT cache the JVMs report, not guessed from the image: the first poll that reads them may change
+        // the plan, once.
         seen.metrics().ifPresent(status::javaVersion);
+        seen.metrics().ifPresent(status::aotCache);
         Preview preview = Preview.of(name, profile.getSpec(), status.auto(), status.lastOomKill(), deployment, status.javaVersion(),
+                status.aotCache(),
                 installation.preview());
         if (preview instanceof Preview.NoContainer missing) {
             restoreIfTuned(deployment, name, writes);

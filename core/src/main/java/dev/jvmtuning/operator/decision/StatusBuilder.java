@@ -23,6 +23,7 @@ import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.model.Attestation;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
+import dev.jvmtuning.operator.model.EffectiveOptions;
 import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.model.RequestThreading;
@@ -65,6 +66,7 @@ public final class StatusBuilder {
         status.setWarnings(previous.getWarnings());
         status.setThreading(previous.getThreading());
         status.setJavaVersion(previous.getJavaVersion());
+        status.setAotCache(previous.getAotCache());
         status.setObserved(previous.getObserved());
         status.setRecommendations(previous.getRecommendations());
         status.setLastRecommendations(previous.getLastRecommendations());
@@ -94,6 +96,22 @@ public final class StatusBuilder {
     public StatusBuilder javaVersion(MetricsReport metrics) {
         if (metrics.javaVersion() != null) {
             status.setJavaVersion(metrics.javaVersion());
+        }
+        return this;
+    }
+
+    /** The AOT cache or CDS archive status records the pods' JVMs report, or null. */
+    public String aotCache() {
+        return status.getAotCache();
+    }
+
+    /**
+     * The archive a metrics poll reports; a poll in which no pod reports the agent's options (a missed scrape, pods without
+     * the agent) keeps the known one.
+     */
+    public StatusBuilder aotCache(MetricsReport metrics) {
+        if (EffectiveOptions.showArchives(metrics.effectiveOptions().values())) {
+            status.setAotCache(EffectiveOptions.archiveReported(metrics.effectiveOptions().values()).orElse(null));
         }
         return this;
     }

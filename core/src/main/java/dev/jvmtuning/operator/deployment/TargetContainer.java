@@ -37,8 +37,11 @@ public final class TargetContainer {
                 + " containers " + names(containers) + "; set spec.container to the one to tune");
     }
 
-    /** The planner's view of the container: CPU and memory, literal env values, references, command, args, replicas. */
-    public static ContainerFacts facts(Deployment deployment, Container container, Integer javaMajorVersion) {
+    /**
+     * The planner's view of the container: CPU and memory, literal env values, references, command, args, replicas, and what
+     * its pods' JVMs report of themselves (null when unknown).
+     */
+    public static ContainerFacts facts(Deployment deployment, Container container, Integer javaMajorVersion, String reportedAotCache) {
         ResourceRequirements resources = Objects.requireNonNullElseGet(container.getResources(), ResourceRequirements::new);
         Map<String, String> env = new LinkedHashMap<>();
         Set<String> references = new java.util.LinkedHashSet<>();
@@ -56,7 +59,7 @@ public final class TargetContainer {
                 env, references,
                 Objects.requireNonNullElse(container.getCommand(), List.of()),
                 Objects.requireNonNullElse(container.getArgs(), List.of()),
-                javaMajorVersion, replicas);
+                javaMajorVersion, replicas, reportedAotCache);
     }
 
     /**
@@ -65,7 +68,7 @@ public final class TargetContainer {
      */
     public static Double cpuLimitCores(Deployment deployment, String containerName) {
         Lookup lookup = find(deployment, containerName);
-        return lookup.isFound() ? facts(deployment, lookup.container(), null).cpuLimitCores() : null;
+        return lookup.isFound() ? facts(deployment, lookup.container(), null, null).cpuLimitCores() : null;
     }
 
     private static Double cores(Map<String, Quantity> resources) {

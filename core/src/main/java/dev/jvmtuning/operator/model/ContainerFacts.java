@@ -20,6 +20,8 @@ import java.util.stream.Stream;
  * @param args             the container's args, possibly empty
  * @param javaMajorVersion the JVM's feature version when known (17, 21, ...), or null
  * @param replicas         the Deployment's replicas, for totals such as database connections
+ * @param reportedAotCache the AOT cache or CDS archive the pods' JVMs report being given, as status shows it
+ *                         ("-XX:AOTCache on 2 of 2 pods"), or null: one set in the image is in none of the flags above
  */
 public record ContainerFacts(
         Double cpuLimitCores,
@@ -31,7 +33,8 @@ public record ContainerFacts(
         List<String> command,
         List<String> args,
         Integer javaMajorVersion,
-        int replicas) {
+        int replicas,
+        String reportedAotCache) {
     /** How messages name the profile's jvmOptions. */
     public static final String JVM_OPTIONS = "jvmOptions";
     /** How messages name the container's command and args. */
@@ -42,6 +45,14 @@ public record ContainerFacts(
         envFromReferences = Set.copyOf(envFromReferences);
         command = List.copyOf(command);
         args = List.copyOf(args);
+    }
+
+    /** A container whose pods report no AOT cache, or none yet. */
+    public ContainerFacts(Double cpuLimitCores, Double cpuRequestCores, Long memoryLimitBytes, Long memoryRequestBytes,
+            Map<String, String> env, Set<String> envFromReferences, List<String> command, List<String> args, Integer javaMajorVersion,
+            int replicas) {
+        this(cpuLimitCores, cpuRequestCores, memoryLimitBytes, memoryRequestBytes, env, envFromReferences, command, args,
+                javaMajorVersion, replicas, null);
     }
 
     /** A container with only resources set: no environment, no command, JVM version unknown, one replica. */

@@ -1,13 +1,15 @@
 package dev.jvmtuning.operator.model;
 
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * The HotSpot options one pod's JVM reports it runs with (the agent's jvmtuning_vm_option series): for each
- * option its value, booleans as 1 or 0, sizes in bytes except ThreadStackSize in KiB, and where the value came
- * from. Empty when the pod reports none: no agent, or one older than the series.
+ * option its value, booleans as 1 or 0, sizes in bytes except ThreadStackSize in KiB, an archive's path 1 when set
+ * (ARCHIVES), and where the value came from. Empty when the pod reports none: no agent, or one older than the series.
  *
  * <p>Without the agent, the few options the runtime's own metrics show (RuntimeMetricsOptions), and the server
  * settings they show, by setting name (threads.max): then an option missing is one they cannot show, not one the
@@ -27,7 +29,11 @@ public record EffectiveOptions(Map<String, Option> options, boolean fromRuntimeM
             "ReservedCodeCacheSize", "MaxDirectMemorySize", "MaxRAM", "MaxRAMPercentage", "InitialRAMPercentage",
             "ActiveProcessorCount", "UseContainerSupport",
             "UseG1GC", "UseParallelGC", "UseSerialGC", "UseZGC", "ZGenerational", "UseShenandoahGC", "UseCompactObjectHeaders",
-            "MaxGCPauseMillis", "ParallelGCThreads", "ConcGCThreads", "UseStringDeduplication", "ExitOnOutOfMemoryError");
+            "MaxGCPauseMillis", "ParallelGCThreads", "ConcGCThreads", "UseStringDeduplication", "ExitOnOutOfMemoryError",
+            "AOTCache", "SharedArchiveFile");
+
+    /** The options naming an AOT cache (JDK 24+) or CDS archive the JVM was given; the agent reports 1 when set, 0 when not. */
+    public static final List<String> ARCHIVES = List.of("AOTCache", "SharedArchiveFile");
 
     /**
      * Where HotSpot says a value came from: com.sun.management.VMOption.Origin, by name; or RUNTIME_METRICS, a value
@@ -83,5 +89,28 @@ public record EffectiveOptions(Map<String, Option> options, boolean fromRuntimeM
 
     public Optional<Option> option(String name) {
         return Optional.ofNullable(options.get(name));
+    }
+
+    /** The archive option this JVM reports set, if any. */
+    public Optional<String> archive() {
+        return ARCHIVES.stream().filter(name -> option(name).filter(set -> set.value() != 0).isPresent()).findFirst();
+    }
+
+    /**
+     * The archive the pods' JVMs report being given, as status shows it: "-XX:AOTCache on 2 of 2 pods", counted among the
+     * pods that report the agent's options (the runtime's metrics show no archive); empty when none of them reports one, or
+     * none reports the agent's options.
+     */
+    public static Optional<String> archiveReported(Collection<EffectiveOptions> pods) {
+        List<EffectiveOptions> reporting = pods.stream().filter(jvm -> jvm.reported() && !jvm.fromRuntimeMetrics()).toList();
+        Map<String, Long> given = reporting.stream().flatMap(jvm -> jvm.archive().stream())
+                .collect(Collectors.groupingBy(name -> name, Collectors.counting()));
+        return given.entrySet().stream().max(Map.Entry.<String, Long>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
+                .map(most -> "-XX:" + most.getKey() + " on " + most.getValue() + " of " + reporting.size() + " pods");
+    }
+
+    /** Whether any of the pods reports the agent's options, which say whether an archive was given. */
+    public static boolean showArchives(Collection<EffectiveOptions> pods) {
+        return pods.stream().anyMatch(jvm -> jvm.reported() && !jvm.fromRuntimeMetrics());
     }
 }

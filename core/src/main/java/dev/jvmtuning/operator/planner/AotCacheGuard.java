@@ -3,9 +3,11 @@ package dev.jvmtuning.operator.planner;
 import static dev.jvmtuning.operator.model.Units.mebibytes;
 
 import dev.jvmtuning.operator.api.v1alpha1.Collector;
+import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.JvmFlags;
 import dev.jvmtuning.operator.model.Units;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * An AOT cache (-XX:AOTCache, JDK 24+) or CDS archive (-XX:SharedArchiveFile) in the container's flags was made under
@@ -16,6 +18,10 @@ import java.util.List;
  * under -XX:AOTMode=on (or -Xshare:on) the JVM exits instead. The planner chooses neither ZGC nor compact headers on
  * its own beside a cache (GcPlan, CompactHeaders); what the profile asks for itself is reported here: a warning, or a
  * conflict where the JVM would not start.
+ *
+ * <p>A cache set in the image (its ENTRYPOINT, or JAVA_TOOL_OPTIONS in its config) is in no flag of the pod spec; the
+ * pods' JVMs report it (ContainerFacts.reportedAotCache), and it counts the same from the first metrics poll that reads
+ * it. Before that only the spec's flags are checked.
  */
 final class AotCacheGuard {
     /** Past this maximum heap the JVM turns compressed oops off. */
@@ -24,12 +30,21 @@ final class AotCacheGuard {
     private AotCacheGuard() {
     }
 
-    static void check(JvmFlags userFlags, GcPlan gc, Long renderedHeap, Integer agentPort, PlanNotes notes) {
-        String cache = userFlags.aotCacheFlag().orElse(null);
-        if (cache == null) {
+    /**
+     * The cache the JVM is given, as findings name it: the spec's flag and where it is written, else the one the pods' JVMs
+     * report, which the image set.
+     */
+    static Optional<String> cache(JvmFlags userFlags, ContainerFacts facts) {
+        return userFlags.aotCacheFlag().map(flag -> flag + " (in " + userFlags.sourceOf(flag).orElseThrow() + ")")
+                .or(() -> Optional.ofNullable(facts.reportedAotCache())
+                        .map(reported -> reported + " (reported by their JVMs, set outside the pod spec: the image's entrypoint or environment)"));
+    }
+
+    static void check(JvmFlags userFlags, ContainerFacts facts, GcPlan gc, Long renderedHeap, Integer agentPort, PlanNotes notes) {
+        String where = cache(userFlags, facts).orElse(null);
+        if (where == null) {
             return;
         }
-        String where = cache + " (in " + userFlags.sourceOf(cache).orElseThrow() + ")";
         String required = requiredFlag(userFlags);
         List<String> findings = required != null ? notes.conflicts : notes.warnings;
         String consequence = required != null ? ", and under " + required + " the JVM then refuses to start"

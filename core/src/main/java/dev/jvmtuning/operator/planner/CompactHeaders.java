@@ -20,7 +20,7 @@ record CompactHeaders(boolean enabled, List<Decision> decisions) {
 
     static CompactHeaders of(ContainerFacts facts, JvmFlags userFlags) {
         Integer jdk = facts.javaMajorVersion();
-        if (jdk == null || jdk < FIRST_JDK || userFlags.aotCacheFlag().isPresent() || !userFlags.overriding(FLAG).isEmpty()) {
+        if (jdk == null || jdk < FIRST_JDK || AotCacheGuard.cache(userFlags, facts).isPresent() || !userFlags.overriding(FLAG).isEmpty()) {
             return new CompactHeaders(false, List.of());
         }
         return new CompactHeaders(true, List.of(new Decision(Setting.COMPACT_OBJECT_HEADERS, "true", Rule.R21, "JDK " + jdk

@@ -65,13 +65,12 @@ record GcPlan(Collector collector, Collector effective, boolean zGenerational, I
         } else {
             collector = automatic(cpus.cores(), memory.heap(), maxPause, jdk);
             String rationale = automaticRationale(collector, cpus.cores(), memory.heap(), maxPause, jdk);
-            Optional<String> aotCache = userFlags.aotCacheFlag();
+            Optional<String> aotCache = AotCacheGuard.cache(userFlags, facts);
             if (collector == Collector.ZGC && aotCache.isPresent()) {
                 // ZGC runs without compressed oops, and the JVM rejects a cache made with them (AotCacheGuard).
                 collector = automatic(cpus.cores(), null, maxPause, jdk);
                 rationale = automaticRationale(collector, cpus.cores(), memory.heap(), maxPause, jdk) + "; not ZGC, which this heap "
-                        + "would get: the JVM rejects the AOT cache of " + aotCache.get() + " (in "
-                        + userFlags.sourceOf(aotCache.get()).orElseThrow() + ") under ZGC";
+                        + "would get: the JVM rejects the AOT cache of " + aotCache.get() + " under ZGC";
             }
             decisions.add(new Decision(Setting.GC_COLLECTOR, collector.name(), Rule.R13, rationale));
         }

@@ -107,7 +107,7 @@ public final class Planner {
         PoolPlan pool = serving.pool();
         QueuePlan queues = serving.queues();
         Integer agentPort = agentPort(spec.getMetrics());
-        AotCacheGuard.check(userFlags, gc, memory.renderedHeap(), agentPort, notes);
+        AotCacheGuard.check(userFlags, facts, gc, memory.renderedHeap(), agentPort, notes);
         if (!notes.invalid.isEmpty()) {
             return new Rejected(Reason.INVALID, List.copyOf(notes.invalid));
         }

@@ -53,7 +53,7 @@ public sealed interface Preview {
 
     /**
      * A stored profile's preview: its spec, with what its status says of mode Auto's loop, of the last OOM kill and of the
-     * Java version the target's pods report.
+     * Java version and the AOT cache the target's pods report.
      *
      * @param javaMajorVersion the JVM's feature version to plan for, over the one status records; null for status's
      */
@@ -61,7 +61,8 @@ public sealed interface Preview {
         TuningProfileStatus status = profile.getStatus();
         Integer javaVersion = javaMajorVersion != null || status == null ? javaMajorVersion : status.getJavaVersion();
         return of(profile.getMetadata().getName(), profile.getSpec(), status == null ? null : status.getAuto(),
-                status == null ? null : status.getLastOomKill(), deployment, javaVersion, installation);
+                status == null ? null : status.getLastOomKill(), deployment, javaVersion, status == null ? null : status.getAotCache(),
+                installation);
     }
 
     /**
@@ -69,15 +70,16 @@ public sealed interface Preview {
      * @param auto             the profile's status.auto as the last reconcile left it; its settings count in mode Auto only
      * @param lastOomKill      the profile's status.lastOomKill, which the memory budget answers (R9b); null when none
      * @param javaMajorVersion the JVM's feature version when known, else null (flags are checked against every supported JDK)
+     * @param reportedAotCache the AOT cache or CDS archive the pods' JVMs report (status.aotCache), else null
      */
     static Preview of(String profile, TuningProfileSpec spec, AutoStatus auto, LastOomKill lastOomKill, Deployment deployment,
-            Integer javaMajorVersion, Installation installation) {
+            Integer javaMajorVersion, String reportedAotCache, Installation installation) {
         TargetContainer.Lookup lookup = TargetContainer.find(deployment, spec.getContainer());
         if (!lookup.isFound()) {
             return new NoContainer(lookup.problem());
         }
         Container userContainer = DeploymentTuning.userContainer(deployment, lookup.container(), profile);
-        ContainerFacts facts = TargetContainer.facts(deployment, userContainer, javaMajorVersion);
+        ContainerFacts facts = TargetContainer.facts(deployment, userContainer, javaMajorVersion, reportedAotCache);
         // An Auto loop without the guardrail its author asked for would run unguarded: such a profile is refused as a whole.
         Optional<String> refusal = installation.guardrailRefusal().apply(spec.getAuto() == null ? null : spec.getAuto().getGuardrail());
         if (refusal.isPresent()) {

@@ -535,6 +535,30 @@ class DecideTest {
         assertThat(world.profile.getStatus().getSettings()).anyMatch(s -> "R21".equals(s.getRule()));
     }
 
+    /** The image gives the JVM a CDS archive the pod spec does not show; ZGC makes the JVM reject it. */
+    @Test
+    void anArchiveThePodsReportIsCheckedFromTheFirstPollThatReadsItAndKeptWhenAPollReportsNone() {
+        World world = applied(APPLY + "\ngc: {collector: ZGC}");
+        assertThat(world.profile.getStatus().getAotCache()).isNull();
+        assertThat(world.profile.getStatus().getWarnings()).noneMatch(w -> w.contains("AOT cache"));
+
+        world.effectiveOptions = Map.of("orders-1", options(Map.of("SharedArchiveFile", 1.0)));
+        world.reconcile();
+        assertThat(world.profile.getStatus().getAotCache()).isEqualTo("-XX:SharedArchiveFile on 1 of 1 pods");
+        assertThat(world.profile.getStatus().getWarnings()).anyMatch(w -> w.contains("gc.collector ZGC makes the JVM reject the AOT cache "
+                + "-XX:SharedArchiveFile on 1 of 1 pods (reported by their JVMs, set outside the pod spec"));
+
+        world.effectiveOptions = Map.of("orders-1", EffectiveOptions.NONE);
+        world.reconcile();
+        assertThat(world.profile.getStatus().getAotCache()).as("a pod without the agent's options says nothing of it")
+                .isEqualTo("-XX:SharedArchiveFile on 1 of 1 pods");
+
+        world.effectiveOptions = Map.of("orders-1", options(Map.of("SharedArchiveFile", 0.0)));
+        world.reconcile();
+        assertThat(world.profile.getStatus().getAotCache()).as("the image no longer gives one").isNull();
+        assertThat(world.profile.getStatus().getWarnings()).noneMatch(w -> w.contains("AOT cache"));
+    }
+
     @Test
     void aChangedProfileWritesNewValuesAndPrunesTheOldOnes() {
         World world = applied(APPLY);

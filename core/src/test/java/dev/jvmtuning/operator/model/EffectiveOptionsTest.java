@@ -2,9 +2,13 @@ package dev.jvmtuning.operator.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jvmtuning.operator.model.EffectiveOptions.Option;
+import dev.jvmtuning.operator.model.EffectiveOptions.Origin;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class EffectiveOptionsTest {
@@ -17,6 +21,20 @@ class EffectiveOptionsTest {
 
         assertThat(list.split("\"")).filteredOn(part -> part.matches("[A-Za-z0-9]+"))
                 .containsExactlyElementsOf(EffectiveOptions.READ);
+    }
+
+    @Test
+    void theArchiveThePodsReportIsCountedAmongThePodsThatReportTheAgentsOptions() {
+        EffectiveOptions cached = new EffectiveOptions(Map.of("AOTCache", new Option(1, Origin.ENVIRON_VAR),
+                "SharedArchiveFile", new Option(0, Origin.DEFAULT)));
+        EffectiveOptions plain = new EffectiveOptions(Map.of("AOTCache", new Option(0, Origin.DEFAULT)));
+        EffectiveOptions runtimeMetrics = EffectiveOptions.fromRuntimeMetrics(Map.of("MaxHeapSize", new Option(1e9, Origin.RUNTIME_METRICS)));
+
+        assertThat(EffectiveOptions.archiveReported(List.of(cached, cached, plain, EffectiveOptions.NONE, runtimeMetrics)))
+                .contains("-XX:AOTCache on 2 of 3 pods");
+        assertThat(EffectiveOptions.archiveReported(List.of(plain))).isEmpty();
+        assertThat(EffectiveOptions.showArchives(List.of(plain))).isTrue();
+        assertThat(EffectiveOptions.showArchives(List.of(EffectiveOptions.NONE, runtimeMetrics))).as("nothing said of archives").isFalse();
     }
 
     @Test

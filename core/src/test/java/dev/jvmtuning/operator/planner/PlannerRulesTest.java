@@ -450,6 +450,32 @@ class PlannerRulesTest {
             assertThat(refused.messages()).anyMatch(m -> m.contains("under -XX:AOTMode=on the JVM then refuses to start"));
         }
 
+        /** An image that sets the cache in its own ENTRYPOINT or ENV: only its JVMs say so. */
+        @Test
+        void aCacheThePodsJvmsReportCountsAsOneInThePodSpecAndSaysWhereItWasSeen() {
+            ContainerFacts image = new ContainerFacts(4.0, 4.0, 8 * Units.GI, 8 * Units.GI, Map.of(), Set.of(), List.of(), List.of(), 25, 2,
+                    "-XX:AOTCache on 2 of 2 pods");
+            Planned warned = plan("gc: {collector: ZGC}\nmetrics: {injectAgent: true}", image);
+            Planned automatic = plan("", image);
+
+            assertThat(warned.warnings()).anyMatch(w -> w.contains("gc.collector ZGC makes the JVM reject the AOT cache -XX:AOTCache on 2 "
+                    + "of 2 pods (reported by their JVMs, set outside the pod spec: the image's entrypoint or environment)"))
+                    .anyMatch(w -> w.contains("metrics agent (-javaagent)") && w.contains("-XX:AOTCache on 2 of 2 pods"));
+            assertThat(automatic.values().collector()).isEqualTo(Collector.G1);
+            assertThat(decision(automatic, "gc.collector").rationale()).contains("not ZGC", "reported by their JVMs");
+            assertThat(automatic.rendering().renderedFlags()).doesNotContain("-XX:+UseCompactObjectHeaders");
+        }
+
+        @Test
+        void theSpecsCacheFlagIsNamedBeforeWhatThePodsReport() {
+            ContainerFacts both = new ContainerFacts(4.0, 4.0, 8 * Units.GI, 8 * Units.GI, Map.of("JAVA_TOOL_OPTIONS", CACHE), Set.of(),
+                    List.of(), List.of(), 25, 1, "-XX:AOTCache on 1 of 1 pods");
+
+            assertThat(plan("metrics: {injectAgent: true}", both).warnings())
+                    .anyMatch(w -> w.contains(CACHE + " (in the container's JAVA_TOOL_OPTIONS)"))
+                    .noneMatch(w -> w.contains("reported by their JVMs"));
+        }
+
         @Test
         void withoutACacheNothingIsSaid() {
             Planned plan = plan("gc: {collector: ZGC}\nmetrics: {injectAgent: true}", bigHeap("-Xshare:auto"));

@@ -43,8 +43,8 @@ class PreviewTest {
         AutoStatus loop = new AutoStatus().setSettings(new AutoSettings(60, null, null));
         String workload = "workload: {requestsPerSecond: 400, meanLatency: 300ms, cpuPerRequest: 4ms}\nthreads: {}\n";
 
-        Preview auto = Preview.of("web", spec("mode: Auto\n" + workload), loop, null, web("app"), null, STANDARD);
-        Preview apply = Preview.of("web", spec(workload), loop, null, web("app"), null, STANDARD);
+        Preview auto = Preview.of("web", spec("mode: Auto\n" + workload), loop, null, web("app"), null, null, STANDARD);
+        Preview apply = Preview.of("web", spec(workload), loop, null, web("app"), null, null, STANDARD);
 
         assertThat(auto).isInstanceOfSatisfying(Preview.Rendered.class, r -> {
             assertThat(r.plan().values().maxThreads()).isEqualTo(60);
@@ -60,10 +60,10 @@ class PreviewTest {
         Preview.Installation refusing = new Preview.Installation(FlagPolicy.standard(),
                 guardrail -> Optional.of("spec.auto.guardrail.name 'p99' is not a guardrail query of this installation"));
 
-        assertThat(Preview.of("web", property, null, null, web("app"), null, STANDARD)).isInstanceOfSatisfying(Preview.Rejected.class,
+        assertThat(Preview.of("web", property, null, null, web("app"), null, null, STANDARD)).isInstanceOfSatisfying(Preview.Rejected.class,
                 r -> assertThat(r.reason()).isEqualTo(Reason.INVALID));
-        assertThat(Preview.of("web", property, null, null, web("app"), null, allowing)).isInstanceOf(Preview.Rendered.class);
-        assertThat(Preview.of("web", spec("mode: Auto\nauto: {guardrail: {name: p99, max: 1}}\n"), null, null, web("app"), null, refusing))
+        assertThat(Preview.of("web", property, null, null, web("app"), null, null, allowing)).isInstanceOf(Preview.Rendered.class);
+        assertThat(Preview.of("web", spec("mode: Auto\nauto: {guardrail: {name: p99, max: 1}}\n"), null, null, web("app"), null, null, refusing))
                 .isInstanceOfSatisfying(Preview.Rejected.class, r -> assertThat(r.messages()).containsExactly(
                         "spec.auto.guardrail.name 'p99' is not a guardrail query of this installation"));
     }
@@ -76,6 +76,15 @@ class PreviewTest {
         assertThat(flags(Preview.of(stored(21), web("app"), null, STANDARD))).doesNotContain("-XX:+UseCompactObjectHeaders");
         assertThat(flags(Preview.of(stored(null), web("app"), null, STANDARD))).doesNotContain("-XX:+UseCompactObjectHeaders");
         assertThat(flags(Preview.of(onJdk25, web("app"), 21, STANDARD))).as("a version given wins").doesNotContain("-XX:+UseCompactObjectHeaders");
+    }
+
+    @Test
+    void aStoredProfileIsPlannedWithTheAotCacheItsStatusRecords() throws Exception {
+        TuningProfile cached = stored(25);
+        cached.getStatus().setAotCache("-XX:AOTCache on 2 of 2 pods");
+
+        assertThat(flags(Preview.of(cached, web("app"), null, STANDARD))).as("compact headers would make the JVM reject it")
+                .doesNotContain("-XX:+UseCompactObjectHeaders");
     }
 
     private static TuningProfile stored(Integer javaVersion) throws Exception {
@@ -95,7 +104,7 @@ class PreviewTest {
 
     @Test
     void aDeploymentWithoutTheContainerSaysWhatToSet() throws Exception {
-        assertThat(Preview.of("web", spec(""), null, null, web("app", "sidecar"), null, STANDARD)).isInstanceOfSatisfying(Preview.NoContainer.class,
+        assertThat(Preview.of("web", spec(""), null, null, web("app", "sidecar"), null, null, STANDARD)).isInstanceOfSatisfying(Preview.NoContainer.class,
                 missing -> assertThat(missing.problem()).contains("set spec.container"));
     }
 }

@@ -25,6 +25,12 @@ public class TuningProfileStatus {
             + "rules (R21) and the flag policy check against it; absent until a pod reports one.")
     private Integer javaVersion;
 
+    @JsonPropertyDescription("The AOT cache or CDS archive the target's pods' JVMs report being given (option AOTCache or "
+            + "SharedArchiveFile), and on how many of the pods that report their options, e.g. \"-XX:AOTCache on 2 of 2 pods\"; "
+            + "kept when a poll reports no options, absent when they report none given. Set in the image (its ENTRYPOINT or "
+            + "JAVA_TOOL_OPTIONS) it is invisible in the pod spec; the plan's checks of a cache's options apply to it all the same.")
+    private String aotCache;
+
     @JsonPropertyDescription("What the container overrides of the rendered settings, and what the runtime could not take.")
     private List<String> warnings = new ArrayList<>();
 

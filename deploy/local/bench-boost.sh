@@ -17,7 +17,8 @@
 #    Prints each time, per variant the median with a bootstrap 95% interval, and the ratio of medians boost/none.
 # 2. After every boost has ended (the pods' applied CPU limit back to 500m), the same open-loop load against each
 #    pod's address: BOOST_LOAD_RATE requests a second for BOOST_LOAD_SECONDS in all, each burning BOOST_LOAD_CPU_MS
-#    of CPU (lab workload /work), with curl from this host. The load is cut into BOOST_LOAD_SLICES slices a variant,
+#    of CPU and allocating BOOST_LOAD_ALLOC_KB of garbage (lab workload /work; garbage makes the collector's threads,
+#    as many as the CPUs the JVM was sized for, run beside the requests), with curl from this host. The load is cut into BOOST_LOAD_SLICES slices a variant,
 #    run interleaved: in each round every variant gets one slice, in an order rotated each round, so whatever else
 #    the machine runs meanwhile falls on every variant alike. A slice records the container's throttled periods
 #    (cgroup cpu.stat nr_periods and nr_throttled, before and after) and its requests' latencies, tagged with its
@@ -37,7 +38,7 @@
 # Usage: bench-boost.sh                 (about 32 minutes with the defaults on 2 cores: 9 of them the load)
 #        bench-boost.sh --summarize DIR (the figures again, from the files of an earlier run)
 # Knobs: BOOST_ROUNDS (5), BOOST_LOAD_SECONDS (180 a variant, a whole multiple of the slices), BOOST_LOAD_SLICES (6),
-#        BOOST_LOAD_RATE (10), BOOST_LOAD_CPU_MS (40), BOOST_CPU (2), BOOST_WARMUP (30, seconds),
+#        BOOST_LOAD_RATE (10), BOOST_LOAD_CPU_MS (40), BOOST_LOAD_ALLOC_KB (0), BOOST_CPU (2), BOOST_WARMUP (30, seconds),
 #        BOOST_RESULTS (a new directory under /tmp: the times, and per variant VARIANT.throttled with lines
 #        "ROUND PERIODS THROTTLED" and VARIANT.latency with lines "ROUND HTTP-CODE SECONDS"; kept).
 set -euo pipefail
@@ -49,6 +50,7 @@ LOAD_SECONDS="${BOOST_LOAD_SECONDS:-180}"
 SLICES="${BOOST_LOAD_SLICES:-6}"
 LOAD_RATE="${BOOST_LOAD_RATE:-10}"
 LOAD_CPU_MS="${BOOST_LOAD_CPU_MS:-40}"
+LOAD_ALLOC_KB="${BOOST_LOAD_ALLOC_KB:-0}"
 BOOST_CPU="${BOOST_CPU:-2}"
 WARMUP="${BOOST_WARMUP:-30}"
 LIMIT=500m
@@ -262,7 +264,7 @@ load() {
     # Open loop: the i-th request leaves at its own time, whatever the earlier ones are waiting for.
     due=$((began + i * 1000000000 / LOAD_RATE)) now="$(date +%s%N)"
     [ "$due" -le "$now" ] || sleep "$(printf '%d.%09d' $(((due - now) / 1000000000)) $(((due - now) % 1000000000)))"
-    curl -s -m 10 -o /dev/null -w "$1 %{http_code} %{time_total}\n" "http://$ip:8080/work?cpuMs=$LOAD_CPU_MS" >> "$RESULTS/$2.latency" &
+    curl -s -m 10 -o /dev/null -w "$1 %{http_code} %{time_total}\n" "http://$ip:8080/work?cpuMs=$LOAD_CPU_MS&allocKb=$LOAD_ALLOC_KB" >> "$RESULTS/$2.latency" &
   done
   wait
   after="$(cpu_stat "$3")"
@@ -301,7 +303,7 @@ for round in $(seq "$ROUNDS"); do
 done
 startup_summary "$RESULTS/startup"
 
-step "After the boosts: ${LOAD_RATE} requests/s of ${LOAD_CPU_MS} ms CPU, ${SLICES} rounds of ${SLICE_SECONDS} s against each pod"
+step "After the boosts: ${LOAD_RATE} requests/s of ${LOAD_CPU_MS} ms CPU and ${LOAD_ALLOC_KB} KiB of garbage, ${SLICES} rounds of ${SLICE_SECONDS} s against each pod"
 # Started one at a time as in the rounds, each boost ended before the next starts.
 declare -A pods
 for variant in "${VARIANTS[@]}"; do

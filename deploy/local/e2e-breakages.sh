@@ -48,6 +48,8 @@ restore() {
   git checkout -q -- "${sources[@]}"
   log "source restored; rebuilding the operator from it"
   operator_from_source
+  # The demo as demo.sh left it: each breakage began with an empty namespace.
+  kubectl apply -n "${NAMESPACE:-shop}" -f "$REPO_ROOT/deploy/local/demo/orders-api.yaml" >/dev/null
 }
 trap restore EXIT
 

@@ -75,9 +75,10 @@ public enum Rule {
     R18("R18", "Connection limit on virtual threads",
             "On virtual threads no worker pool bounds the requests in flight, so the connection limit does: what the CPUs "
                     + "(C / c req/s) and the connection pool (pool / t_db req/s) can serve, times the latency plus the longest allowed wait."),
-    R19("R19", "Connection wait within the queue wait",
-            "On virtual threads every request in flight can queue on the connection pool; a connection timeout no longer than the "
-                    + "longest acceptable wait rejects overload at once instead of after HikariCP's default 30 s."),
+    R19("R19", "Connection timeout twice the queue wait",
+            "On virtual threads every request in flight can queue on the connection pool; a connection timeout of twice the "
+                    + "longest acceptable wait, the most the connection limit lets a request wait, rejects overload at once instead of after "
+                    + "HikariCP's default 30 s, and leaves alone the waits the limit allows."),
     R20("R20", "Carrier threads = CPUs",
             "Virtual threads run on a scheduler with one carrier per CPU (jdk.virtualThreadScheduler.parallelism); sized for "
                     + "the container's CPUs, not the node's, as -XX:ActiveProcessorCount tells it. More carriers only add switches."),

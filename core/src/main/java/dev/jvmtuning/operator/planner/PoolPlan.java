@@ -56,12 +56,14 @@ record PoolPlan(Integer maxSize, Integer minIdle, Integer acquisitionTimeoutMill
         Integer timeout = null;
         if (threading.virtual() && maxSize != null && demand.queueWait() != null && vocabulary.has(Setting.POOL_ACQUISITION_TIMEOUT)) {
             long wait = Math.round(demand.queueWait() * 1000);
-            timeout = (int) Math.min(Integer.MAX_VALUE, Math.max(MIN_ACQUISITION_TIMEOUT_MILLIS, wait));
+            long twice = 2 * wait;
+            timeout = (int) Math.min(Integer.MAX_VALUE, Math.max(MIN_ACQUISITION_TIMEOUT_MILLIS, twice));
             decisions.add(new Decision(Setting.POOL_ACQUISITION_TIMEOUT, timeout + "ms", Rule.R19, "requests run on virtual threads, so "
-                    + "every one in flight can queue for one of the " + maxSize + " connections: a request that cannot get one within the "
-                    + "longest acceptable wait " + number(wait) + " ms" + (wait < MIN_ACQUISITION_TIMEOUT_MILLIS
-                    ? " (raised to HikariCP's minimum " + MIN_ACQUISITION_TIMEOUT_MILLIS + " ms)" : "")
-                    + " fails at once instead of after the pool's default (30 s in HikariCP)"));
+                    + "every one in flight can queue for one of the " + maxSize + " connections; the connection limit (R18) lets them wait "
+                    + "up to the longest acceptable wait " + number(wait) + " ms, so the timeout is twice that, " + number(twice) + " ms"
+                    + (twice < MIN_ACQUISITION_TIMEOUT_MILLIS ? " (raised to HikariCP's minimum " + MIN_ACQUISITION_TIMEOUT_MILLIS + " ms)" : "")
+                    + ": it fails a request only when the connections are held twice as long as planned, at once instead of after the "
+                    + "pool's default (30 s in HikariCP)"));
         }
         return new PoolPlan(maxSize, minIdle, timeout, decisions);
     }

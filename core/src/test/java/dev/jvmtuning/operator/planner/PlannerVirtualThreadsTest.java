@@ -28,12 +28,13 @@ class PlannerVirtualThreadsTest {
     @ParameterizedTest(name = "{0} CPUs, {1} req/s, W {2}, c {3}, t_db {4}, wait {5} -> pool {6}, connections {7}, timeout {8}")
     @CsvSource(delimiter = '|', textBlock = """
             # the CPUs serve 2 / 5 ms = 400 req/s, the pool (R8: 400 x 50 ms x 1.25 = 25) 25 / 50 ms = 500: 400 x (200 ms + 1 s)
-            2 | 400 | 200ms | 5ms | 50ms | 1s    | 25 | 480 | 1000ms
+            # and the timeout twice the wait the limit allows
+            2 | 400 | 200ms | 5ms | 50ms | 1s    | 25 | 480 | 2000ms
             # four CPUs serve 800 req/s, so the pool's 500 req/s bounds: 500 x 1.2 s
-            4 | 400 | 200ms | 5ms | 50ms | 1s    | 25 | 600 | 1000ms
+            4 | 400 | 200ms | 5ms | 50ms | 1s    | 25 | 600 | 2000ms
             # no CPU or database figure: the target rate + 25% = 500 req/s x (200 ms + 500 ms); no pool, so no timeout
             2 | 400 | 200ms |     |      | 500ms |    | 350 |
-            # a wait below HikariCP's floor of 250 ms: 400 x (200 ms + 100 ms)
+            # twice a wait of 100 ms is below HikariCP's floor of 250 ms: 400 x (200 ms + 100 ms)
             2 | 400 | 200ms | 5ms | 50ms | 100ms | 25 | 120 | 250ms
             """)
     void theConnectionLimitThePoolAndItsTimeoutFollowFromTheWorkload(double cpus, int rate, String latency, String cpu, String db,
@@ -108,9 +109,9 @@ class PlannerVirtualThreadsTest {
                 workload: {requestsPerSecond: 400, meanLatency: 200ms, cpuPerRequest: 5ms, dbTimePerRequest: 50ms, maxQueueWait: 2s}
                 """, Specs.container(2, "2Gi"));
 
-        // 400 req/s (the CPUs) x (200 ms + 2 s) = 880
+        // 400 req/s (the CPUs) x (200 ms + 2 s) = 880; the timeout twice the 2 s wait
         assertThat(plan.rendering().serverEnvironment()).containsEntry("QUARKUS_HTTP_LIMITS_MAX_CONNECTIONS", "880")
-                .containsEntry("QUARKUS_DATASOURCE_JDBC_ACQUISITION_TIMEOUT", "2000ms")
+                .containsEntry("QUARKUS_DATASOURCE_JDBC_ACQUISITION_TIMEOUT", "4000ms")
                 .doesNotContainKeys("QUARKUS_THREAD_POOL_MAX_THREADS", "QUARKUS_THREAD_POOL_QUEUE_SIZE");
         assertThat(decision(plan, "queue.maxConnections").rationale()).contains("virtual threads (spec.threading.model)");
     }

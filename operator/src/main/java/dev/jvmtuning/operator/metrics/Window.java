@@ -49,13 +49,17 @@ public final class Window {
                 queueWait = 1000 * queued / (requests / seconds);
             }
             Double server = millisPerRequest(increase(before.requestSeconds(), now.requestSeconds()), requests);
+            Double failed = increase(before.serverErrors(), now.serverErrors());
+            // A request the server failed (under overload most often one that timed out waiting for a connection) held none:
+            // counted, they would make the connections look held for a fraction of the time they are.
+            double served = failed == null || failed >= requests ? requests : requests - failed;
             return new ServiceRates(requests / seconds,
                     plus(server, queueWait),
                     millisPerRequest(cpuSeconds, requests),
                     millisPerRequest(increase(before.runQueueDelaySeconds(), now.runQueueDelaySeconds()), requests),
                     millisPerRequest(increase(before.connectionWaitSeconds(), now.connectionWaitSeconds()), requests),
-                    millisPerRequest(increase(before.connectionHoldSeconds(), now.connectionHoldSeconds()), requests),
-                    percentOf(increase(before.serverErrors(), now.serverErrors()), requests),
+                    millisPerRequest(increase(before.connectionHoldSeconds(), now.connectionHoldSeconds()), served),
+                    percentOf(failed, requests),
                     perRequest(allocated(before.allocatedBytes(), now.allocatedBytes()), requests),
                     queueWait, queued,
                     millisPerRequest(increase(before.compilationSeconds(), now.compilationSeconds()), requests));

@@ -62,11 +62,25 @@ class WindowTest {
         assertThat(o.getCompilationMillisPerRequest()).as("1 s of JIT over 2000 requests").isEqualTo(0.5);
         assertThat(o.getRunQueueMillisPerRequest()).isEqualTo(1.0);
         assertThat(o.getConnectionWaitMillisPerRequest()).isEqualTo(0.0);
-        assertThat(o.getConnectionHoldMillisPerRequest()).isEqualTo(50.0);
+        assertThat(o.getConnectionHoldMillisPerRequest()).as("100 s held by the 1960 requests served").isEqualTo(51.02);
         assertThat(o.getAllocatedKibPerRequest()).isEqualTo(2048.0);   // 4000 MiB over 2000 requests
         assertThat(o.getLoadedClasses()).isEqualTo(9001);              // a gauge: the newest value
         assertThat(o.getErrorPercent()).as("40 of 2000 requests answered 5xx").isEqualTo(2.0);
         assertThat(o.getEnd()).isEqualTo("1970-01-01T00:00:10Z");
+    }
+
+    @Test
+    void connectionsAreHeldByTheRequestsServedNotByThoseThatTimedOutWaitingForOne() {
+        // 1000 requests in 10 s, 600 of them failed after waiting for a connection; the 400 served held one 100 ms each.
+        PodSnapshot before = new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 2.0, 10.0, 200.0, 0.0, 0.5, null,
+                new PodSnapshot.Service(0.0, 0.0, null, 0.0, 0.0, 0.0, null));
+        PodSnapshot after = new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 11.0, 2.0, 10.0, 200.0, 0.0, 0.5, null,
+                new PodSnapshot.Service(1000.0, 300.0, null, 150.0, 40.0, 600.0, null));
+
+        Observed o = Window.observe(Map.of("a", before), Map.of("a", after), null);
+
+        assertThat(o.getConnectionHoldMillisPerRequest()).isEqualTo(100.0);
+        assertThat(o.getErrorPercent()).isEqualTo(60.0);
     }
 
     /** A pod serving 100 req/s at 20 ms each in the server, with {@code queue} in front of its workers at both ends of 10 s. */

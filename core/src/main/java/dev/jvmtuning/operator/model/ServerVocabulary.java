@@ -2,11 +2,20 @@ package dev.jvmtuning.operator.model;
 
 import dev.jvmtuning.operator.api.v1alpha1.Runtime;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** The property names of each runtime (see docs/explanation/tuning-rules.md, "Server vocabulary") and how each maps to an environment variable. */
-public record ServerVocabulary(Map<Setting, String> properties, Map<String, String> alwaysSet, boolean quarkusNaming) {
+/**
+ * The property names of each runtime (see docs/explanation/tuning-rules.md, "Server vocabulary") and how each maps to an environment variable.
+ *
+ * @param alwaysSet      server properties rendered with any others: the server's metrics the operator reads need them
+ * @param agentJvmOptions JVM options rendered with the operator's agent: the figures the agent reads from the server need them
+ */
+public record ServerVocabulary(Map<Setting, String> properties, Map<String, String> alwaysSet, List<String> agentJvmOptions, boolean quarkusNaming) {
+
+    /** XNIO's worker counts its busy threads (jboss-threads' active count) only when told to; without it Undertow's pool reports -1. */
+    public static final String UNDERTOW_BUSY_COUNT = "-Djboss.threads.eqe.statistics.active-count=true";
 
     public static ServerVocabulary of(Runtime runtime) {
         Map<Setting, String> p = new EnumMap<>(Setting.class);
@@ -19,7 +28,7 @@ public record ServerVocabulary(Map<Setting, String> properties, Map<String, Stri
                 p.put(Setting.QUEUE_MAX_QUEUE_SIZE, "server.tomcat.threads.max-queue-capacity");
                 putHikari(p);
                 // Tomcat's thread-pool metrics exist only with its MBean registry on.
-                return new ServerVocabulary(p, Map.of("server.tomcat.mbeanregistry.enabled", "true"), false);
+                return new ServerVocabulary(p, Map.of("server.tomcat.mbeanregistry.enabled", "true"), List.of(), false);
             }
             case SpringBootJetty -> {
                 p.put(Setting.THREADS_MAX, "server.jetty.threads.max");
@@ -27,12 +36,12 @@ public record ServerVocabulary(Map<Setting, String> properties, Map<String, Stri
                 p.put(Setting.QUEUE_MAX_CONNECTIONS, "server.jetty.max-connections");
                 p.put(Setting.QUEUE_MAX_QUEUE_SIZE, "server.jetty.threads.max-queue-capacity");
                 putHikari(p);
-                return new ServerVocabulary(p, Map.of(), false);
+                return new ServerVocabulary(p, Map.of(), List.of(), false);
             }
             case SpringBootUndertow -> {
                 p.put(Setting.THREADS_MAX, "server.undertow.threads.worker");
                 putHikari(p);
-                return new ServerVocabulary(p, Map.of(), false);
+                return new ServerVocabulary(p, Map.of(), List.of(UNDERTOW_BUSY_COUNT), false);
             }
             case Quarkus -> {
                 p.put(Setting.THREADS_MAX, "quarkus.thread-pool.max-threads");
@@ -43,10 +52,10 @@ public record ServerVocabulary(Map<Setting, String> properties, Map<String, Stri
                 p.put(Setting.POOL_MAX_SIZE, "quarkus.datasource.jdbc.max-size");
                 p.put(Setting.POOL_MIN_IDLE, "quarkus.datasource.jdbc.min-size");
                 p.put(Setting.POOL_ACQUISITION_TIMEOUT, "quarkus.datasource.jdbc.acquisition-timeout");
-                return new ServerVocabulary(p, Map.of(), true);
+                return new ServerVocabulary(p, Map.of(), List.of(), true);
             }
             default -> {
-                return new ServerVocabulary(p, Map.of(), false);
+                return new ServerVocabulary(p, Map.of(), List.of(), false);
             }
         }
     }

@@ -53,6 +53,10 @@ public final class Renderer {
         addFlag(flags, renderedAs, Setting.GC_PARALLEL_THREADS, values.parallelGcThreads(), n -> "-XX:ParallelGCThreads=" + n);
         addFlag(flags, renderedAs, Setting.GC_CONCURRENT_THREADS, values.concGcThreads(), n -> "-XX:ConcGCThreads=" + n);
         addFlag(flags, renderedAs, Setting.METRICS_AGENT, values.agentPort(), port -> AgentInjection.flag(port, values.agentPinnedThresholdMillis()));
+        ServerVocabulary vocabulary = ServerVocabulary.of(spec.getRuntime());
+        if (values.agentPort() != null) {
+            vocabulary.agentJvmOptions().forEach(option -> addUnlessUserSet(flags, userFlags, option));
+        }
         // The budget counted these two; pin them so it holds, unless the user pinned them already.
         if (values.reservedCodeCacheBytes() != null) {
             addUnlessUserSet(flags, userFlags, "-XX:ReservedCodeCacheSize=" + Units.jvmMebibytes(values.reservedCodeCacheBytes()));
@@ -62,7 +66,6 @@ public final class Renderer {
             }
         }
 
-        ServerVocabulary vocabulary = ServerVocabulary.of(spec.getRuntime());
         TreeMap<String, String> serverEnvironment = new TreeMap<>();
         Map<Setting, Integer> serverSettings = new EnumMap<>(Setting.class);
         serverSettings.put(Setting.THREADS_MAX, values.maxThreads());

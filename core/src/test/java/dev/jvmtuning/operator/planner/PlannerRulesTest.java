@@ -505,6 +505,17 @@ class PlannerRulesTest {
         }
 
         @Test
+        void undertowIsToldToCountItsBusyWorkersWhereTheAgentReadsThem() {
+            Planned withAgent = plan("runtime: SpringBootUndertow\nmetrics: {injectAgent: true}", container(2, "2Gi"));
+            Planned withoutAgent = plan("runtime: SpringBootUndertow", container(2, "2Gi"));
+            Planned tomcat = plan("runtime: SpringBootTomcat\nmetrics: {injectAgent: true}", container(2, "2Gi"));
+
+            assertThat(withAgent.rendering().renderedFlags()).contains("-Djboss.threads.eqe.statistics.active-count=true");
+            assertThat(withoutAgent.rendering().renderedFlags()).noneMatch(f -> f.contains("jboss.threads"));
+            assertThat(tomcat.rendering().renderedFlags()).noneMatch(f -> f.contains("jboss.threads"));
+        }
+
+        @Test
         void theUsersOwnJvmOptionsValueIsKeptFirstAndTheProfilesOptionsLast() {
             ContainerFacts facts = new ContainerFacts(2.0, 2.0, 2 * Units.GI, 2 * Units.GI,
                     Map.of("JAVA_TOOL_OPTIONS", "-Dfile.encoding=UTF-8 -javaagent:/otel.jar"), Set.of(), List.of(), List.of(), 17, 1);

@@ -62,7 +62,8 @@ public class Observed {
     private Double runQueueMillisPerRequest;
     @JsonPropertyDescription("Time spent waiting for a database connection per request, in milliseconds.")
     private Double connectionWaitMillisPerRequest;
-    @JsonPropertyDescription("Time a database connection was held per request, in milliseconds.")
+    @JsonPropertyDescription("Time a database connection was held per request served, in milliseconds (requests answered 5xx, most "
+            + "often ones that timed out waiting for a connection, held none and are left out).")
     private Double connectionHoldMillisPerRequest;
     @JsonPropertyDescription("Heap allocated per request, in KiB (R12a).")
     private Double allocatedKibPerRequest;

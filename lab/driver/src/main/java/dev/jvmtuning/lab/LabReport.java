@@ -1,6 +1,7 @@
 package dev.jvmtuning.lab;
 
 import dev.jvmtuning.lab.TuningLab.ScenarioResult;
+import dev.jvmtuning.operator.api.v1alpha1.ThreadingModel;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.geom.Ellipse2D;
@@ -70,8 +71,9 @@ final class LabReport {
                 its settings for %d more iterations. *app cores* is the app's CPU during the runs, *generator cores* the lab
                 JVM's. *clients/req/s* is what Little's law gives a closed loop without think time as its mean response time:
                 a *mean* well below it would mean the clients waited on the generator between answer and request; p99 and mean
-                near it are the queueing that many clients on one CPU make. Throughput counts 2xx answers. Effective settings
-                are read back from the app's metrics.
+                near it are the queueing that many clients on one CPU make. Throughput counts 2xx answers; *acquisition
+                timeouts* are the requests the connection pool failed for want of a connection (HikariCP's own count). Effective
+                settings are read back from the app's metrics.
 
                 """.formatted(TuningLab.APP_CPUS, TuningLab.WARMUP_SECONDS, TuningLab.OBSERVE_SECONDS, TuningLab.ROUNDS, TuningLab.SETTLE_SECONDS,
                 TuningLab.RUN_SECONDS, TuningLab.STABLE_ITERATIONS));
@@ -101,6 +103,10 @@ final class LabReport {
             check(findings, name + ": closed loop reaches planner/best >= " + PLANNER_TO_BEST + " within two iterations",
                     (both(r.loop1(), r.best()) && Stats.meetsAtLeast(loop1, PLANNER_TO_BEST))
                             || (both(r.loop2(), r.best()) && Stats.meetsAtLeast(loop2, PLANNER_TO_BEST)));
+            if (r.scenario().service().threading() == ThreadingModel.Virtual) {
+                check(findings, name + ": no request fails for want of a connection with the planner's settings",
+                        r.planner().ok() && r.planner().acquisitionTimeouts() == 0);
+            }
             if (name.equals("io-bound")) {
                 check(findings, "io-bound: planner/default throughput >= " + IO_BOUND_TO_DEFAULT, both(r.planner(), r.defaults())
                         && Stats.meetsAtLeast(toDefault, IO_BOUND_TO_DEFAULT));
@@ -109,28 +115,28 @@ final class LabReport {
         md.append("\nTargets (missed: the whole 95% interval misses the target):\n\n");
         findings.forEach(f -> md.append("- ").append(f).append('\n'));
 
-        StringBuilder csv = new StringBuilder("scenario,origin,setting,round,requests_per_second,mean_ms,p99_ms,errors,app_cores,generator_cores,"
+        StringBuilder csv = new StringBuilder("scenario,origin,setting,round,requests_per_second,mean_ms,p99_ms,errors,acquisition_timeouts,app_cores,generator_cores,"
                 + "steal_percent\n");
         for (ScenarioResult r : results) {
             Scenario s = r.scenario();
             md.append("\n## ").append(s.name()).append("\n\n").append(s.shape()).append(" (runtime ").append(s.runtime()).append("). ").append(s.clients())
                     .append(" closed-loop clients on `").append(s.query()).append("`; container ").append(limits(s)).append(".\n\n");
             md.append("| origin | setting | max threads | pool | heap MiB | GC | req/s (95% interval) | mean ms | clients/req/s ms "
-                    + "| p99 ms | errors | app cores | generator cores | steal % | runs | peak RSS MiB |\n");
-            md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                    + "| p99 ms | errors | acquisition timeouts | app cores | generator cores | steal % | runs | peak RSS MiB |\n");
+            md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
             for (Measurement m : all(r)) {
                 Measurement.Effective e = m.effective();
-                md.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n".formatted(m.origin(), m.label(),
+                md.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n".formatted(m.origin(), m.label(),
                         text(e.maxThreads()), text(e.poolSize()), text(e.heapMiB()), text(e.collector()), rate(m),
                         figure(m, Measurement.Run::meanMillis), m.ok() ? f(1000.0 * s.clients() / m.throughput().value()) : "-",
-                        figure(m, Measurement.Run::p99Millis), errors(m, TuningLab.RUN_SECONDS),
+                        figure(m, Measurement.Run::p99Millis), errors(m, TuningLab.RUN_SECONDS), m.ok() ? m.acquisitionTimeouts() : "-",
                         cores(m, Measurement.Run::appCores), cores(m, Measurement.Run::generatorCores),
                         m.ok() ? "%.0f".formatted(m.mean(Measurement.Run::stealPercent).value()) : "-", m.runs().size(),
                         m.peakRssBytes() == 0 ? "-" : Long.toString(m.peakRssBytes() >> 20)));
                 for (Measurement.Run run : m.runs()) {
                     csv.append(String.join(",", s.name(), m.origin(), '"' + m.label() + '"', Integer.toString(run.round()),
                             f(run.requestsPerSecond()), f(run.meanMillis()), f(run.p99Millis()), Long.toString(run.errors()),
-                            "%.3f".formatted(run.appCores()), "%.3f".formatted(run.generatorCores()), "%.1f".formatted(run.stealPercent())))
+                            Long.toString(run.acquisitionTimeouts()), "%.3f".formatted(run.appCores()), "%.3f".formatted(run.generatorCores()), "%.1f".formatted(run.stealPercent())))
                             .append('\n');
                 }
             }

@@ -25,11 +25,12 @@ record Measurement(String origin, String label, Map<String, String> env, List<Ru
 
     /**
      * A run: its round (the settings a round measured ran one after the other, so the VM's drift hits
-     * them alike), the load generator's figures, the CPU the app and the generator used meanwhile, and
-     * the share of the machine's CPU time the hypervisor took for other guests (steal).
+     * them alike), the load generator's figures, the requests the connection pool failed for want of a
+     * connection, the CPU the app and the generator used meanwhile, and the share of the machine's CPU
+     * time the hypervisor took for other guests (steal).
      */
-    record Run(int round, double requestsPerSecond, double meanMillis, double p99Millis, long errors, double appCores,
-            double generatorCores, double stealPercent) {
+    record Run(int round, double requestsPerSecond, double meanMillis, double p99Millis, long errors, long acquisitionTimeouts,
+            double appCores, double generatorCores, double stealPercent) {
     }
 
     /** The settings in force, as the app's metrics state them. */
@@ -107,5 +108,9 @@ record Measurement(String origin, String label, Map<String, String> env, List<Ru
 
     long errors() {
         return runs.stream().mapToLong(Run::errors).sum();
+    }
+
+    long acquisitionTimeouts() {
+        return runs.stream().mapToLong(Run::acquisitionTimeouts).sum();
     }
 }

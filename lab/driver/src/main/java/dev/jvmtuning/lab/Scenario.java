@@ -1,6 +1,7 @@
 package dev.jvmtuning.lab;
 
 import dev.jvmtuning.operator.api.v1alpha1.Runtime;
+import dev.jvmtuning.operator.api.v1alpha1.ThreadingModel;
 import dev.jvmtuning.operator.api.v1alpha1.Workload;
 import dev.jvmtuning.operator.model.ServerVocabulary;
 import dev.jvmtuning.operator.model.Setting;
@@ -17,9 +18,33 @@ import java.util.function.Function;
  * @param nominal the profile's workload: the target rate (the clients' rate if every request took its
  *                nominal time) and the handler's own costs as its authors know them
  * @param sweeps  searched one after the other, each from the best setting found so far (the first from the defaults)
+ * @param service what the service is before any tuning, in every setting the scenario runs
  */
 record Scenario(String name, Runtime runtime, String shape, String query, int clients, double cpus, String memory, int liveSetMb,
-        Workload nominal, boolean usesConnectionPool, List<Sweep> sweeps) {
+        Workload nominal, boolean usesConnectionPool, List<Sweep> sweeps, Service service) {
+
+    /** A service on platform threads, on the Java release the lab itself runs on. */
+    Scenario(String name, Runtime runtime, String shape, String query, int clients, double cpus, String memory, int liveSetMb,
+            Workload nominal, boolean usesConnectionPool, List<Sweep> sweeps) {
+        this(name, runtime, shape, query, clients, cpus, memory, liveSetMb, nominal, usesConnectionPool, sweeps, Service.PLATFORM);
+    }
+
+    /**
+     * The service as its team ships it: the Java release it runs on, what runs its requests (the profile says so), the
+     * connection pool's size where the database fixes it (the profile states it), and the environment it always has.
+     */
+    record Service(int java, ThreadingModel threading, Integer poolMaxSize, Map<String, String> environment) {
+        static final Service PLATFORM = new Service(17, ThreadingModel.Platform, null, Map.of());
+
+        /**
+         * Spring Boot on virtual threads with HikariCP's 10 connections, all the database grants, failing a request
+         * that waits 250 ms for one (HikariCP's shortest timeout) instead of 30 s.
+         */
+        static Service springOnVirtualThreads(int java) {
+            return new Service(java, ThreadingModel.Virtual, 10, Map.of("SPRING_THREADS_VIRTUAL_ENABLED", "true",
+                    "SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE", "10", "SPRING_DATASOURCE_HIKARI_CONNECTIONTIMEOUT", "250"));
+        }
+    }
 
     /** A knob and the values the search tries; env turns a value into the variables that set it. */
     record Sweep(String knob, List<String> values, Function<String, Map<String, String>> env) {
@@ -35,6 +60,10 @@ record Scenario(String name, Runtime runtime, String shape, String query, int cl
 
     static Sweep queueBound(Runtime runtime, List<Integer> values) {
         return setting("queue bound", runtime, Setting.QUEUE_MAX_QUEUE_SIZE, values);
+    }
+
+    static Sweep connectionLimit(Runtime runtime, List<Integer> values) {
+        return setting("connection limit", runtime, Setting.QUEUE_MAX_CONNECTIONS, values);
     }
 
     /** The variable the product renders for this setting on this runtime, so the sweep and the planner set the same knob. */
@@ -60,6 +89,11 @@ record Scenario(String name, Runtime runtime, String shape, String query, int cl
     private static final Runtime JETTY = Runtime.SpringBootJetty;
     private static final Runtime UNDERTOW = Runtime.SpringBootUndertow;
     private static final Runtime QUARKUS = Runtime.Quarkus;
+    private static final String VT_POOL_BOUND = "pool-bound on virtual threads, twice overloaded: a pooled connection (10, all the database "
+            + "grants) held 100 ms, then 20 ms more work, 74 clients";
+    private static final String VT_POOL_QUERY = "/work?dbMs=100&sleepMinMs=20&sleepMaxMs=20&allocKb=16";
+    private static final Workload VT_POOL_WORKLOAD = workload(74 / 0.120, "120ms", null, "100ms").setMaxQueueWait("250ms");
+    private static final List<Integer> VT_LIMITS = List.of(10, 20, 40, 80);
 
     static final List<Scenario> ALL = List.of(
             new Scenario("io-bound", TOMCAT, "an I/O-bound handler: a 100-500 ms blocking call per request, almost no CPU",
@@ -95,6 +129,15 @@ record Scenario(String name, Runtime runtime, String shape, String query, int cl
                     "/work?cpuMs=2&sleepMinMs=40&sleepMaxMs=60&allocKb=64", 300, 1, "768Mi", 0,
                     workload(300 / 0.052, "52ms", "2ms", null), false,
                     List.of(threads(UNDERTOW, List.of(10, 25, 50, 400)))),
+            // Virtual threads in front of a pool the database fixes at 10 connections, each held 100 ms: the pool serves 100 req/s,
+            // 12 in flight at 120 ms. 74 clients are twice what a 250 ms wait for a connection lets in flight (100/s x 370 ms):
+            // unbounded, every request gets a virtual thread and queues for a connection until HikariCP times it out.
+            new Scenario("vt-pool-bound", TOMCAT, VT_POOL_BOUND, VT_POOL_QUERY, 74, 1, "1Gi", 0, VT_POOL_WORKLOAD, true,
+                    List.of(connectionLimit(TOMCAT, VT_LIMITS)), Service.springOnVirtualThreads(21)),
+            new Scenario("vt-jetty-pool-bound", JETTY, VT_POOL_BOUND + " on Jetty", VT_POOL_QUERY, 74, 1, "1Gi", 0, VT_POOL_WORKLOAD, true,
+                    List.of(connectionLimit(JETTY, VT_LIMITS)), Service.springOnVirtualThreads(21)),
+            new Scenario("vt-pool-bound-jdk25", TOMCAT, VT_POOL_BOUND + " on JDK 25", VT_POOL_QUERY, 74, 1, "1Gi", 0, VT_POOL_WORKLOAD, true,
+                    List.of(connectionLimit(TOMCAT, VT_LIMITS)), Service.springOnVirtualThreads(25)),
             // Offered load far above capacity (5 ms of CPU on 1 CPU: ~200 req/s, 1000 clients): an unbounded queue makes every
             // request wait; a bound rejects the excess at once. The profile states the capacity as its rate and a 100 ms
             // workload.maxQueueWait, from which the planner renders the bound (quarkus.thread-pool.queue-size).

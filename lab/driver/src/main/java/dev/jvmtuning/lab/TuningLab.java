@@ -7,11 +7,13 @@ import dev.jvmtuning.operator.api.v1alpha1.Auto;
 import dev.jvmtuning.operator.api.v1alpha1.AutoIteration;
 import dev.jvmtuning.operator.api.v1alpha1.AutoSettings;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
+import dev.jvmtuning.operator.api.v1alpha1.Bounds;
 import dev.jvmtuning.operator.api.v1alpha1.ConnectionPool;
 import dev.jvmtuning.operator.api.v1alpha1.Mode;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Runtime;
 import dev.jvmtuning.operator.api.v1alpha1.TargetRef;
+import dev.jvmtuning.operator.api.v1alpha1.Threading;
 import dev.jvmtuning.operator.api.v1alpha1.Threads;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.api.v1alpha1.Workload;
@@ -247,10 +249,13 @@ public final class TuningLab {
      * them in rounds interleaved with the best, so that each iteration's ratio to the best has an interval.
      */
     private AutoRun auto(Scenario scenario, Setting defaults, Setting best, List<String> notes) throws IOException, InterruptedException {
-        TuningProfileSpec spec = new TuningProfileSpec().setTargetRef(new TargetRef().setName(scenario.name()))
-                .setRuntime(scenario.runtime()).setMode(Mode.Auto).setWorkload(new Workload()
+        TuningProfileSpec spec = profile(scenario).setMode(Mode.Auto).setWorkload(new Workload()
                         .setRequestsPerSecond(scenario.nominal().getRequestsPerSecond()))
                 .setAuto(new Auto().setMinInterval("0s").setWarmUp("0s").setObservationWindows(1));
+        if (scenario.service().poolMaxSize() != null) {
+            // The database grants no more connections: the loop's bound, as a team would write it.
+            spec.getAuto().setConnectionPool(new Bounds().setMax(scenario.service().poolMaxSize()));
+        }
         ContainerFacts facts = facts(scenario);
         Replanner replanner = new MeasuredReplan(spec, facts, FlagPolicy.standard());
         Instant now = Instant.parse("2026-01-01T00:00:00Z");
@@ -296,12 +301,18 @@ public final class TuningLab {
     }
 
     private Setting planned(Scenario scenario, String origin, Workload workload, List<String> notes) throws IOException, InterruptedException {
-        TuningProfileSpec spec = new TuningProfileSpec().setTargetRef(new TargetRef().setName(scenario.name()))
-                .setRuntime(scenario.runtime()).setWorkload(workload).setThreads(new Threads());
-        if (scenario.usesConnectionPool()) {
-            spec.setConnectionPool(new ConnectionPool());
-        }
+        TuningProfileSpec spec = profile(scenario).setWorkload(workload).setThreads(new Threads());
         return planned(scenario, origin, spec, notes);
+    }
+
+    /** What the scenario's profile states before its figures: the target, its runtime and what the team knows of the service. */
+    private static TuningProfileSpec profile(Scenario scenario) {
+        TuningProfileSpec spec = new TuningProfileSpec().setTargetRef(new TargetRef().setName(scenario.name())).setRuntime(scenario.runtime())
+                .setThreading(new Threading().setModel(scenario.service().threading()));
+        if (scenario.usesConnectionPool()) {
+            spec.setConnectionPool(new ConnectionPool().setMaxSize(scenario.service().poolMaxSize()));
+        }
+        return spec;
     }
 
     /** The planner sees the container's limit, as in a pod: the app's cgroup has exactly {@code scenario.cpus()} of CPU. */
@@ -358,7 +369,10 @@ public final class TuningLab {
         Container container = Container.withLimits(Integer.toString(p.slot), scenario.cpus(), Units.bytes(scenario.memory()), APP_CPUS);
         try {
             TuningProfileSpec target = new TuningProfileSpec().setRuntime(scenario.runtime());
-            p.app = LabApp.start(app(scenario.runtime()), agentJar, container, env, scenario.liveSetMb(), log, MetricsEndpoint.path(target));
+            Map<String, String> environment = new LinkedHashMap<>(scenario.service().environment());
+            environment.putAll(env);
+            p.app = LabApp.start(java(scenario.service().java()), app(scenario.runtime()), agentJar, container, environment, scenario.liveSetMb(),
+                    log, MetricsEndpoint.path(target));
             try (ClosedLoopLoad load = new ClosedLoopLoad(p.app.url(scenario.query()), scenario.clients())) {
                 load.measure(WARMUP_SECONDS);
                 Scrape first = timedScrape(p.app);
@@ -408,29 +422,66 @@ public final class TuningLab {
 
     /** One run of the current round: fresh connections, a moment to settle, then the measured window. */
     private void run(Scenario scenario, Instance p) throws IOException, InterruptedException {
+        try {
+            measureOnce(scenario, p);
+        } catch (IOException e) {
+            // One setting's process that stops answering costs that setting, not the run.
+            p.failure = e.getMessage().lines().findFirst().orElse(e.toString());
+            log(p.label + " FAILED: " + p.failure);
+        }
+    }
+
+    private void measureOnce(Scenario scenario, Instance p) throws IOException, InterruptedException {
+        double timeoutsBefore = acquisitionTimeouts(p.app);
+        ClosedLoopLoad.Result r;
+        double appCores;
+        double generatorCores;
+        double steal;
         try (ClosedLoopLoad load = new ClosedLoopLoad(p.app.url(scenario.query()), scenario.clients())) {
             load.measure(SETTLE_SECONDS);
             double appBefore = p.app.cpuSeconds();
             long generatorBefore = OWN_CPU.getProcessCpuTime();
             long[] machineBefore = machineCpuTicks();
             long started = System.nanoTime();
-            ClosedLoopLoad.Result r = load.measure(RUN_SECONDS);
+            r = load.measure(RUN_SECONDS);
             double seconds = (System.nanoTime() - started) / 1e9;
             if (!p.app.alive()) {
                 p.failure = "the app died under load: " + p.app.tail().lines().reduce((a, b) -> b).orElse("");
                 return;
             }
-            p.runs.add(new Measurement.Run(round, r.requestsPerSecond(), r.meanMillis(), r.p99Millis(), r.errors(),
-                    (p.app.cpuSeconds() - appBefore) / seconds, (OWN_CPU.getProcessCpuTime() - generatorBefore) / 1e9 / seconds,
-                    stealPercent(machineBefore, machineCpuTicks())));
-            p.peakRssBytes = p.app.peakRssBytes();
+            appCores = (p.app.cpuSeconds() - appBefore) / seconds;
+            generatorCores = (OWN_CPU.getProcessCpuTime() - generatorBefore) / 1e9 / seconds;
+            steal = stealPercent(machineBefore, machineCpuTicks());
         }
+        // Read once the load has stopped and its last answers are in: the run's timeouts (and its settling second's).
+        long timeouts = Math.round(acquisitionTimeouts(p.app) - timeoutsBefore);
+        p.runs.add(new Measurement.Run(round, r.requestsPerSecond(), r.meanMillis(), r.p99Millis(), r.errors(), timeouts, appCores,
+                generatorCores, steal));
+        p.peakRssBytes = p.app.peakRssBytes();
+    }
+
+    /** The requests HikariCP failed for want of a connection so far (0 without a pool). */
+    private static double acquisitionTimeouts(LabApp app) throws IOException, InterruptedException {
+        return timedScrape(app).samples().stream().filter(s -> s.name().equals("hikaricp_connections_timeout_total"))
+                .mapToDouble(Sample::value).sum();
     }
 
     private static void close(Instance p) throws InterruptedException {
         if (p.app != null) {
             p.app.close();
         }
+    }
+
+    /** The lab's own java for its own release; another release's launcher from -Dlab.java.RELEASE. */
+    private static String java(int release) {
+        if (release == java.lang.Runtime.version().feature()) {
+            return "java";
+        }
+        String launcher = System.getProperty("lab.java." + release);
+        if (launcher == null) {
+            throw new IllegalArgumentException("-Dlab.java." + release + " names no launcher for Java " + release);
+        }
+        return launcher;
     }
 
     private Path app(Runtime runtime) {

@@ -14,7 +14,7 @@ class LabReportTest {
     private static Measurement measured(String origin, int threads, double... rateByRound) {
         List<Measurement.Run> runs = new ArrayList<>();
         for (int round = 0; round < rateByRound.length; round++) {
-            runs.add(new Measurement.Run(round + 1, rateByRound[round], 10, 20, 0, 1, 0.1, 5));
+            runs.add(new Measurement.Run(round + 1, rateByRound[round], 10, 20, 0, 0, 1, 0.1, 5));
         }
         return new Measurement(origin, origin, Map.of("SERVER_TOMCAT_THREADS_MAX", Integer.toString(threads)), runs,
                 new Measurement.Effective(threads, null, 256L, "Serial"), 300L << 20, null, null);

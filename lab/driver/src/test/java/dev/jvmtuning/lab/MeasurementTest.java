@@ -15,7 +15,7 @@ class MeasurementTest {
         List<Measurement.Run> runs = new ArrayList<>();
         for (int round = 0; round < rateByRound.length; round++) {
             if (rateByRound[round] >= 0) {
-                runs.add(new Measurement.Run(round + 1, rateByRound[round], 10, 20, 0, 1, 0.1, 0));
+                runs.add(new Measurement.Run(round + 1, rateByRound[round], 10, 20, 0, 0, 1, 0.1, 0));
             }
         }
         return new Measurement("sweep", "x", Map.of(), runs, Measurement.Effective.UNKNOWN, 0, null, null);

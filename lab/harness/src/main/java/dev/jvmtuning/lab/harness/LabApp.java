@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,25 +51,28 @@ public final class LabApp implements AutoCloseable {
      */
     public static LabApp start(Path appJar, Path agentJar, Container container, Map<String, String> environment, int liveSetMb, Path log)
             throws IOException, InterruptedException {
-        return start(appJar, agentJar, container, environment, liveSetMb, log, SPRING_METRICS);
+        return start("java", appJar, agentJar, container, environment, liveSetMb, log, SPRING_METRICS);
     }
 
-    /** As above, for an app that serves its Prometheus metrics on the management port at {@code metricsPath} (Quarkus: /q/metrics). */
-    public static LabApp start(Path appJar, Path agentJar, Container container, Map<String, String> environment, int liveSetMb, Path log,
-            String metricsPath) throws IOException, InterruptedException {
-        return start(appJar, agentJar, container, environment, liveSetMb, log, freePort(), freePort(), metricsPath);
+    /**
+     * As above, started by the launcher {@code java} (a path, or "java" from PATH), for an app that serves its Prometheus
+     * metrics on the management port at {@code metricsPath} (Quarkus: /q/metrics).
+     */
+    public static LabApp start(String java, Path appJar, Path agentJar, Container container, Map<String, String> environment, int liveSetMb,
+            Path log, String metricsPath) throws IOException, InterruptedException {
+        return start(java, appJar, agentJar, container, environment, liveSetMb, log, freePort(), freePort(), metricsPath);
     }
 
     /** As above, on the given server and management ports: a restarted app keeps its address, as a pod's container does. */
     public static LabApp start(Path appJar, Path agentJar, Container container, Map<String, String> environment, int liveSetMb, Path log,
             int port, int managementPort) throws IOException, InterruptedException {
-        return start(appJar, agentJar, container, environment, liveSetMb, log, port, managementPort, SPRING_METRICS);
+        return start("java", appJar, agentJar, container, environment, liveSetMb, log, port, managementPort, SPRING_METRICS);
     }
 
-    private static LabApp start(Path appJar, Path agentJar, Container container, Map<String, String> environment, int liveSetMb, Path log,
-            int port, int managementPort, String metricsPath) throws IOException, InterruptedException {
+    private static LabApp start(String java, Path appJar, Path agentJar, Container container, Map<String, String> environment, int liveSetMb,
+            Path log, int port, int managementPort, String metricsPath) throws IOException, InterruptedException {
         int agentPort = freePort();
-        ProcessBuilder builder = new ProcessBuilder(container.wrap(List.of("java", "-jar", appJar.toString())))
+        ProcessBuilder builder = new ProcessBuilder(container.wrap(List.of(java, "-jar", appJar.toString())))
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         Map<String, String> env = builder.environment();
         env.clear();
@@ -166,8 +170,12 @@ public final class LabApp implements AutoCloseable {
     }
 
     private static String get(String url) throws IOException, InterruptedException {
-        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(SCRAPE_TIMEOUT).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response;
+        try {
+            response = HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(SCRAPE_TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (HttpTimeoutException e) {
+            throw new IOException(url + " did not answer within " + SCRAPE_TIMEOUT.toSeconds() + " s", e);
+        }
         if (response.statusCode() != 200) {
             throw new IOException(url + " answered " + response.statusCode());
         }

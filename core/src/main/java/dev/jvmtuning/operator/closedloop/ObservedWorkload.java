@@ -40,6 +40,8 @@ public final class ObservedWorkload {
     private static final Significance SIGNIFICANT_CHANGE = new Significance(10);
     /** Past this the JVM is thrashing and no service time can be read from it. */
     private static final double MAX_GC_SHARE = 0.9;
+    /** Past this so few requests were served that their work cannot be told from the counters' noise. */
+    private static final double MAX_FAILED_PERCENT = 90;
     /** R12a, R15: below this share of wall time in GC pauses, the garbage in flight costs nothing worth fewer threads. */
     private static final double ALLOCATION_GC_PERCENT = 5;
     /** Copies a spec through its JSON form, so the copy shares nothing with the profile it came from. */
@@ -63,7 +65,11 @@ public final class ObservedWorkload {
                 + zeroIfAbsent(observed.getConnectionWaitMillisPerRequest());
         // A stop-the-world pause stops every request in flight, so pauses take the same share of a request's time as of the wall clock.
         double running = 1 - Math.min(MAX_GC_SHARE, zeroIfAbsent(observed.getGcTimePercent()) / 100);
-        double service = Math.max(SMALLEST_MILLIS, Math.max((observed.getMeanLatencyMillis() - congestion) * running, cpu == null ? 0 : cpu));
+        // The failed requests (5xx; under overload those that timed out waiting for a connection, their time all wait) did no
+        // work: what remains once the waits are out is the served requests' work, spread over all, so it is spread back over them.
+        double served = 1 - Math.min(zeroIfAbsent(observed.getErrorPercent()), MAX_FAILED_PERCENT) / 100;
+        double work = (observed.getMeanLatencyMillis() - congestion) * running / served;
+        double service = Math.max(SMALLEST_MILLIS, Math.max(work, cpu == null ? 0 : cpu));
 
         Workload workload = new Workload();
         workload.setRequestsPerSecond(targetRate != null ? targetRate : observed.getRequestsPerSecond());

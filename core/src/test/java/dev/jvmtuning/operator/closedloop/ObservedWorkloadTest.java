@@ -60,6 +60,19 @@ class ObservedWorkloadTest {
     }
 
     @Test
+    void requestsThatTimedOutWaitingForAConnectionDidNoWork() {
+        // The lab's virtual-thread pool-bound app unbounded, 60% of the requests failed after waiting for one of the 10 connections:
+        // 295 ms per request, 247 of them waiting for a connection (the failed ones' whole time), 5 for a CPU; the served held one 108 ms.
+        Observed o = observed(250, 294.6, 3.1, 5.1, 247.0, 108.0);
+        o.setErrorPercent(60.0);
+
+        Workload w = ObservedWorkload.estimate(o, null).orElseThrow();
+
+        assertThat(w.getMeanLatency()).as("(294.6 - 252.1) / 0.4: the served requests' own time").isEqualTo("106.25ms");
+        assertThat(w.getDbTimePerRequest()).isEqualTo("106.25ms");
+    }
+
+    @Test
     void timeQueuedForAWorkerIsNotServiceTime() {
         // The overloaded pod of WindowTest: 1420 ms per request, 1400 of them queued before a worker took the request.
         Observed o = observed(100, 1420, 2.0, null, null, null);

@@ -119,8 +119,9 @@ final class LabReport {
                 + "steal_percent\n");
         for (ScenarioResult r : results) {
             Scenario s = r.scenario();
-            md.append("\n## ").append(s.name()).append("\n\n").append(s.shape()).append(" (runtime ").append(s.runtime()).append("). ").append(s.clients())
-                    .append(" closed-loop clients on `").append(s.query()).append("`; container ").append(limits(s)).append(".\n\n");
+            md.append("\n## ").append(s.name()).append("\n\n").append(s.shape()).append(" (runtime ").append(s.runtime()).append(", Java ")
+                    .append(s.service().java()).append("). ").append(s.clients()).append(" closed-loop clients on `").append(s.query())
+                    .append("`; container ").append(limits(s)).append(".\n\n");
             md.append("| origin | setting | max threads | pool | heap MiB | GC | req/s (95% interval) | mean ms | clients/req/s ms "
                     + "| p99 ms | errors | acquisition timeouts | app cores | generator cores | steal % | runs | peak RSS MiB |\n");
             md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");

@@ -81,7 +81,8 @@ public enum Rule {
                     + "HikariCP's default 30 s, and leaves alone the waits the limit allows."),
     R20("R20", "Carrier threads = CPUs",
             "Virtual threads run on a scheduler with one carrier per CPU (jdk.virtualThreadScheduler.parallelism); sized for "
-                    + "the container's CPUs, not the node's, as -XX:ActiveProcessorCount tells it. More carriers only add switches."),
+                    + "the container's CPUs, not the node's, as -XX:ActiveProcessorCount tells it. More carriers only add switches. "
+                    + "On Jetty's virtual-thread pool each selector holds a carrier while it waits for I/O: one more per selector."),
     R21("R21", "Compact object headers on JDK 25+",
             "-XX:+UseCompactObjectHeaders (product in JDK 25) cuts object headers from 12 to 8 bytes. Lab, JDK 25, Spring Boot "
                     + "service: live heap after a full GC 21.7 -> 20.0 MiB under G1 (-7.7 %, 95 % CI -8.4 to -7.0 %), no throughput loss "

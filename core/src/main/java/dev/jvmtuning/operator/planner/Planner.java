@@ -83,7 +83,7 @@ public final class Planner {
             notes.warnings.add(threading.conflict());
         }
         ThreadPlan derivedThreads = ThreadPlan.of(spec.getThreads(), demand, cpus.cores(), vocabulary, threading, notes);
-        CarrierPlan carriers = CarrierPlan.of(threading, userFlags, cpus);
+        CarrierPlan carriers = CarrierPlan.of(threading, spec.getRuntime(), facts.env(), userFlags, cpus, notes);
         // On virtual threads no thread count is derived, so memory cuts none, and the heap holds the stacks of the requests the
         // connection limit lets in: pool and limit are planned first. On platform threads they follow the threads memory leaves.
         Serving early = threading.virtual() ? Serving.of(spec, demand, derivedThreads, threading, cpus, facts, vocabulary, notes) : null;

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jvmtuning.operator.api.v1alpha1.ThreadingModel;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.Units;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -137,6 +138,50 @@ class PlannerVirtualThreadsTest {
                 .noneMatch(flag -> flag.contains("pinnedThreshold"));
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            # Jetty's default on its virtual-thread pool: max(1, CPUs / 2) selectors in each server
+            1 CPU, one server                     | 1 |      |      |   | 2
+            1 CPU, a management port of its own   | 1 | 8081 |      |   | 3
+            4 CPUs, a management port of its own  | 4 | 8081 |      |   | 8
+            management on the application's port | 1 | 8080 |      |   | 2
+            the selectors the user sets           | 2 |      | 9090 | 3 | 5
+            """)
+    void jettyOnVirtualThreadsGivesEachSelectorACarrierBesideTheCpus(String label, int cpus, String managementPort, String serverPort,
+            String selectors, int carriers) {
+        Map<String, String> env = new HashMap<>(Map.of("SPRING_THREADS_VIRTUAL_ENABLED", "true"));
+        if (managementPort != null) {
+            env.put("MANAGEMENT_SERVER_PORT", managementPort);
+        }
+        if (serverPort != null) {
+            env.put("SERVER_PORT", serverPort);
+        }
+        if (selectors != null) {
+            env.put("SERVER_JETTY_THREADS_SELECTORS", selectors);
+        }
+        Planned plan = plan("runtime: SpringBootJetty", container(cpus, env));
+
+        assertThat(plan.values().virtualThreadParallelism()).isEqualTo(carriers);
+        assertThat(decision(plan, "jvm.virtualThreadParallelism").rule().id()).isEqualTo("R20");
+        assertThat(decision(plan, "jvm.virtualThreadParallelism").rationale()).contains("Jetty's", "hold their carriers while they wait");
+        assertThat(plan.rendering().renderedFlags()).contains("-Djdk.virtualThreadScheduler.parallelism=" + carriers);
+    }
+
+    @Test
+    void carriersTheUserLeavesToJettysSelectorsAloneAreWarnedOf() {
+        ContainerFacts facts = container(1, Map.of("SPRING_THREADS_VIRTUAL_ENABLED", "true", "MANAGEMENT_SERVER_PORT", "8081",
+                "JDK_JAVA_OPTIONS", "-Djdk.virtualThreadScheduler.parallelism=2"));
+
+        Planned plan = plan("runtime: SpringBootJetty", facts);
+
+        assertThat(decision(plan, "jvm.virtualThreadParallelism").value()).as("the user's, kept").isEqualTo("2");
+        assertThat(plan.warnings()).anyMatch(w -> w.startsWith("-Djdk.virtualThreadScheduler.parallelism=2 gives the scheduler 2 carrier(s)")
+                && w.contains("2 selectors (1 selector in each of the application's and the management port's servers)")
+                && w.contains("stops accepting") && w.contains("at least 3"));
+        assertThat(plan("runtime: SpringBootTomcat", facts).warnings()).as("Tomcat's selectors are platform threads")
+                .noneMatch(w -> w.contains("selector"));
+    }
+
     @Test
     void carriersTheContainerSetsAreKept() {
         ContainerFacts facts = container(2, Map.of("SPRING_THREADS_VIRTUAL_ENABLED", "true",
@@ -161,7 +206,7 @@ class PlannerVirtualThreadsTest {
             """)
     void nativeStacksAreBudgetedForThePlatformThreadsAndTheHeapHoldsTheVirtualOnes(String label, boolean virtual, String toolOptions,
             String workload, int platformThreads, Integer virtualThreads) {
-        Map<String, String> env = new java.util.HashMap<>();
+        Map<String, String> env = new HashMap<>();
         if (virtual) {
             env.put("SPRING_THREADS_VIRTUAL_ENABLED", "true");
         }

@@ -80,7 +80,9 @@ public final class JvmTuningAgent {
         JvmMetrics.builder().register(registry);
         new ThreadSchedulingMetrics(hostFiles).register(registry);
         new CgroupCpuMetrics(hostFiles).register(registry);
-        new ServerThreadPoolMetrics(ManagementFactory.getPlatformMBeanServer()).register(registry);
+        new ServerThreadPoolMetrics(ManagementFactory.getPlatformMBeanServer(),
+                ServerThreadPoolMetrics.managementPort(System.getProperty("management.server.port"), System.getenv("MANAGEMENT_SERVER_PORT")))
+                .register(registry);
         new VmOptionMetrics().register(registry);
         NativeMemoryMetrics.registerIfTracked(registry);
         VirtualThreadSchedulerMetrics.registerIfPresent(registry, ManagementFactory.getPlatformMBeanServer());

@@ -14,12 +14,16 @@ import javax.management.ObjectName;
  * Undertow (XNIO) register. Servers that register none (Spring Boot's Tomcat without
  * server.tomcat.mbeanregistry.enabled=true) produce no series. XNIO's worker pool on jboss-threads counts its busy
  * threads only with -Djboss.threads.eqe.statistics.active-count=true and reports -1 otherwise: such a pool states its
- * maximum only.
+ * maximum only. A pool that serves the management port (Spring Boot's {@code management.server.port}, a server of its own
+ * with its own pool) is labelled {@code role="management"}: its threads answer probes and scrapes, not the workload.
  */
 final class ServerThreadPoolMetrics {
 
-    /** @param busyThreads null when the server does not count them */
-    record ThreadPool(String server, String pool, Double busyThreads, double maxThreads) {}
+    /**
+     * @param busyThreads null when the server does not count them
+     * @param role        "management" for the management port's pool, else "application"
+     */
+    record ThreadPool(String server, String pool, String role, Double busyThreads, double maxThreads) {}
 
     /** One kind of thread pool MBean: which server it belongs to and where its numbers are. */
     private record PoolMBeans(String server, String query, String poolKey, String busyAttribute, String maxAttribute) {}
@@ -30,26 +34,43 @@ final class ServerThreadPoolMetrics {
             new PoolMBeans("jetty", "org.eclipse.jetty.util.thread:type=queuedthreadpool,*", "id", "busyThreads", "maxThreads"),
             new PoolMBeans("undertow", "org.xnio:type=Xnio,provider=*,worker=*", "worker", "BusyWorkerThreadCount", "MaxWorkerPoolSize"));
 
-    private final MBeanServer mbeanServer;
+    /** XNIO's MBean of each listening channel: its worker (pool) and the address it is bound to. */
+    private static final String XNIO_SERVERS = "org.xnio:type=Xnio,provider=*,worker=*,address=*";
 
-    ServerThreadPoolMetrics(MBeanServer mbeanServer) {
+    private final MBeanServer mbeanServer;
+    private final String managementPort;
+
+    /** @param managementPort the port of the management server, or null when it shares the application's */
+    ServerThreadPoolMetrics(MBeanServer mbeanServer, Integer managementPort) {
         this.mbeanServer = mbeanServer;
+        this.managementPort = managementPort == null ? null : managementPort.toString();
+    }
+
+    /** Spring Boot's management port as this JVM is given it: the system property, else the environment variable. */
+    static Integer managementPort(String property, String environment) {
+        String value = property != null ? property : environment;
+        try {
+            int port = value == null ? 0 : Integer.parseInt(value.strip());
+            return port > 0 ? port : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     void register(PrometheusRegistry registry) {
         GaugeWithCallback.builder()
                 .name("jvmtuning_server_threads_busy")
                 .help("Request threads of the web server's pool that are handling a request")
-                .labelNames("server", "pool")
+                .labelNames("server", "pool", "role")
                 .callback(FailSafe.callback(callback -> threadPools().stream().filter(pool -> pool.busyThreads() != null)
-                        .forEach(pool -> callback.call(pool.busyThreads(), pool.server(), pool.pool()))))
+                        .forEach(pool -> callback.call(pool.busyThreads(), pool.server(), pool.pool(), pool.role()))))
                 .register(registry);
         GaugeWithCallback.builder()
                 .name("jvmtuning_server_threads_max")
                 .help("Maximum size of the web server's request thread pool")
-                .labelNames("server", "pool")
+                .labelNames("server", "pool", "role")
                 .callback(FailSafe.callback(callback -> threadPools()
-                        .forEach(pool -> callback.call(pool.maxThreads(), pool.server(), pool.pool()))))
+                        .forEach(pool -> callback.call(pool.maxThreads(), pool.server(), pool.pool(), pool.role()))))
                 .register(registry);
     }
 
@@ -57,13 +78,16 @@ final class ServerThreadPoolMetrics {
     List<ThreadPool> threadPools() {
         // Keyed by server and pool: Tomcat may register the same pool in both of its domains.
         Map<List<String>, ThreadPool> pools = new LinkedHashMap<>();
+        Map<String, String> xnioPorts = xnioWorkerPorts();
         for (PoolMBeans kind : KNOWN_POOLS) {
             for (ObjectName name : queryNames(kind.query())) {
                 try {
                     String pool = poolName(name, kind.poolKey());
                     double busy = ((Number) mbeanServer.getAttribute(name, kind.busyAttribute())).doubleValue();
                     double max = ((Number) mbeanServer.getAttribute(name, kind.maxAttribute())).doubleValue();
-                    pools.putIfAbsent(List.of(kind.server(), pool), new ThreadPool(kind.server(), pool, busy < 0 ? null : busy, max));
+                    String port = kind.server().equals("undertow") ? xnioPorts.get(pool) : trailingPort(pool);
+                    String role = port != null && port.equals(managementPort) ? "management" : "application";
+                    pools.putIfAbsent(List.of(kind.server(), pool), new ThreadPool(kind.server(), pool, role, busy < 0 ? null : busy, max));
                 } catch (Exception e) {
                     // Skip this pool only.
                 }
@@ -78,6 +102,23 @@ final class ServerThreadPoolMetrics {
         } catch (Exception e) {
             return List.of();
         }
+    }
+
+    /** Tomcat names a connector's pool after its protocol, address and port: "http-nio-8080", "http-nio-127.0.0.1-8081". */
+    private static String trailingPort(String pool) {
+        String last = pool.substring(pool.lastIndexOf('-') + 1);
+        return !last.isEmpty() && last.chars().allMatch(Character::isDigit) ? last : null;
+    }
+
+    /** The port each XNIO worker listens on ("/127.0.0.1:8081"); a worker behind several ports is the application's. */
+    private Map<String, String> xnioWorkerPorts() {
+        Map<String, String> ports = new LinkedHashMap<>();
+        for (ObjectName server : queryNames(XNIO_SERVERS)) {
+            String address = poolName(server, "address");
+            String port = address.substring(address.lastIndexOf(':') + 1);
+            ports.merge(poolName(server, "worker"), port, (one, other) -> one.equals(other) ? one : "");
+        }
+        return ports;
     }
 
     /** MBean names quote some values ("http-nio-8080" in quotes); labels should not carry the quotes. */

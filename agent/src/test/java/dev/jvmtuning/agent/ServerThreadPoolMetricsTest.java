@@ -25,7 +25,7 @@ class ServerThreadPoolMetricsTest {
     void registerOverEmptyMBeanServer() {
         mbeanServer = MBeanServerFactory.newMBeanServer();
         registry = new PrometheusRegistry();
-        new ServerThreadPoolMetrics(mbeanServer).register(registry);
+        new ServerThreadPoolMetrics(mbeanServer, 8081).register(registry);
     }
 
     @Test
@@ -36,12 +36,12 @@ class ServerThreadPoolMetricsTest {
                 Map.of("BusyWorkerThreadCount", 2, "MaxWorkerPoolSize", 64));
 
         assertThat(Exposition.samples(registry)).containsAllEntriesOf(Map.of(
-                "jvmtuning_server_threads_busy{pool=\"http-nio-8080\",server=\"tomcat\"}", 7.0,
-                "jvmtuning_server_threads_max{pool=\"http-nio-8080\",server=\"tomcat\"}", 200.0,
-                "jvmtuning_server_threads_busy{pool=\"0\",server=\"jetty\"}", 3.0,
-                "jvmtuning_server_threads_max{pool=\"0\",server=\"jetty\"}", 50.0,
-                "jvmtuning_server_threads_busy{pool=\"XNIO-1\",server=\"undertow\"}", 2.0,
-                "jvmtuning_server_threads_max{pool=\"XNIO-1\",server=\"undertow\"}", 64.0));
+                "jvmtuning_server_threads_busy{pool=\"http-nio-8080\",role=\"application\",server=\"tomcat\"}", 7.0,
+                "jvmtuning_server_threads_max{pool=\"http-nio-8080\",role=\"application\",server=\"tomcat\"}", 200.0,
+                "jvmtuning_server_threads_busy{pool=\"0\",role=\"application\",server=\"jetty\"}", 3.0,
+                "jvmtuning_server_threads_max{pool=\"0\",role=\"application\",server=\"jetty\"}", 50.0,
+                "jvmtuning_server_threads_busy{pool=\"XNIO-1\",role=\"application\",server=\"undertow\"}", 2.0,
+                "jvmtuning_server_threads_max{pool=\"XNIO-1\",role=\"application\",server=\"undertow\"}", 64.0));
     }
 
     @Test
@@ -51,10 +51,10 @@ class ServerThreadPoolMetricsTest {
         register("Catalina:type=ThreadPool,name=\"ajp-nio-8009\"", Map.of("currentThreadsBusy", 1, "maxThreads", 20));
 
         assertThat(Exposition.samples(registry)).containsOnlyKeys(
-                "jvmtuning_server_threads_busy{pool=\"http-nio-8080\",server=\"tomcat\"}",
-                "jvmtuning_server_threads_max{pool=\"http-nio-8080\",server=\"tomcat\"}",
-                "jvmtuning_server_threads_busy{pool=\"ajp-nio-8009\",server=\"tomcat\"}",
-                "jvmtuning_server_threads_max{pool=\"ajp-nio-8009\",server=\"tomcat\"}");
+                "jvmtuning_server_threads_busy{pool=\"http-nio-8080\",role=\"application\",server=\"tomcat\"}",
+                "jvmtuning_server_threads_max{pool=\"http-nio-8080\",role=\"application\",server=\"tomcat\"}",
+                "jvmtuning_server_threads_busy{pool=\"ajp-nio-8009\",role=\"application\",server=\"tomcat\"}",
+                "jvmtuning_server_threads_max{pool=\"ajp-nio-8009\",role=\"application\",server=\"tomcat\"}");
     }
 
     @Test
@@ -64,8 +64,8 @@ class ServerThreadPoolMetricsTest {
         register("Tomcat:type=ThreadPool,name=\"http-nio-8080\"", Map.of("currentThreadsBusy", 7, "maxThreads", 200));
 
         assertThat(Exposition.samples(registry)).containsOnlyKeys(
-                "jvmtuning_server_threads_busy{pool=\"http-nio-8080\",server=\"tomcat\"}",
-                "jvmtuning_server_threads_max{pool=\"http-nio-8080\",server=\"tomcat\"}");
+                "jvmtuning_server_threads_busy{pool=\"http-nio-8080\",role=\"application\",server=\"tomcat\"}",
+                "jvmtuning_server_threads_max{pool=\"http-nio-8080\",role=\"application\",server=\"tomcat\"}");
     }
 
     @Test
@@ -75,7 +75,32 @@ class ServerThreadPoolMetricsTest {
                 Map.of("BusyWorkerThreadCount", -1, "MaxWorkerPoolSize", 40));
 
         assertThat(Exposition.samples(registry)).containsOnlyKeys(
-                "jvmtuning_server_threads_max{pool=\"XNIO-1\",server=\"undertow\"}");
+                "jvmtuning_server_threads_max{pool=\"XNIO-1\",role=\"application\",server=\"undertow\"}");
+    }
+
+    @Test
+    void theManagementPortsPoolIsToldApartFromTheApplicationsByItsPort() throws JMException {
+        register("Tomcat:type=ThreadPool,name=\"http-nio-127.0.0.1-8080\"", Map.of("currentThreadsBusy", 7, "maxThreads", 200));
+        register("Tomcat:type=ThreadPool,name=\"http-nio-127.0.0.1-8081\"", Map.of("currentThreadsBusy", 1, "maxThreads", 200));
+        register("org.xnio:type=Xnio,provider=\"nio\",worker=\"XNIO-1\"", Map.of("BusyWorkerThreadCount", 5, "MaxWorkerPoolSize", 16));
+        register("org.xnio:type=Xnio,provider=\"nio\",worker=\"XNIO-2\"", Map.of("BusyWorkerThreadCount", 0, "MaxWorkerPoolSize", 16));
+        register("org.xnio:type=Xnio,provider=\"nio\",worker=\"XNIO-1\",address=\"/127.0.0.1:8080\"", Map.of());
+        register("org.xnio:type=Xnio,provider=\"nio\",worker=\"XNIO-2\",address=\"/127.0.0.1:8081\"", Map.of());
+
+        assertThat(Exposition.samples(registry)).containsAllEntriesOf(Map.of(
+                "jvmtuning_server_threads_busy{pool=\"http-nio-127.0.0.1-8080\",role=\"application\",server=\"tomcat\"}", 7.0,
+                "jvmtuning_server_threads_busy{pool=\"http-nio-127.0.0.1-8081\",role=\"management\",server=\"tomcat\"}", 1.0,
+                "jvmtuning_server_threads_max{pool=\"XNIO-1\",role=\"application\",server=\"undertow\"}", 16.0,
+                "jvmtuning_server_threads_max{pool=\"XNIO-2\",role=\"management\",server=\"undertow\"}", 16.0));
+    }
+
+    @Test
+    void theManagementPortIsTheSystemPropertyElseTheEnvironments() {
+        assertThat(ServerThreadPoolMetrics.managementPort("9090", "8081")).isEqualTo(9090);
+        assertThat(ServerThreadPoolMetrics.managementPort(null, "8081")).isEqualTo(8081);
+        assertThat(ServerThreadPoolMetrics.managementPort(null, null)).isNull();
+        assertThat(ServerThreadPoolMetrics.managementPort("-1", null)).as("-1 turns the management endpoints off").isNull();
+        assertThat(ServerThreadPoolMetrics.managementPort("${PORT}", null)).isNull();
     }
 
     @Test

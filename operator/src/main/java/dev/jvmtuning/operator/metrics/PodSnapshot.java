@@ -91,10 +91,10 @@ public record PodSnapshot(
                 firstSum(samples, series("jvmtuning_cpu_cfs_throttled_periods_total"), series("container_cpu_cfs_throttled_periods_total")),
                 cpuSeconds(samples),
                 firstSum(samples, series("jvmtuning_cpu_limit_cores"), series("jvmtuning_available_processors"), series("system_cpu_count")),
-                firstSum(samples, series("jvmtuning_server_threads_busy"), series("tomcat_threads_busy_threads"), series("jetty_threads_busy"),
+                firstSum(samples, series("jvmtuning_server_threads_busy").and(PodSnapshot::servesTheApplication), series("tomcat_threads_busy_threads"), series("jetty_threads_busy"),
                         series("tomcat_threadpool_currentthreadsbusy"), series("executor_active_threads").and(s -> "worker".equals(s.label("name"))),
                         series("worker_pool_active").and(PodSnapshot::quarkusWorkers)),
-                firstSum(samples, series("jvmtuning_server_threads_max"), series("tomcat_threads_config_max_threads"), series("jetty_threads_config_max"),
+                firstSum(samples, series("jvmtuning_server_threads_max").and(PodSnapshot::servesTheApplication), series("tomcat_threads_config_max_threads"), series("jetty_threads_config_max"),
                         // Vert.x states no maximum of the Quarkus worker pool: in use + idle is it.
                         series("tomcat_threadpool_maxthreads"), series("worker_pool_active").or(series("worker_pool_idle")).and(PodSnapshot::quarkusWorkers)),
                 firstSum(samples, series("hikaricp_connections_pending"), series("agroal_awaiting_count")),
@@ -121,6 +121,11 @@ public record PodSnapshot(
     /** Quarkus's worker pool (quarkus.thread-pool.*), where @Blocking endpoints run, in Vert.x's pool metrics. */
     private static boolean quarkusWorkers(Sample s) {
         return "vert.x-worker-thread".equals(s.label("pool_name"));
+    }
+
+    /** The agent labels the pool of a management port of its own: its threads answer probes and scrapes, not the workload. */
+    private static boolean servesTheApplication(Sample s) {
+        return !"management".equals(s.label("role"));
     }
 
     /** Scrapes and probes of the management endpoints are not the workload. */

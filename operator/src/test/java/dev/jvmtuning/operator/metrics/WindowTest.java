@@ -251,6 +251,22 @@ class WindowTest {
                 new PodSnapshot.Service(all, all * 0.01, null, null, null, null, null, new LatencyHistogram(buckets), PodSnapshot.Queue.NONE, null));
     }
 
+    /** Spring Boot on Undertow with a management port of its own: a second XNIO worker, labelled by the agent. */
+    @Test
+    void theManagementPortsPoolIsNotTheWorkloads() {
+        Scrape undertow = new Scrape(List.of(
+                new Sample("jvmtuning_server_threads_busy", Map.of("server", "undertow", "pool", "XNIO-1", "role", "application"), 14, null),
+                new Sample("jvmtuning_server_threads_max", Map.of("server", "undertow", "pool", "XNIO-1", "role", "application"), 16, null),
+                new Sample("jvmtuning_server_threads_busy", Map.of("server", "undertow", "pool", "XNIO-2", "role", "management"), 1, null),
+                new Sample("jvmtuning_server_threads_max", Map.of("server", "undertow", "pool", "XNIO-2", "role", "management"), 16, null)),
+                0, List.of());
+
+        PodSnapshot u = PodSnapshot.of(undertow, 1);
+
+        assertThat(u.busyThreads()).isEqualTo(14);
+        assertThat(u.maxThreads()).isEqualTo(16);
+    }
+
     /** As Quarkus 3.34 exposes its worker pool (quarkus.thread-pool.max-threads=37, one request in flight); the internal pool is not the server's. */
     @Test
     void snapshotsReadQuarkusWorkerPool() {

@@ -11,8 +11,11 @@ import java.util.Map;
  *
  * @param alwaysSet      server properties rendered with any others: the server's metrics the operator reads need them
  * @param agentJvmOptions JVM options rendered with the operator's agent: the figures the agent reads from the server need them
+ * @param probesShareWorkers the health and metrics endpoints run on the requests' worker pool, on the management port too
+ *                       (Quarkus's blocking routes): a bounded worker queue rejects them with the load
  */
-public record ServerVocabulary(Map<Setting, String> properties, Map<String, String> alwaysSet, List<String> agentJvmOptions, boolean quarkusNaming) {
+public record ServerVocabulary(Map<Setting, String> properties, Map<String, String> alwaysSet, List<String> agentJvmOptions, boolean quarkusNaming,
+        boolean probesShareWorkers) {
 
     /** XNIO's worker counts its busy threads (jboss-threads' active count) only when told to; without it Undertow's pool reports -1. */
     public static final String UNDERTOW_BUSY_COUNT = "-Djboss.threads.eqe.statistics.active-count=true";
@@ -28,7 +31,7 @@ public record ServerVocabulary(Map<Setting, String> properties, Map<String, Stri
                 p.put(Setting.QUEUE_MAX_QUEUE_SIZE, "server.tomcat.threads.max-queue-capacity");
                 putHikari(p);
                 // Tomcat's thread-pool metrics exist only with its MBean registry on.
-                return new ServerVocabulary(p, Map.of("server.tomcat.mbeanregistry.enabled", "true"), List.of(), false);
+                return new ServerVocabulary(p, Map.of("server.tomcat.mbeanregistry.enabled", "true"), List.of(), false, false);
             }
             case SpringBootJetty -> {
                 p.put(Setting.THREADS_MAX, "server.jetty.threads.max");
@@ -36,12 +39,12 @@ public record ServerVocabulary(Map<Setting, String> properties, Map<String, Stri
                 p.put(Setting.QUEUE_MAX_CONNECTIONS, "server.jetty.max-connections");
                 p.put(Setting.QUEUE_MAX_QUEUE_SIZE, "server.jetty.threads.max-queue-capacity");
                 putHikari(p);
-                return new ServerVocabulary(p, Map.of(), List.of(), false);
+                return new ServerVocabulary(p, Map.of(), List.of(), false, false);
             }
             case SpringBootUndertow -> {
                 p.put(Setting.THREADS_MAX, "server.undertow.threads.worker");
                 putHikari(p);
-                return new ServerVocabulary(p, Map.of(), List.of(UNDERTOW_BUSY_COUNT), false);
+                return new ServerVocabulary(p, Map.of(), List.of(UNDERTOW_BUSY_COUNT), false, false);
             }
             case Quarkus -> {
                 p.put(Setting.THREADS_MAX, "quarkus.thread-pool.max-threads");
@@ -52,10 +55,10 @@ public record ServerVocabulary(Map<Setting, String> properties, Map<String, Stri
                 p.put(Setting.POOL_MAX_SIZE, "quarkus.datasource.jdbc.max-size");
                 p.put(Setting.POOL_MIN_IDLE, "quarkus.datasource.jdbc.min-size");
                 p.put(Setting.POOL_ACQUISITION_TIMEOUT, "quarkus.datasource.jdbc.acquisition-timeout");
-                return new ServerVocabulary(p, Map.of(), List.of(), true);
+                return new ServerVocabulary(p, Map.of(), List.of(), true, true);
             }
             default -> {
-                return new ServerVocabulary(p, Map.of(), List.of(), false);
+                return new ServerVocabulary(p, Map.of(), List.of(), false, false);
             }
         }
     }

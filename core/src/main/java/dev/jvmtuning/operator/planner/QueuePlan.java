@@ -30,14 +30,27 @@ record QueuePlan(Integer acceptCount, Integer maxConnections, Integer maxQueueSi
         Queue queue = Objects.requireNonNullElseGet(spec, Queue::new);
         List<Decision> decisions = new ArrayList<>();
         Integer maxQueueSize = null;
+        // R7's waiting requests, bounded at the connections instead of the worker queue (see below); null otherwise.
+        Integer waitingAtConnections = null;
         if (queue.getMaxQueueSize() != null) {
             maxQueueSize = queue.getMaxQueueSize();
             decisions.add(new Decision(Setting.QUEUE_MAX_QUEUE_SIZE, maxQueueSize.toString(), Rule.SPEC, "set in the profile"));
+            if (vocabulary.probesShareWorkers()) {
+                notes.warnings.add("queue.maxQueueSize " + maxQueueSize + " also rejects Quarkus's health and metrics routes, which run on the "
+                        + "same worker pool, when the queue is full: under overload the probes fail and the operator reads no metrics; "
+                        + "queue.maxConnections bounds the same requests without them (R7)");
+            }
         } else if (virtual == null && demand.rate() != null && demand.queueWait() != null && vocabulary.has(Setting.QUEUE_MAX_QUEUE_SIZE)) {
             // On virtual threads each request gets a thread at once: there is no executor queue, and the wait goes into R18's bound.
-            maxQueueSize = ThreadPlan.bounded(demand.rate() * demand.queueWait(), MAX_QUEUE_SIZE);
-            decisions.add(new Decision(Setting.QUEUE_MAX_QUEUE_SIZE, maxQueueSize.toString(), Rule.R7, number(demand.rate()) + " req/s x "
-                    + number(demand.queueWait()) + " s longest acceptable wait: a request further back would wait too long, so it is rejected at once"));
+            int waiting = ThreadPlan.bounded(demand.rate() * demand.queueWait(), MAX_QUEUE_SIZE);
+            String why = number(demand.rate()) + " req/s x " + number(demand.queueWait()) + " s longest acceptable wait";
+            if (vocabulary.probesShareWorkers() && maxThreads != null && vocabulary.has(Setting.QUEUE_MAX_CONNECTIONS)) {
+                waitingAtConnections = waiting;
+            } else {
+                maxQueueSize = waiting;
+                decisions.add(new Decision(Setting.QUEUE_MAX_QUEUE_SIZE, maxQueueSize.toString(), Rule.R7, why
+                        + ": a request further back would wait too long, so it is rejected at once"));
+            }
         }
 
         Integer acceptCount = null;
@@ -68,6 +81,13 @@ record QueuePlan(Integer acceptCount, Integer maxConnections, Integer maxQueueSi
             }
         } else if (virtual != null) {
             maxConnections = virtual.connectionLimit(demand, vocabulary, decisions, notes);
+        } else if (waitingAtConnections != null) {
+            maxConnections = Math.min(maxThreads + waitingAtConnections, MAX_CONNECTIONS);
+            decisions.add(new Decision(Setting.QUEUE_MAX_CONNECTIONS, maxConnections.toString(), Rule.R7, "threads.max " + maxThreads + " + "
+                    + waitingAtConnections + " waiting (" + number(demand.rate()) + " req/s x " + number(demand.queueWait())
+                    + " s longest acceptable wait), bounded at the connections: the health and metrics routes run on the same worker pool, "
+                    + "on the management port too, so a bounded worker queue would reject the probes and scrapes with the load; "
+                    + "a connection past the limit is closed at once"));
         } else if (maxThreads != null && vocabulary.has(Setting.QUEUE_MAX_CONNECTIONS) && maxThreads + queued > TOMCAT_DEFAULT_MAX_CONNECTIONS) {
             maxConnections = Math.min(maxThreads + queued, MAX_CONNECTIONS);
             decisions.add(new Decision(Setting.QUEUE_MAX_CONNECTIONS, maxConnections.toString(), Rule.R6, "threads.max " + maxThreads

@@ -151,6 +151,31 @@ class PlannerRulesTest {
             assertThat(plan.values().maxQueueSize()).isEqualTo(6000);
             assertThat(plan.rendering().serverEnvironment()).containsEntry("SERVER_JETTY_THREADS_MAXQUEUECAPACITY", "6000");
         }
+
+        @Test
+        void r7_onQuarkusTheWaitIsBoundedAtTheConnectionsSoTheProbesAreNotRejectedWithTheLoad() {
+            // the lab's overload: 200 req/s at 25 ms, 5 ms of CPU, 100 ms acceptable wait -> 7 threads (R1) and 20 waiting
+            Planned plan = plan("""
+                    runtime: Quarkus
+                    workload: {requestsPerSecond: 200, meanLatency: 25ms, cpuPerRequest: 5ms, maxQueueWait: 100ms}
+                    """, container(1, "768Mi"));
+
+            assertThat(plan.values().maxQueueSize()).as("no bound on the worker queue the probes share").isNull();
+            assertThat(plan.values().maxConnections()).isEqualTo(plan.values().maxThreads() + 20);
+            assertThat(decision(plan, "queue.maxConnections").rule().id()).isEqualTo("R7");
+            assertThat(decision(plan, "queue.maxConnections").rationale()).contains("20 waiting", "health and metrics routes");
+            assertThat(plan.rendering().serverEnvironment())
+                    .containsEntry("QUARKUS_HTTP_LIMITS_MAX_CONNECTIONS", Integer.toString(plan.values().maxThreads() + 20))
+                    .doesNotContainKey("QUARKUS_THREAD_POOL_QUEUE_SIZE");
+        }
+
+        @Test
+        void r7_aWorkerQueueTheUserBoundsOnQuarkusIsKeptAndItsCostToTheProbesSaid() {
+            Planned plan = plan("runtime: Quarkus\nqueue: {maxQueueSize: 20}", container(1, "768Mi"));
+
+            assertThat(plan.values().maxQueueSize()).isEqualTo(20);
+            assertThat(plan.warnings()).anyMatch(w -> w.startsWith("queue.maxQueueSize 20 also rejects Quarkus's health and metrics routes"));
+        }
     }
 
     @Nested

@@ -71,10 +71,6 @@ record Scenario(String name, Runtime runtime, String shape, String query, int cl
         return setting("pool size", runtime, Setting.POOL_MAX_SIZE, values);
     }
 
-    static Sweep queueBound(Runtime runtime, List<Integer> values) {
-        return setting("queue bound", runtime, Setting.QUEUE_MAX_QUEUE_SIZE, values);
-    }
-
     static Sweep connectionLimit(Runtime runtime, List<Integer> values) {
         return setting("connection limit", runtime, Setting.QUEUE_MAX_CONNECTIONS, values);
     }
@@ -153,9 +149,10 @@ record Scenario(String name, Runtime runtime, String shape, String query, int cl
                     List.of(connectionLimit(TOMCAT, VT_LIMITS)), Service.springOnVirtualThreads(25)),
             // Offered load far above capacity (5 ms of CPU on 1 CPU: ~200 req/s, 1000 clients): an unbounded queue makes every
             // request wait; a bound rejects the excess at once. The profile states the capacity as its rate and a 100 ms
-            // workload.maxQueueWait, from which the planner renders the bound (quarkus.thread-pool.queue-size).
+            // workload.maxQueueWait, from which the planner renders the bound: on Quarkus at the connections
+            // (quarkus.http.limits.max-connections), as a worker-queue bound would reject the metrics scrape with the load.
             new Scenario("overload", QUARKUS, "overload on Quarkus: 1000 clients, 5 ms of CPU and a 20 ms wait per request on 1 CPU",
                     "/work?cpuMs=5&sleepMinMs=20&sleepMaxMs=20&allocKb=16", 1000, 1, "768Mi", 0,
                     workload(200, "25ms", "5ms", null).setMaxQueueWait("100ms"), false,
-                    List.of(queueBound(QUARKUS, List.of(10, 100, 1000)))));
+                    List.of(connectionLimit(QUARKUS, List.of(20, 50, 200)))));
 }

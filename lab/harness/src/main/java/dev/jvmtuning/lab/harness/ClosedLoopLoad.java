@@ -38,6 +38,8 @@ public final class ClosedLoopLoad implements AutoCloseable {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     private static final int MAX_RESPONSE_BYTES = 1 << 20;
+    /** How long a client waits before connecting again after its connection was refused or closed unanswered. */
+    private static final long RECONNECT_PAUSE_MILLIS = 100;
 
     /** One window's figures; throughput counts 2xx answers only. */
     public record Result(double requestsPerSecond, double meanMillis, double p99Millis, long errors) {
@@ -111,13 +113,15 @@ public final class ClosedLoopLoad implements AutoCloseable {
             if (!connected.isSuccess()) {
                 window.failed();
                 open.decrementAndGet();
-                loops.schedule(this::connect, 100, TimeUnit.MILLISECONDS);
+                loops.schedule(this::connect, RECONNECT_PAUSE_MILLIS, TimeUnit.MILLISECONDS);
             }
         });
     }
 
     private final class Client extends SimpleChannelInboundHandler<FullHttpResponse> {
         private long sentAt;
+        private boolean awaitingAnswer;
+        private boolean lostAnswer;
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
@@ -126,11 +130,13 @@ public final class ClosedLoopLoad implements AutoCloseable {
 
         private void send(ChannelHandlerContext ctx) {
             sentAt = System.nanoTime();
+            awaitingAnswer = true;
             ctx.writeAndFlush(request.retainedDuplicate());
         }
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpResponse response) {
+            awaitingAnswer = false;
             Window current = window;
             if (response.status().code() / 100 == 2) {
                 current.answered(System.nanoTime() - sentAt);
@@ -144,16 +150,35 @@ public final class ClosedLoopLoad implements AutoCloseable {
             }
         }
 
+        /**
+         * A connection the server closed before answering (a connection limit sheds that way) failed its request; the client
+         * comes back after the same pause as after a refused connect, not in a loop of connects the server must close.
+         */
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
             open.decrementAndGet();
-            connect();
+            if (awaitingAnswer) {
+                lost();
+            }
+            if (lostAnswer) {
+                loops.schedule(ClosedLoopLoad.this::connect, RECONNECT_PAUSE_MILLIS, TimeUnit.MILLISECONDS);
+            } else {
+                connect();
+            }
         }
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            window.failed();
+            if (awaitingAnswer) {
+                lost();
+            }
             ctx.close();
+        }
+
+        private void lost() {
+            awaitingAnswer = false;
+            lostAnswer = true;
+            window.failed();
         }
     }
 

@@ -130,9 +130,14 @@ public final class LabApp implements AutoCloseable {
         throw new IOException("the workload did not become healthy in " + STARTUP_TIMEOUT.toSeconds() + " s; its log: " + tail());
     }
 
-    /** The app's own metrics and the agent's (Prometheus text), read at one moment, as the operator reads a pod. */
-    public List<String> metrics() throws IOException, InterruptedException {
-        return List.of(get(management(metricsPath)), get("http://127.0.0.1:" + agentPort + "/metrics"));
+    /** The app's own metrics (Prometheus text) from its management endpoint. */
+    public String appMetrics() throws IOException, InterruptedException {
+        return get(management(metricsPath));
+    }
+
+    /** The jvm-tuning agent's metrics (Prometheus text), served by the agent's own thread. */
+    public String agentMetrics() throws IOException, InterruptedException {
+        return get("http://127.0.0.1:" + agentPort + "/metrics");
     }
 
     /** CPU seconds the process has used (all threads, user and system). */

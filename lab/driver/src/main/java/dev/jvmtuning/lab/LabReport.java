@@ -57,9 +57,9 @@ final class LabReport {
                 phase its sweep from the best so far, with the best and the settings below compared with it.
                 *req/s* is the mean of a setting's runs with its 95%% confidence interval (Student's t over the runs).
                 A ratio such as *planner/best* comes from the rounds both settings ran in: the geometric mean of the per-round
-                ratios with a 95%% interval (t on their logarithms), so drift shared by a round cancels. A target is **missed** only
-                when the whole interval lies on the wrong side of it, and met when the interval reaches it: with a wide interval
-                a target may be met by a ratio whose point estimate misses it, and the interval says how far that goes.
+                ratios with a 95%% interval (t on their logarithms), so drift shared by a round cancels. A target is met when the
+                point estimate meets it; the interval says how far the figure can be trusted, and an interval that only reaches
+                the target does not meet it.
                 *best* is the sweep's highest mean throughput (the defaults included); each sweep starts from the best setting
                 found so far. *planner* is the plan from the scenario's workload figures, *loop 1* the plan from the metrics the
                 operator's own window read after the defaults' warm-up (`ObservedWorkload`: the target rate, the server time
@@ -112,7 +112,7 @@ final class LabReport {
                         && Stats.meetsAtLeast(toDefault, IO_BOUND_TO_DEFAULT));
             }
         }
-        md.append("\nTargets (missed: the whole 95% interval misses the target):\n\n");
+        md.append("\nTargets (met: the point estimate meets the target):\n\n");
         findings.forEach(f -> md.append("- ").append(f).append('\n'));
 
         StringBuilder csv = new StringBuilder("scenario,origin,setting,round,requests_per_second,mean_ms,p99_ms,errors,acquisition_timeouts,app_cores,generator_cores,"

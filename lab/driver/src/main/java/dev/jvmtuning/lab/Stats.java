@@ -67,14 +67,17 @@ final class Stats {
         return new Interval(Math.exp(log.value()), Math.exp(log.low()), Math.exp(log.high()));
     }
 
-    /** A floor target ("at least"): missed only when the whole interval lies below it. */
+    /**
+     * A floor target ("at least"): met when the point estimate meets it. An interval that merely reaches the target is
+     * noise that could go either way, not a result.
+     */
     static boolean meetsAtLeast(Interval figure, double target) {
-        return (figure.known() ? figure.high() : figure.value()) >= target;
+        return figure.value() >= target;
     }
 
-    /** A ceiling target ("at most"): missed only when the whole interval lies above it. */
+    /** A ceiling target ("at most"): met when the point estimate is at most the limit. */
     static boolean meetsAtMost(Interval figure, double limit) {
-        return (figure.known() ? figure.low() : figure.value()) <= limit;
+        return figure.value() <= limit;
     }
 
     private static double variance(double[] samples, double mean) {

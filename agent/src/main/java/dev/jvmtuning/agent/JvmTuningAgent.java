@@ -80,7 +80,7 @@ public final class JvmTuningAgent {
         JvmMetrics.builder().register(registry);
         new ThreadSchedulingMetrics(hostFiles).register(registry);
         new CgroupCpuMetrics(hostFiles).register(registry);
-        new ServerThreadPoolMetrics(ManagementFactory.getPlatformMBeanServer(),
+        new ServerThreadPoolMetrics(ManagementFactory.getPlatformMBeanServer(), ManagementFactory.getThreadMXBean(), ExecutorThreads.QUARKUS,
                 ServerThreadPoolMetrics.managementPort(System.getProperty("management.server.port"), System.getenv("MANAGEMENT_SERVER_PORT")))
                 .register(registry);
         new VmOptionMetrics().register(registry);

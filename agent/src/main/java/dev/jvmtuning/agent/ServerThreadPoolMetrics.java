@@ -2,6 +2,7 @@ package dev.jvmtuning.agent;
 
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,16 +15,18 @@ import javax.management.ObjectName;
  * Undertow (XNIO) register. Servers that register none (Spring Boot's Tomcat without
  * server.tomcat.mbeanregistry.enabled=true) produce no series. XNIO's worker pool on jboss-threads counts its busy
  * threads only with -Djboss.threads.eqe.statistics.active-count=true and reports -1 otherwise: such a pool states its
- * maximum only. A pool that serves the management port (Spring Boot's {@code management.server.port}, a server of its own
+ * maximum only. Quarkus's worker pool registers none: its busy threads are counted from the JVM's threads
+ * ({@link ExecutorThreads}). A pool that serves the management port (Spring Boot's {@code management.server.port}, a server of its own
  * with its own pool) is labelled {@code role="management"}: its threads answer probes and scrapes, not the workload.
  */
 final class ServerThreadPoolMetrics {
 
     /**
      * @param busyThreads null when the server does not count them
+     * @param maxThreads  null when the server does not state it
      * @param role        "management" for the management port's pool, else "application"
      */
-    record ThreadPool(String server, String pool, String role, Double busyThreads, double maxThreads) {}
+    record ThreadPool(String server, String pool, String role, Double busyThreads, Double maxThreads) {}
 
     /** One kind of thread pool MBean: which server it belongs to and where its numbers are. */
     private record PoolMBeans(String server, String query, String poolKey, String busyAttribute, String maxAttribute) {}
@@ -38,11 +41,18 @@ final class ServerThreadPoolMetrics {
     private static final String XNIO_SERVERS = "org.xnio:type=Xnio,provider=*,worker=*,address=*";
 
     private final MBeanServer mbeanServer;
+    private final ThreadMXBean threads;
+    private final ExecutorThreads quarkusWorkers;
     private final String managementPort;
 
-    /** @param managementPort the port of the management server, or null when it shares the application's */
-    ServerThreadPoolMetrics(MBeanServer mbeanServer, Integer managementPort) {
+    /**
+     * @param quarkusWorkers how Quarkus's worker pool, which registers no MBean, is told among the JVM's threads
+     * @param managementPort the port of the management server, or null when it shares the application's
+     */
+    ServerThreadPoolMetrics(MBeanServer mbeanServer, ThreadMXBean threads, ExecutorThreads quarkusWorkers, Integer managementPort) {
         this.mbeanServer = mbeanServer;
+        this.threads = threads;
+        this.quarkusWorkers = quarkusWorkers;
         this.managementPort = managementPort == null ? null : managementPort.toString();
     }
 
@@ -69,7 +79,7 @@ final class ServerThreadPoolMetrics {
                 .name("jvmtuning_server_threads_max")
                 .help("Maximum size of the web server's request thread pool")
                 .labelNames("server", "pool", "role")
-                .callback(FailSafe.callback(callback -> threadPools()
+                .callback(FailSafe.callback(callback -> threadPools().stream().filter(pool -> pool.maxThreads() != null)
                         .forEach(pool -> callback.call(pool.maxThreads(), pool.server(), pool.pool(), pool.role()))))
                 .register(registry);
     }
@@ -92,6 +102,11 @@ final class ServerThreadPoolMetrics {
                     // Skip this pool only.
                 }
             }
+        }
+        Double quarkusBusy = quarkusWorkers.busy(threads);
+        if (quarkusBusy != null) {
+            // Its maximum is Vert.x's worker-pool figure (active + idle), which the operator reads from the app.
+            pools.put(List.of("quarkus", quarkusWorkers.namePrefix()), new ThreadPool("quarkus", "executor", "application", quarkusBusy, null));
         }
         return new ArrayList<>(pools.values());
     }

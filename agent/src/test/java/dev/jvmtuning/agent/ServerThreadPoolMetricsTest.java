@@ -3,6 +3,7 @@ package dev.jvmtuning.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.lang.management.ManagementFactory;
 import java.util.Map;
 import javax.management.Attribute;
 import javax.management.AttributeList;
@@ -25,7 +26,8 @@ class ServerThreadPoolMetricsTest {
     void registerOverEmptyMBeanServer() {
         mbeanServer = MBeanServerFactory.newMBeanServer();
         registry = new PrometheusRegistry();
-        new ServerThreadPoolMetrics(mbeanServer, 8081).register(registry);
+        new ServerThreadPoolMetrics(mbeanServer, ManagementFactory.getThreadMXBean(), new ExecutorThreads("no-such-pool-", "none"), 8081)
+                .register(registry);
     }
 
     @Test

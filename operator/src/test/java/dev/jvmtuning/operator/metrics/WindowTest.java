@@ -282,5 +282,12 @@ class WindowTest {
         assertThat(q.busyThreads()).isEqualTo(1);
         assertThat(q.maxThreads()).isEqualTo(37);
         assertThat(q.pendingConnections()).isEqualTo(4);
+
+        // Vert.x's series do not see the requests Quarkus REST runs on the pool; the agent counts them from the JVM's threads.
+        List<Sample> withAgent = new java.util.ArrayList<>(quarkus.samples());
+        withAgent.add(new Sample("jvmtuning_server_threads_busy", Map.of("server", "quarkus", "pool", "executor", "role", "application"), 30, null));
+        PodSnapshot agent = PodSnapshot.of(new Scrape(withAgent, 0, List.of()), 1);
+        assertThat(agent.busyThreads()).isEqualTo(30);
+        assertThat(agent.maxThreads()).as("the maximum is still Vert.x's").isEqualTo(37);
     }
 }

@@ -86,6 +86,7 @@ public final class JvmTuningAgent {
         new VmOptionMetrics().register(registry);
         NativeMemoryMetrics.registerIfTracked(registry);
         VirtualThreadSchedulerMetrics.registerIfPresent(registry, ManagementFactory.getPlatformMBeanServer());
+        VirtualThreadUse.registerIfPossible(registry);
         pinnedThreshold.ifPresent(threshold -> {
             try {
                 VirtualThreadPinningMetrics.registerIfRecordable(registry, threshold);

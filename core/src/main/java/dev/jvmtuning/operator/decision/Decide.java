@@ -232,6 +232,7 @@ public final class Decide {
         Preview.Rendered rendered = (Preview.Rendered) preview;
         PlanResult.Plan plan = rendered.plan();
         status.planned(plan, rendered.rendering());
+        seen.metrics().ifPresent(status::threadingReported);
         String settingsHash = null;
         if (profile.getSpec().getMode() == Mode.Recommend) {
             restoreIfTuned(deployment, name, writes);

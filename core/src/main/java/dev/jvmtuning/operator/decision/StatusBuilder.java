@@ -100,6 +100,21 @@ public final class StatusBuilder {
         return this;
     }
 
+    /**
+     * What a metrics poll's JVMs report of virtual threads, beside the model the last plan assumed; a poll in which no pod
+     * reports it keeps the known words.
+     */
+    public StatusBuilder threadingReported(MetricsReport metrics) {
+        ThreadingStatus threading = status.getThreading();
+        if (metrics.threading() != null && threading != null) {
+            String reported = metrics.threading().describe(threading.getModel());
+            if (reported != null) {
+                status.setThreading(new ThreadingStatus(threading.getModel(), threading.getSource(), reported));
+            }
+        }
+        return this;
+    }
+
     /** The AOT cache or CDS archive status records the pods' JVMs report, or null. */
     public String aotCache() {
         return status.getAotCache();
@@ -208,7 +223,8 @@ public final class StatusBuilder {
         status.setSettings(plan.decisions().stream().map(d -> new Setting(d.name(), d.value(),
                 rendering.renderedAs().get(d.setting()), d.rule().id(), d.rationale(), null)).toList());
         RequestThreading threading = plan.current().threading();
-        status.setThreading(new ThreadingStatus(threading.model(), threading.source()));
+        String reported = status.getThreading() == null ? null : status.getThreading().getReported();
+        status.setThreading(new ThreadingStatus(threading.model(), threading.source(), reported));
         status.setWarnings(Stream.concat(plan.warnings().stream(), rendering.warnings().stream()).toList());
         return this;
     }

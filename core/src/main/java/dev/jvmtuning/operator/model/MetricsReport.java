@@ -17,17 +17,25 @@ import java.util.Objects;
  * pod's memory by kind, native memory tracking's categories included (MemoryUse.NONE for a pod that reports none): the
  * last account of a pod before an OOM kill (OomKill). And each pod's virtual-thread pinning over the window, for the pods
  * that report it (the VirtualThreadPinning condition). And the Java feature version the pods' JVMs report (javaVersion,
- * null when none says), which the planner's JDK-specific rules and the flag policy take.
+ * null when none says), which the planner's JDK-specific rules and the flag policy take, and whether their JVMs have run
+ * virtual threads (threading, null when no pod reports it).
  * A report that differs from the last one triggers a reconcile, which judges it against the plan in force.
  */
 public record MetricsReport(ConditionStatus availableStatus, Reason availableReason, String availableMessage, Observed observed,
         Observed previous, Map<String, EffectiveOptions> effectiveOptions, Map<String, MemoryUse> memory,
-        Map<String, VirtualThreads.Pinning> virtualThreads, Integer javaVersion) {
+        Map<String, VirtualThreads.Pinning> virtualThreads, Integer javaVersion, ThreadingReport threading) {
 
     public MetricsReport {
         effectiveOptions = Map.copyOf(effectiveOptions);
         memory = Map.copyOf(memory);
         virtualThreads = Map.copyOf(virtualThreads);
+    }
+
+    /** A report whose pods say nothing of virtual threads' use. */
+    public MetricsReport(ConditionStatus availableStatus, Reason availableReason, String availableMessage, Observed observed,
+            Observed previous, Map<String, EffectiveOptions> effectiveOptions, Map<String, MemoryUse> memory,
+            Map<String, VirtualThreads.Pinning> virtualThreads, Integer javaVersion) {
+        this(availableStatus, availableReason, availableMessage, observed, previous, effectiveOptions, memory, virtualThreads, javaVersion, null);
     }
 
     /** A report whose pods say no Java version. */
@@ -70,7 +78,7 @@ public record MetricsReport(ConditionStatus availableStatus, Reason availableRea
     public MetricsReport steadied(Observed shown) {
         return observed == null || shown == null || !withinNoise(shown, observed) ? this
                 : new MetricsReport(availableStatus, availableReason, availableMessage, shown, previous, effectiveOptions, memory, virtualThreads,
-                        javaVersion);
+                        javaVersion, threading);
     }
 
     private static boolean withinNoise(Observed shown, Observed polled) {

@@ -23,6 +23,7 @@ import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.NativeMemory;
 import dev.jvmtuning.operator.model.MetricsReport;
+import dev.jvmtuning.operator.model.ThreadingReport;
 import dev.jvmtuning.operator.model.VirtualThreads;
 import dev.jvmtuning.operator.model.VirtualThreads.Pinned;
 import dev.jvmtuning.operator.model.ProfileEvent;
@@ -90,6 +91,8 @@ class DecideTest {
         Map<String, VirtualThreads.Pinning> pinning;
         /** The Java feature version the pods' JVMs report; null when none does. */
         Integer javaVersion;
+        /** Whether the pods' JVMs have run virtual threads; null when none says. */
+        ThreadingReport threading;
         Observed lastWindow;
         Decide.Decision last;
         final List<ProfileEvent> events = new ArrayList<>();
@@ -105,7 +108,7 @@ class DecideTest {
             List<TuningProfile> targeting = new ArrayList<>(others);
             targeting.add(profile);
             MetricsReport report = null;
-            if (meanLatencyMillis != null || effectiveOptions != null || memory != null || javaVersion != null) {
+            if (meanLatencyMillis != null || effectiveOptions != null || memory != null || javaVersion != null || threading != null) {
                 Observed window = null;
                 if (meanLatencyMillis != null) {
                     // The figures of AutoRevertTest's pods: 100 req/s on one pod, Tomcat's 200 threads.
@@ -115,7 +118,7 @@ class DecideTest {
                 }
                 report = new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, "read 1 of 1 Ready pods", window,
                         window == null ? null : lastWindow, Objects.requireNonNullElse(effectiveOptions, Map.of()),
-                        Objects.requireNonNullElse(memory, Map.of()), Objects.requireNonNullElse(pinning, Map.of()), javaVersion);
+                        Objects.requireNonNullElse(memory, Map.of()), Objects.requireNonNullElse(pinning, Map.of()), javaVersion, threading);
                 lastWindow = window;
             }
             return new Observation(profile, Optional.ofNullable(deployment), targeting, pods, List.copyOf(configMaps.values()),
@@ -342,12 +345,14 @@ class DecideTest {
         world.deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv()
                 .add(new EnvVar("SPRING_THREADS_VIRTUAL_ENABLED", "true", null));
         world.meanLatencyMillis = 200.0;
+        world.threading = new ThreadingReport(1, 1);
         world.reconcile();
         world.reconcile();
 
         TuningProfileStatus status = world.profile.getStatus();
         assertThat(status.getThreading().getModel()).isEqualTo(ThreadingModel.Virtual);
         assertThat(status.getThreading().getSource()).isEqualTo("the container's env sets SPRING_THREADS_VIRTUAL_ENABLED=true");
+        assertThat(status.getThreading().getReported()).as("read from the JVMs").isEqualTo("virtual threads seen on 1 of 1 pods read");
         assertThat(status.getSettings()).extracting(Setting::getName).doesNotContain("threads.max").contains("queue.maxConnections");
         assertThat(setting(world, "queue.maxConnections").getRule()).isEqualTo("R18");
         assertThat(world.status(ConditionType.THREAD_POOL_SATURATED)).isEqualTo("False");
@@ -359,6 +364,12 @@ class DecideTest {
         world.reconcile();
         assertThat(world.profile.getStatus().getThreading().getSource()).isEqualTo("spec.threading.model");
         assertThat(world.profile.getStatus().getThreading().getModel()).isEqualTo(ThreadingModel.Platform);
+        assertThat(world.profile.getStatus().getThreading().getReported()).as("the JVMs contradict the profile")
+                .startsWith("virtual threads seen on 1 of 1 pods read: the plan is for platform threads");
+        world.threading = null;
+        world.reconcile();
+        assertThat(world.profile.getStatus().getThreading().getReported()).as("a poll that says nothing keeps what was read")
+                .startsWith("virtual threads seen on 1 of 1 pods read");
         assertThat(setting(world, "threads.max").getRule()).isEqualTo("R1");
         assertThat(world.profile.getStatus().getWarnings()).anyMatch(w -> w.startsWith("spec.threading.model is Platform but the container's env"));
         assertThat(world.reason(ConditionType.THREAD_POOL_SATURATED)).isEqualTo("PoolHasHeadroom");

@@ -13,6 +13,7 @@ import dev.jvmtuning.operator.model.EffectiveOptions;
 import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.model.ThreadingReport;
 import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.model.VirtualThreads;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -188,7 +189,9 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         Map<String, MemoryUse> memory = new LinkedHashMap<>();
         Map<String, VirtualThreads> virtualThreads = new LinkedHashMap<>();
         Map<String, String> failures = new LinkedHashMap<>();
-        Integer javaVersion = PodReading.oldestJavaVersion(outcomes.values().stream().map(Outcome::reading).filter(Objects::nonNull).toList());
+        List<PodReading> readings = outcomes.values().stream().map(Outcome::reading).filter(Objects::nonNull).toList();
+        Integer javaVersion = PodReading.oldestJavaVersion(readings);
+        ThreadingReport threading = PodReading.threading(readings);
         outcomes.forEach((pod, outcome) -> {
             if (outcome.reading() != null) {
                 snapshots.put(pod, outcome.reading().snapshot());
@@ -213,13 +216,14 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
                         .map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining("; ")));
         if (observed == null) {
             return new MetricsReport(ConditionStatus.TRUE, Reason.FIRST_SAMPLE, read + "; rates follow after the next sample", null, null,
-                    options, memory, Map.of(), javaVersion);
+                    options, memory, Map.of(), javaVersion, threading);
         }
         Guardrail guardrail = profile.getSpec().getAuto() == null ? null : profile.getSpec().getAuto().getGuardrail();
         if (guardrail != null) {
             read += guardrail(profile, guardrail, target.get(), pods, observed);
         }
-        return new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, read, observed, past.observed(), options, memory, pinning, javaVersion);
+        return new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, read, observed, past.observed(), options, memory, pinning, javaVersion,
+                threading);
     }
 
     /** The report when there is nothing to scrape: no target, or no Ready pod of it. */

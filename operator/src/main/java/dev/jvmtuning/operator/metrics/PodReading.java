@@ -7,6 +7,7 @@ import dev.jvmtuning.operator.model.EffectiveOptions;
 import dev.jvmtuning.operator.model.EffectiveOptions.Option;
 import dev.jvmtuning.operator.model.EffectiveOptions.Origin;
 import dev.jvmtuning.operator.model.JavaVersion;
+import dev.jvmtuning.operator.model.ThreadingReport;
 import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.NativeMemory;
 import dev.jvmtuning.operator.model.RuntimeMetricsOptions;
@@ -21,10 +22,11 @@ import java.util.stream.Stream;
 
 /**
  * What one scrape (or one pod's share of a Prometheus answer) says about a pod: the figures of the window, the
- * HotSpot options its JVM reports running with, its memory by kind, its virtual threads' pinning, and the Java feature
- * version its JVM reports (null when none).
+ * HotSpot options its JVM reports running with, its memory by kind, its virtual threads' pinning, the Java feature
+ * version its JVM reports (null when none), and whether its JVM was seen running virtual threads (null when it does not say).
  */
-record PodReading(PodSnapshot snapshot, EffectiveOptions options, MemoryUse memory, VirtualThreads virtualThreads, Integer javaVersion) {
+record PodReading(PodSnapshot snapshot, EffectiveOptions options, MemoryUse memory, VirtualThreads virtualThreads, Integer javaVersion,
+        Boolean ranVirtualThreads) {
 
     /** The agent's series of the JVM's options, labelled option and origin. */
     static final String VM_OPTION = "jvmtuning_vm_option";
@@ -41,7 +43,9 @@ record PodReading(PodSnapshot snapshot, EffectiveOptions options, MemoryUse memo
     static final String PINNED_SECONDS = "jvmtuning_virtual_thread_pinned_seconds_total";
     /** The agent's gauges of the virtual thread scheduler (JDK 24 on), labelled figure. */
     static final String SCHEDULER = "jvmtuning_virtual_thread_scheduler";
-    static final List<String> VIRTUAL_THREAD_SERIES = List.of(PINNED, PINNED_SECONDS, SCHEDULER);
+    /** The agent's 1 once the JVM was seen running virtual threads (JDK 21 on), else 0. */
+    static final String VIRTUAL_THREADS_SEEN = "jvmtuning_virtual_threads_seen";
+    static final List<String> VIRTUAL_THREAD_SERIES = List.of(PINNED, PINNED_SECONDS, SCHEDULER, VIRTUAL_THREADS_SEEN);
     /** Micrometer's maximum of each memory pool, labelled area and id (the pool). */
     static final String MEMORY_MAX = "jvm_memory_max_bytes";
     /** Hikari's configured maximum of a pool's connections, labelled pool. */
@@ -60,7 +64,19 @@ record PodReading(PodSnapshot snapshot, EffectiveOptions options, MemoryUse memo
 
     static PodReading of(Scrape scrape, long atMillis) {
         return new PodReading(PodSnapshot.of(scrape, atMillis), options(scrape.samples()), memory(scrape.samples()),
-                virtualThreads(scrape.samples()), javaVersion(scrape.samples()));
+                virtualThreads(scrape.samples()), javaVersion(scrape.samples()), ranVirtualThreads(scrape.samples()));
+    }
+
+    /** What the agent says of the JVM's virtual threads; null without its series. */
+    static Boolean ranVirtualThreads(List<Sample> samples) {
+        return samples.stream().filter(s -> s.name().equals(VIRTUAL_THREADS_SEEN) && !Double.isNaN(s.value())).map(s -> s.value() >= 1)
+                .findFirst().orElse(null);
+    }
+
+    /** Of the readings whose JVM says, how many have run virtual threads; null when none says. */
+    static ThreadingReport threading(Collection<PodReading> readings) {
+        List<Boolean> said = readings.stream().map(PodReading::ranVirtualThreads).filter(Objects::nonNull).toList();
+        return said.isEmpty() ? null : new ThreadingReport(said.size(), (int) said.stream().filter(ran -> ran).count());
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.jvmtuning.operator.model.EffectiveOptions.Option;
 import dev.jvmtuning.operator.model.EffectiveOptions.Origin;
 import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.NativeMemory;
+import dev.jvmtuning.operator.model.ThreadingReport;
 import dev.jvmtuning.operator.model.VirtualThreads;
 import dev.jvmtuning.operator.model.VirtualThreads.Pinned;
 import java.util.List;
@@ -19,6 +20,19 @@ class PodReadingTest {
 
     private static PodReading read(String exposition) {
         return PodReading.of(PrometheusTextParser.parse(exposition, READ::contains, 100), 0);
+    }
+
+    @Test
+    void whetherEachJvmRanVirtualThreadsIsCountedOverThePodsThatSay() {
+        PodReading ran = read("jvmtuning_virtual_threads_seen 1.0\n");
+        PodReading notYet = read("jvmtuning_virtual_threads_seen 0.0\n");
+        PodReading silent = read("jvmtuning_available_processors 2\n");
+
+        assertThat(ran.ranVirtualThreads()).isTrue();
+        assertThat(notYet.ranVirtualThreads()).isFalse();
+        assertThat(silent.ranVirtualThreads()).as("JDK 17, or no agent").isNull();
+        assertThat(PodReading.threading(List.of(ran, notYet, silent))).isEqualTo(new ThreadingReport(2, 1));
+        assertThat(PodReading.threading(List.of(silent))).isNull();
     }
 
     @Test

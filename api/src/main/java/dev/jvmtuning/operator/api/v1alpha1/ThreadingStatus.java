@@ -5,7 +5,7 @@ import lombok.AllArgsConstructor;
 import lombok.Data;
 import lombok.NoArgsConstructor;
 
-/** The threading model the last plan assumed, and what said so. */
+/** The threading model the last plan assumed, what said so, and what the JVMs report. */
 @Data
 @NoArgsConstructor
 @AllArgsConstructor
@@ -16,4 +16,12 @@ public class ThreadingStatus {
     @JsonPropertyDescription("Where the model came from: spec.threading.model, or the container's setting that turns virtual threads on "
             + "(or that none was found).")
     private String source;
+
+    @JsonPropertyDescription("What the pods' JVMs report beside it: on how many virtual threads were seen running (their scheduler's "
+            + "carrier threads, by the jvm-tuning agent), and whether that contradicts the model. Absent while no pod reports it.")
+    private String reported;
+
+    public ThreadingStatus(ThreadingModel model, String source) {
+        this(model, source, null);
+    }
 }

@@ -9,6 +9,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongSupplier;
 import javax.sql.DataSource;
 
 /**
@@ -89,7 +90,10 @@ public final class Work {
         if (cpuMs == 0) {
             return 0;
         }
-        long deadline = THREADS.getCurrentThreadCpuTime() + cpuMs * 1_000_000L;
+        // A virtual thread has no CPU clock of its own (the MXBean says -1, and the loop never reached the deadline): wall
+        // time then, which is CPU time while it runs alone on its carrier.
+        LongSupplier clock = THREADS.getCurrentThreadCpuTime() >= 0 ? THREADS::getCurrentThreadCpuTime : System::nanoTime;
+        long deadline = clock.getAsLong() + cpuMs * 1_000_000L;
         long x = System.nanoTime() | 1; // a seed the JIT cannot constant-fold
         do {
             // xorshift64: real arithmetic whose result feeds the response, so the loop stays.
@@ -99,7 +103,7 @@ public final class Work {
                 x ^= x >>> 7;
                 x ^= x << 17;
             }
-        } while (THREADS.getCurrentThreadCpuTime() < deadline);
+        } while (clock.getAsLong() < deadline);
         return x & 0xFFFF;
     }
 

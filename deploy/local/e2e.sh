@@ -437,8 +437,20 @@ jvm_max_threads() { # what the running Tomcat says its pool may grow to
   local ip; ip="$(current_pod_ip)"
   curl -s -m 10 "http://$ip:8080/actuator/prometheus" | awk '/^tomcat_threads_config_max_threads/ {printf "%d\n", $2; exit}'
 }
+auto_loop_failed() { # what the loop had done when a wait gave up: its history, state and the operator's lines on it
+  local status=$?
+  set +e
+  if [ "$status" -ne 0 ] && [ -n "$LOAD_DIR" ]; then
+    echo "tp/looper when the check failed:"
+    print_history
+    auto_json | jq -r '"state \(.state // "-"), settings \(.settings), waiting for \(.waitingFor // "-")"'
+    answers
+    kubectl logs -n jvm-tuning-system deploy/jvm-tuning-operator --tail=2000 | grep -F 'looper' | tail -n 15 || true
+  fi
+  stop_load
+}
 auto_loop_on_real_pods() {
-  trap stop_load EXIT
+  trap auto_loop_failed EXIT
   kubectl delete deployment -n "$NS" refuser oomer throttled --ignore-not-found --wait=false >/dev/null
   workload looper 1 "        resources: {requests: {cpu: 250m, memory: 512Mi}, limits: {cpu: '1', memory: 512Mi}}"
   kubectl rollout status deployment/looper -n "$NS" --timeout=180s

@@ -1,12 +1,19 @@
 package dev.jvmtuning.agent;
 
-import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricMetadata;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
@@ -18,8 +25,9 @@ import javax.management.ObjectName;
  * maximum only. Quarkus's worker pool registers none: its busy threads are counted from the JVM's threads
  * ({@link ExecutorThreads}). A pool that serves the management port (Spring Boot's {@code management.server.port}, a server of its own
  * with its own pool) is labelled {@code role="management"}: its threads answer probes and scrapes, not the workload.
+ * One collector, so that a scrape reads the MBeans and the JVM's threads once for both figures.
  */
-final class ServerThreadPoolMetrics {
+final class ServerThreadPoolMetrics implements MultiCollector {
 
     /**
      * @param busyThreads null when the server does not count them
@@ -36,6 +44,11 @@ final class ServerThreadPoolMetrics {
             new PoolMBeans("tomcat", "Catalina:type=ThreadPool,name=*", "name", "currentThreadsBusy", "maxThreads"),
             new PoolMBeans("jetty", "org.eclipse.jetty.util.thread:type=queuedthreadpool,*", "id", "busyThreads", "maxThreads"),
             new PoolMBeans("undertow", "org.xnio:type=Xnio,provider=*,worker=*", "worker", "BusyWorkerThreadCount", "MaxWorkerPoolSize"));
+
+    private static final MetricMetadata BUSY = new MetricMetadata("jvmtuning_server_threads_busy",
+            "Request threads of the web server's pool that are handling a request");
+    private static final MetricMetadata MAX = new MetricMetadata("jvmtuning_server_threads_max",
+            "Maximum size of the web server's request thread pool");
 
     /** XNIO's MBean of each listening channel: its worker (pool) and the address it is bound to. */
     private static final String XNIO_SERVERS = "org.xnio:type=Xnio,provider=*,worker=*,address=*";
@@ -68,20 +81,32 @@ final class ServerThreadPoolMetrics {
     }
 
     void register(PrometheusRegistry registry) {
-        GaugeWithCallback.builder()
-                .name("jvmtuning_server_threads_busy")
-                .help("Request threads of the web server's pool that are handling a request")
-                .labelNames("server", "pool", "role")
-                .callback(FailSafe.callback(callback -> threadPools().stream().filter(pool -> pool.busyThreads() != null)
-                        .forEach(pool -> callback.call(pool.busyThreads(), pool.server(), pool.pool(), pool.role()))))
-                .register(registry);
-        GaugeWithCallback.builder()
-                .name("jvmtuning_server_threads_max")
-                .help("Maximum size of the web server's request thread pool")
-                .labelNames("server", "pool", "role")
-                .callback(FailSafe.callback(callback -> threadPools().stream().filter(pool -> pool.maxThreads() != null)
-                        .forEach(pool -> callback.call(pool.maxThreads(), pool.server(), pool.pool(), pool.role()))))
-                .register(registry);
+        registry.register(this);
+    }
+
+    /** Whatever fails, the scrape goes on without these series, as with the other collectors (FailSafe). */
+    @Override
+    public MetricSnapshots collect() {
+        List<ThreadPool> pools;
+        try {
+            pools = threadPools();
+        } catch (RuntimeException | LinkageError e) {
+            pools = List.of();
+        }
+        List<MetricSnapshot> metrics = new ArrayList<>();
+        gauge(BUSY, pools, ThreadPool::busyThreads, metrics);
+        gauge(MAX, pools, ThreadPool::maxThreads, metrics);
+        return new MetricSnapshots(metrics);
+    }
+
+    /** The pools that state the figure, as one gauge; none when no pool does. */
+    private static void gauge(MetricMetadata metadata, List<ThreadPool> pools, Function<ThreadPool, Double> figure, List<MetricSnapshot> out) {
+        List<GaugeDataPointSnapshot> points = pools.stream().filter(pool -> figure.apply(pool) != null)
+                .map(pool -> new GaugeDataPointSnapshot(figure.apply(pool), Labels.of("server", pool.server(), "pool", pool.pool(), "role", pool.role()), null))
+                .toList();
+        if (!points.isEmpty()) {
+            out.add(new GaugeSnapshot(metadata, points));
+        }
     }
 
     /** Pools whose MBean cannot be read (being unregistered, odd attribute types) are left out. */

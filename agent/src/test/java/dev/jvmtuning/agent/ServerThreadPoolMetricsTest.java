@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.lang.management.ManagementFactory;
+import java.util.HashMap;
 import java.util.Map;
 import javax.management.Attribute;
 import javax.management.AttributeList;
@@ -103,6 +104,22 @@ class ServerThreadPoolMetricsTest {
         assertThat(ServerThreadPoolMetrics.managementPort(null, null)).isNull();
         assertThat(ServerThreadPoolMetrics.managementPort("-1", null)).as("-1 turns the management endpoints off").isNull();
         assertThat(ServerThreadPoolMetrics.managementPort("${PORT}", null)).isNull();
+    }
+
+    @Test
+    void aScrapeReadsEachPoolOnceForBothFigures() throws JMException {
+        Map<String, Integer> reads = new HashMap<>();
+        Map<String, Object> counted = new HashMap<>(Map.of("currentThreadsBusy", 7, "maxThreads", 200)) {
+            @Override
+            public Object get(Object key) {
+                reads.merge((String) key, 1, Integer::sum);
+                return super.get(key);
+            }
+        };
+        register("Tomcat:type=ThreadPool,name=\"http-nio-8080\"", counted);
+
+        assertThat(Exposition.samples(registry)).hasSize(2);
+        assertThat(reads).containsEntry("currentThreadsBusy", 1).containsEntry("maxThreads", 1);
     }
 
     @Test

@@ -44,6 +44,8 @@ public final class ObservedWorkload {
     private static final double MAX_FAILED_PERCENT = 90;
     /** R12a, R15: below this share of wall time in GC pauses, the garbage in flight costs nothing worth fewer threads. */
     private static final double ALLOCATION_GC_PERCENT = 5;
+    /** A full pool's sample may lack one worker, the one serving the scrape that read it (Quarkus, Tomcat without a management port). */
+    private static final double SCRAPING_WORKER = 1;
     /** Copies a spec through its JSON form, so the copy shares nothing with the profile it came from. */
     private static final ObjectMapper SPEC_COPIER = new ObjectMapper();
 
@@ -61,7 +63,7 @@ public final class ObservedWorkload {
             return Optional.empty();
         }
         Double cpu = Measures.workCpuMillisPerRequest(observed);
-        double congestion = zeroIfAbsent(observed.getQueueWaitMillisPerRequest()) + zeroIfAbsent(observed.getRunQueueMillisPerRequest())
+        double congestion = queueWaitMillis(observed) + zeroIfAbsent(observed.getRunQueueMillisPerRequest())
                 + zeroIfAbsent(observed.getConnectionWaitMillisPerRequest());
         // A stop-the-world pause stops every request in flight, so pauses take the same share of a request's time as of the wall clock.
         double running = 1 - Math.min(MAX_GC_SHARE, zeroIfAbsent(observed.getGcTimePercent()) / 100);
@@ -157,7 +159,7 @@ public final class ObservedWorkload {
             return List.of();
         }
         String reason = "measured over " + observed.getWindow() + ": " + number(observed.getMeanLatencyMillis()) + " ms per request, of which "
-                + (observed.getQueueWaitMillisPerRequest() == null ? "" : number(observed.getQueueWaitMillisPerRequest()) + " ms queued for a worker, ")
+                + (queueWaitMillis(observed) == 0 ? "" : number(queueWaitMillis(observed)) + " ms queued for a worker, ")
                 + number(zeroIfAbsent(observed.getRunQueueMillisPerRequest())) + " ms waiting for a CPU and "
                 + number(zeroIfAbsent(observed.getConnectionWaitMillisPerRequest())) + " ms for a database connection (congestion, not work); "
                 + measuredMemory(observed) + "planned with the measured figures: " + String.join(", ", changes) + " (R1, R2, R8, R9, R12a)";
@@ -194,6 +196,26 @@ public final class ObservedWorkload {
             figures.add(observed.getLoadedClasses() + " classes loaded");
         }
         return figures.isEmpty() ? "" : String.join(", ", figures) + "; ";
+    }
+
+    /**
+     * The time a request waited for a worker: what the runtime's series count, and what they miss. By Little's law a full
+     * pool's workers each held a request busy / rate; a latency timed from the request's arrival that is longer than that
+     * and the counted wait together waited the rest for a worker too, uncounted (Quarkus REST's requests queue in an
+     * executor whose wait no series times). Only a full pool says so: a pool with idle workers makes no request wait, and a
+     * single sample of its busy gauge is too noisy to split a latency by.
+     */
+    static double queueWaitMillis(Observed observed) {
+        double counted = zeroIfAbsent(observed.getQueueWaitMillisPerRequest());
+        Double busy = observed.getBusyThreads();
+        Double max = observed.getMaxThreads();
+        Double rate = observed.getRequestsPerSecond();
+        if (!Boolean.TRUE.equals(observed.getLatencyIncludesQueueWait()) || busy == null || max == null || busy + SCRAPING_WORKER < max
+                || rate == null || rate <= 0 || observed.getMeanLatencyMillis() == null) {
+            return counted;
+        }
+        double holding = 1000 * busy / rate;
+        return Math.max(counted, observed.getMeanLatencyMillis() - holding);
     }
 
     private static double zeroIfAbsent(Double value) {

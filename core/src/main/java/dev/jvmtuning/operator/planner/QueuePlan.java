@@ -43,12 +43,11 @@ record QueuePlan(Integer acceptCount, Integer maxConnections, Integer maxQueueSi
         } else if (virtual == null && demand.rate() != null && demand.queueWait() != null && vocabulary.has(Setting.QUEUE_MAX_QUEUE_SIZE)) {
             // On virtual threads each request gets a thread at once: there is no executor queue, and the wait goes into R18's bound.
             int waiting = ThreadPlan.bounded(demand.rate() * demand.queueWait(), MAX_QUEUE_SIZE);
-            String why = number(demand.rate()) + " req/s x " + number(demand.queueWait()) + " s longest acceptable wait";
             if (vocabulary.probesShareWorkers() && maxThreads != null && vocabulary.has(Setting.QUEUE_MAX_CONNECTIONS)) {
                 waitingAtConnections = waiting;
             } else {
                 maxQueueSize = waiting;
-                decisions.add(new Decision(Setting.QUEUE_MAX_QUEUE_SIZE, maxQueueSize.toString(), Rule.R7, why
+                decisions.add(new Decision(Setting.QUEUE_MAX_QUEUE_SIZE, maxQueueSize.toString(), Rule.R7, acceptableWait(demand)
                         + ": a request further back would wait too long, so it is rejected at once"));
             }
         }
@@ -84,8 +83,7 @@ record QueuePlan(Integer acceptCount, Integer maxConnections, Integer maxQueueSi
         } else if (waitingAtConnections != null) {
             maxConnections = Math.min(maxThreads + waitingAtConnections, MAX_CONNECTIONS);
             decisions.add(new Decision(Setting.QUEUE_MAX_CONNECTIONS, maxConnections.toString(), Rule.R7, "threads.max " + maxThreads + " + "
-                    + waitingAtConnections + " waiting (" + number(demand.rate()) + " req/s x " + number(demand.queueWait())
-                    + " s longest acceptable wait), bounded at the connections: the health and metrics routes run on the same worker pool, "
+                    + waitingAtConnections + " waiting (" + acceptableWait(demand) + "), bounded at the connections: the health and metrics routes run on the same worker pool, "
                     + "on the management port too, so a bounded worker queue would reject the probes and scrapes with the load; "
                     + "a connection past the limit is closed at once"));
         } else if (maxThreads != null && vocabulary.has(Setting.QUEUE_MAX_CONNECTIONS) && maxThreads + queued > TOMCAT_DEFAULT_MAX_CONNECTIONS) {
@@ -95,5 +93,10 @@ record QueuePlan(Integer acceptCount, Integer maxConnections, Integer maxQueueSi
                     + " connections would cap throughput below the threads'"));
         }
         return new QueuePlan(acceptCount, maxConnections, maxQueueSize, decisions);
+    }
+
+    /** R7's reasoning for the requests allowed to wait. */
+    private static String acceptableWait(Demand demand) {
+        return number(demand.rate()) + " req/s x " + number(demand.queueWait()) + " s longest acceptable wait";
     }
 }

@@ -81,6 +81,27 @@ class ObservedWorkloadTest {
         assertThat(ObservedWorkload.estimate(o, null).orElseThrow().getMeanLatency()).isEqualTo("20ms");
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            full pool, a wait no series counts: Little's law finds it | true  | 200 | 0    | 10ms
+            full but for one worker (the scrape's): 995 ms held      | true  | 199 | 0    | 5ms
+            the counted wait is the whole wait                         | true  | 200 | 1400 | 10ms
+            workers idle: no request waited for one                    | true  | 120 | 0    | 1410ms
+            a latency timed from when a worker took the request        | false | 200 | -    | 1410ms
+            """)
+    void aFullPoolsWorkersHoldARequestBusyOverRate(String name, boolean latencyIncludesQueueWait, double busy, Double counted,
+            String service) {
+        // Quarkus REST overloaded on 1 CPU: 200 workers at 200 req/s hold a request 1 s, 990 ms of it waiting for the CPU;
+        // the requests waited 1.4 s for a worker before that, in an executor Vert.x's queue-delay series does not time.
+        Observed o = observed(200, 2400, 5.0, 990.0, null, null);
+        o.setLatencyIncludesQueueWait(latencyIncludesQueueWait);
+        o.setBusyThreads(busy);
+        o.setMaxThreads(200.0);
+        o.setQueueWaitMillisPerRequest(counted);
+
+        assertThat(ObservedWorkload.estimate(o, null).orElseThrow().getMeanLatency()).isEqualTo(service);
+    }
+
     @Test
     void waitingForAConnectionIsNotServiceTimeButHoldingOneIsDatabaseTime() {
         Workload w = ObservedWorkload.estimate(observed(100, 940, 0.8, 1.0, 819.0, 100.2), null).orElseThrow();

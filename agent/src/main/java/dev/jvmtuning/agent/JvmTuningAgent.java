@@ -81,7 +81,8 @@ public final class JvmTuningAgent {
         new ThreadSchedulingMetrics(hostFiles).register(registry);
         new CgroupCpuMetrics(hostFiles).register(registry);
         new ServerThreadPoolMetrics(ManagementFactory.getPlatformMBeanServer(), ManagementFactory.getThreadMXBean(), ExecutorThreads.QUARKUS,
-                ServerThreadPoolMetrics.managementPort(System.getProperty("management.server.port"), System.getenv("MANAGEMENT_SERVER_PORT")))
+                ServerThreadPoolMetrics.managementPort(System.getProperty("management.server.port"), System.getenv("MANAGEMENT_SERVER_PORT")),
+                System::nanoTime)
                 .register(registry);
         new VmOptionMetrics().register(registry);
         NativeMemoryMetrics.registerIfTracked(registry);

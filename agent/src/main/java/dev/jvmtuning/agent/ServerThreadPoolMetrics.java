@@ -2,18 +2,22 @@ package dev.jvmtuning.agent;
 
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricMetadata;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.prometheus.metrics.model.snapshots.Unit;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
@@ -25,7 +29,11 @@ import javax.management.ObjectName;
  * maximum only. Quarkus's worker pool registers none: its busy threads are counted from the JVM's threads
  * ({@link ExecutorThreads}). A pool that serves the management port (Spring Boot's {@code management.server.port}, a server of its own
  * with its own pool) is labelled {@code role="management"}: its threads answer probes and scrapes, not the workload.
- * One collector, so that a scrape reads the MBeans and the JVM's threads once for both figures.
+ * One collector, so that a collection reads the MBeans and the JVM's threads once for every figure. The busy threads
+ * are also summed over time, each collection's count times the time since the one before ({@code
+ * jvmtuning_server_threads_busy_seconds_total}): its rate over a window is the window's mean, where a single reading
+ * of the gauge may fall on a moment the pool drained (an overloaded Quarkus pool read 200 busy of 200 most
+ * seconds and 82 or 99 at others).
  */
 final class ServerThreadPoolMetrics implements MultiCollector {
 
@@ -47,6 +55,9 @@ final class ServerThreadPoolMetrics implements MultiCollector {
 
     private static final MetricMetadata BUSY = new MetricMetadata("jvmtuning_server_threads_busy",
             "Request threads of the web server's pool that are handling a request");
+    private static final MetricMetadata BUSY_SECONDS = new MetricMetadata("jvmtuning_server_threads_busy_seconds",
+            "Busy request threads of the web server's pool summed over time, each collection's count times the time since "
+                    + "the previous one: its rate is the mean busy threads", Unit.SECONDS);
     private static final MetricMetadata MAX = new MetricMetadata("jvmtuning_server_threads_max",
             "Maximum size of the web server's request thread pool");
 
@@ -57,16 +68,23 @@ final class ServerThreadPoolMetrics implements MultiCollector {
     private final ThreadMXBean threads;
     private final ExecutorThreads quarkusWorkers;
     private final String managementPort;
+    private final LongSupplier nanoClock;
+    /** Per pool (server, pool, role): its busy threads summed over the collections so far. */
+    private final Map<List<String>, Double> busySeconds = new LinkedHashMap<>();
+    private long collectedAtNanos;
+    private boolean collected;
 
     /**
      * @param quarkusWorkers how Quarkus's worker pool, which registers no MBean, is told among the JVM's threads
      * @param managementPort the port of the management server, or null when it shares the application's
      */
-    ServerThreadPoolMetrics(MBeanServer mbeanServer, ThreadMXBean threads, ExecutorThreads quarkusWorkers, Integer managementPort) {
+    ServerThreadPoolMetrics(MBeanServer mbeanServer, ThreadMXBean threads, ExecutorThreads quarkusWorkers, Integer managementPort,
+            LongSupplier nanoClock) {
         this.mbeanServer = mbeanServer;
         this.threads = threads;
         this.quarkusWorkers = quarkusWorkers;
         this.managementPort = managementPort == null ? null : managementPort.toString();
+        this.nanoClock = nanoClock;
     }
 
     /** Spring Boot's management port as this JVM is given it: the system property, else the environment variable. */
@@ -86,23 +104,42 @@ final class ServerThreadPoolMetrics implements MultiCollector {
 
     /** Whatever fails, the scrape goes on without these series, as with the other collectors (FailSafe). */
     @Override
-    public MetricSnapshots collect() {
+    public synchronized MetricSnapshots collect() {
         List<ThreadPool> pools;
         try {
             pools = threadPools();
         } catch (RuntimeException | LinkageError e) {
             pools = List.of();
         }
+        long now = nanoClock.getAsLong();
+        double sinceLast = collected ? Unit.nanosToSeconds(now - collectedAtNanos) : 0;
+        collectedAtNanos = now;
+        collected = true;
+        for (ThreadPool pool : pools) {
+            if (pool.busyThreads() != null) {
+                busySeconds.merge(List.of(pool.server(), pool.pool(), pool.role()), pool.busyThreads() * sinceLast, Double::sum);
+            }
+        }
         List<MetricSnapshot> metrics = new ArrayList<>();
         gauge(BUSY, pools, ThreadPool::busyThreads, metrics);
         gauge(MAX, pools, ThreadPool::maxThreads, metrics);
+        if (!busySeconds.isEmpty()) {
+            metrics.add(new CounterSnapshot(BUSY_SECONDS, busySeconds.entrySet().stream()
+                    .map(pool -> new CounterDataPointSnapshot(pool.getValue(), labels(pool.getKey().get(0), pool.getKey().get(1), pool.getKey().get(2)),
+                            null, 0L))
+                    .toList()));
+        }
         return new MetricSnapshots(metrics);
+    }
+
+    private static Labels labels(String server, String pool, String role) {
+        return Labels.of("server", server, "pool", pool, "role", role);
     }
 
     /** The pools that state the figure, as one gauge; none when no pool does. */
     private static void gauge(MetricMetadata metadata, List<ThreadPool> pools, Function<ThreadPool, Double> figure, List<MetricSnapshot> out) {
         List<GaugeDataPointSnapshot> points = pools.stream().filter(pool -> figure.apply(pool) != null)
-                .map(pool -> new GaugeDataPointSnapshot(figure.apply(pool), Labels.of("server", pool.server(), "pool", pool.pool(), "role", pool.role()), null))
+                .map(pool -> new GaugeDataPointSnapshot(figure.apply(pool), labels(pool.server(), pool.pool(), pool.role()), null))
                 .toList();
         if (!points.isEmpty()) {
             out.add(new GaugeSnapshot(metadata, points));

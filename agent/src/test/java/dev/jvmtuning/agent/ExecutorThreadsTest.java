@@ -70,11 +70,12 @@ class ExecutorThreadsTest {
         start("test-executor-thread-1", () -> sleepUntilDone());
         Thread.sleep(100);
         PrometheusRegistry registry = new PrometheusRegistry();
-        new ServerThreadPoolMetrics(MBeanServerFactory.newMBeanServer(), ManagementFactory.getThreadMXBean(), POOL, null).register(registry);
+        new ServerThreadPoolMetrics(MBeanServerFactory.newMBeanServer(), ManagementFactory.getThreadMXBean(), POOL, null, System::nanoTime).register(registry);
 
         assertThat(Exposition.samples(registry)).containsOnlyKeys(
-                "jvmtuning_server_threads_busy{pool=\"executor\",role=\"application\",server=\"quarkus\"}");
-        assertThat(Exposition.samples(registry)).containsValue(1.0);
+                "jvmtuning_server_threads_busy{pool=\"executor\",role=\"application\",server=\"quarkus\"}",
+                "jvmtuning_server_threads_busy_seconds_total{pool=\"executor\",role=\"application\",server=\"quarkus\"}")
+                .containsEntry("jvmtuning_server_threads_busy{pool=\"executor\",role=\"application\",server=\"quarkus\"}", 1.0);
     }
 
     private void start(String name, Runnable body) {

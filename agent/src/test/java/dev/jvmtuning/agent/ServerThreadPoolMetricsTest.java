@@ -6,6 +6,8 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.lang.management.ManagementFactory;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.management.Attribute;
 import javax.management.AttributeList;
 import javax.management.AttributeNotFoundException;
@@ -22,12 +24,13 @@ class ServerThreadPoolMetricsTest {
 
     private MBeanServer mbeanServer;
     private PrometheusRegistry registry;
+    private final AtomicLong nanos = new AtomicLong();
 
     @BeforeEach
     void registerOverEmptyMBeanServer() {
         mbeanServer = MBeanServerFactory.newMBeanServer();
         registry = new PrometheusRegistry();
-        new ServerThreadPoolMetrics(mbeanServer, ManagementFactory.getThreadMXBean(), new ExecutorThreads("no-such-pool-", "none"), 8081)
+        new ServerThreadPoolMetrics(mbeanServer, ManagementFactory.getThreadMXBean(), new ExecutorThreads("no-such-pool-", "none"), 8081, nanos::get)
                 .register(registry);
     }
 
@@ -57,7 +60,9 @@ class ServerThreadPoolMetricsTest {
                 "jvmtuning_server_threads_busy{pool=\"http-nio-8080\",role=\"application\",server=\"tomcat\"}",
                 "jvmtuning_server_threads_max{pool=\"http-nio-8080\",role=\"application\",server=\"tomcat\"}",
                 "jvmtuning_server_threads_busy{pool=\"ajp-nio-8009\",role=\"application\",server=\"tomcat\"}",
-                "jvmtuning_server_threads_max{pool=\"ajp-nio-8009\",role=\"application\",server=\"tomcat\"}");
+                "jvmtuning_server_threads_max{pool=\"ajp-nio-8009\",role=\"application\",server=\"tomcat\"}",
+                "jvmtuning_server_threads_busy_seconds_total{pool=\"http-nio-8080\",role=\"application\",server=\"tomcat\"}",
+                "jvmtuning_server_threads_busy_seconds_total{pool=\"ajp-nio-8009\",role=\"application\",server=\"tomcat\"}");
     }
 
     @Test
@@ -68,7 +73,8 @@ class ServerThreadPoolMetricsTest {
 
         assertThat(Exposition.samples(registry)).containsOnlyKeys(
                 "jvmtuning_server_threads_busy{pool=\"http-nio-8080\",role=\"application\",server=\"tomcat\"}",
-                "jvmtuning_server_threads_max{pool=\"http-nio-8080\",role=\"application\",server=\"tomcat\"}");
+                "jvmtuning_server_threads_max{pool=\"http-nio-8080\",role=\"application\",server=\"tomcat\"}",
+                "jvmtuning_server_threads_busy_seconds_total{pool=\"http-nio-8080\",role=\"application\",server=\"tomcat\"}");
     }
 
     @Test
@@ -118,8 +124,29 @@ class ServerThreadPoolMetricsTest {
         };
         register("Tomcat:type=ThreadPool,name=\"http-nio-8080\"", counted);
 
-        assertThat(Exposition.samples(registry)).hasSize(2);
+        assertThat(Exposition.samples(registry)).hasSize(3);
         assertThat(reads).containsEntry("currentThreadsBusy", 1).containsEntry("maxThreads", 1);
+    }
+
+    @Test
+    void theBusyThreadsSummedOverTimeGiveAWindowsMeanWhereOneReadingDoesNot() throws JMException {
+        Map<String, Object> pool = new HashMap<>(Map.of("currentThreadsBusy", 200, "maxThreads", 200));
+        register("Tomcat:type=ThreadPool,name=\"http-nio-8080\"", pool);
+        String busySeconds = "jvmtuning_server_threads_busy_seconds_total{pool=\"http-nio-8080\",role=\"application\",server=\"tomcat\"}";
+
+        assertThat(Exposition.samples(registry)).containsEntry(busySeconds, 0.0);
+        nanos.addAndGet(TimeUnit.SECONDS.toNanos(1));
+        assertThat(Exposition.samples(registry)).containsEntry(busySeconds, 200.0);
+        // The pool drained for the moment of this collection: 2 s at 80 busy.
+        pool.put("currentThreadsBusy", 80);
+        nanos.addAndGet(TimeUnit.SECONDS.toNanos(2));
+        assertThat(Exposition.samples(registry)).containsEntry(busySeconds, 360.0);
+        pool.put("currentThreadsBusy", 200);
+        nanos.addAndGet(TimeUnit.SECONDS.toNanos(1));
+        Map<String, Double> last = Exposition.samples(registry);
+
+        assertThat(last.get(busySeconds) / 4).as("the mean over the 4 s").isEqualTo(140.0);
+        assertThat(last).containsEntry("jvmtuning_server_threads_busy{pool=\"http-nio-8080\",role=\"application\",server=\"tomcat\"}", 200.0);
     }
 
     @Test

@@ -18,11 +18,20 @@ public record PodSnapshot(
         Double cpuSeconds,
         Double cpuLimitCores,
         Double busyThreads,
+        Double busyThreadSeconds,
         Double maxThreads,
         Double pendingConnections,
         Double heapAfterGcRatio,
         Double loadedClasses,
         Service service) {
+
+    /** A scrape whose server does not sum its busy threads over time. */
+    public PodSnapshot(long atMillis, Double gcPauseSeconds, Double involuntarySwitches, Double cfsPeriods, Double cfsThrottledPeriods,
+            Double cpuSeconds, Double cpuLimitCores, Double busyThreads, Double maxThreads, Double pendingConnections,
+            Double heapAfterGcRatio, Double loadedClasses, Service service) {
+        this(atMillis, gcPauseSeconds, involuntarySwitches, cfsPeriods, cfsThrottledPeriods, cpuSeconds, cpuLimitCores, busyThreads, null,
+                maxThreads, pendingConnections, heapAfterGcRatio, loadedClasses, service);
+    }
 
     /**
      * Where requests spend their time, cumulative: the counters the observed workload is
@@ -68,7 +77,7 @@ public record PodSnapshot(
             "jvmtuning_context_switches_total", "jvmtuning_cpu_cfs_periods_total", "container_cpu_cfs_periods_total",
             "jvmtuning_cpu_cfs_throttled_periods_total", "container_cpu_cfs_throttled_periods_total", "process_cpu_seconds_total",
             "container_cpu_usage_seconds_total", "jvmtuning_cpu_limit_cores", "jvmtuning_available_processors", "system_cpu_count",
-            "jvmtuning_server_threads_busy", "tomcat_threads_busy_threads", "jetty_threads_busy", "tomcat_threadpool_currentthreadsbusy",
+            "jvmtuning_server_threads_busy", "jvmtuning_server_threads_busy_seconds_total", "tomcat_threads_busy_threads", "jetty_threads_busy", "tomcat_threadpool_currentthreadsbusy",
             "executor_active_threads", "worker_pool_active", "worker_pool_idle", "jvmtuning_server_threads_max", "tomcat_threads_config_max_threads", "jetty_threads_config_max",
             "tomcat_threadpool_maxthreads", "hikaricp_connections_pending", "agroal_awaiting_count", "jvm_memory_usage_after_gc_percent",
             "jvm_memory_usage_after_gc", "jvm_memory_pool_collection_used_bytes", "jvm_memory_pool_collection_max_bytes",
@@ -94,6 +103,7 @@ public record PodSnapshot(
                 firstSum(samples, series("jvmtuning_server_threads_busy").and(PodSnapshot::servesTheApplication), series("tomcat_threads_busy_threads"), series("jetty_threads_busy"),
                         series("tomcat_threadpool_currentthreadsbusy"), series("executor_active_threads").and(s -> "worker".equals(s.label("name"))),
                         series("worker_pool_active").and(PodSnapshot::quarkusWorkers)),
+                firstSum(samples, series("jvmtuning_server_threads_busy_seconds_total").and(PodSnapshot::servesTheApplication)),
                 firstSum(samples, series("jvmtuning_server_threads_max").and(PodSnapshot::servesTheApplication), series("tomcat_threads_config_max_threads"), series("jetty_threads_config_max"),
                         // Vert.x states no maximum of the Quarkus worker pool: in use + idle is it.
                         series("tomcat_threadpool_maxthreads"), series("worker_pool_active").or(series("worker_pool_idle")).and(PodSnapshot::quarkusWorkers)),

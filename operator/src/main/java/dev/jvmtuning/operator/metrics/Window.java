@@ -81,6 +81,15 @@ public final class Window {
     }
 
     /**
+     * The window's mean busy threads where the pod sums them over time (this project's agent); else the count its last
+     * scrape read, which may fall on a moment the pool drained.
+     */
+    private static Double busyThreads(PodSnapshot before, PodSnapshot now, double seconds) {
+        Double busySeconds = increase(before.busyThreadSeconds(), now.busyThreadSeconds());
+        return busySeconds == null ? now.busyThreads() : busySeconds / seconds;
+    }
+
+    /**
      * The observed figures for pods that have a previous snapshot. A counter that went down was
      * reset (the pod restarted): its whole current value counts as the increase, as in PromQL.
      */
@@ -113,7 +122,7 @@ public final class Window {
                     switches == null || cores == null || cores <= 0 ? null : switches / seconds / cores,
                     periods == null || throttled == null || periods <= 0 ? null : 100 * throttled / periods,
                     cpu == null ? null : cpu / seconds,
-                    now.busyThreads(), now.maxThreads(), now.pendingConnections(),
+                    busyThreads(before, now, seconds), now.maxThreads(), now.pendingConnections(),
                     now.heapAfterGcRatio() == null ? null : 100 * now.heapAfterGcRatio(),
                     now.loadedClasses(),
                     ServiceRates.of(before.service(), now.service(), cpu, seconds)));

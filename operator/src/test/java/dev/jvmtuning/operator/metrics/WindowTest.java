@@ -32,6 +32,18 @@ class WindowTest {
     }
 
     @Test
+    void theBusyThreadsAreTheWindowsMeanWhereThePodSumsThemElseTheLastReading() {
+        PodSnapshot.Service none = PodSnapshot.Service.NONE;
+        // The agent's sum grew by 1800 thread-seconds over 10 s; the last reading fell on a moment the pool drained to 82.
+        PodSnapshot summedBefore = new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 1.0, 200.0, 5_000.0, 200.0, 0.0, 0.5, null, none);
+        PodSnapshot summedAfter = new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 19.0, 1.0, 82.0, 6_800.0, 200.0, 0.0, 0.5, null, none);
+
+        assertThat(Window.observe(Map.of("a", summedBefore), Map.of("a", summedAfter), null).getBusyThreads()).isEqualTo(180.0);
+        assertThat(Window.observe(Map.of("a", snapshot(0, 0, 0, 0, 0, 10)), Map.of("a", snapshot(10_000, 0, 0, 0, 0, 19)), null)
+                .getBusyThreads()).as("no sum: the reading").isEqualTo(10.0);
+    }
+
+    @Test
     void pinningIsJudgedForPodsThatReportItAtBothEndsOnTheirOwnCpus() {
         VirtualThreads earlier = new VirtualThreads(Map.of("other", new Pinned(1, 0.5)), Map.of());
         VirtualThreads later = new VirtualThreads(Map.of("other", new Pinned(3, 2.5)), Map.of());
@@ -258,12 +270,15 @@ class WindowTest {
                 new Sample("jvmtuning_server_threads_busy", Map.of("server", "undertow", "pool", "XNIO-1", "role", "application"), 14, null),
                 new Sample("jvmtuning_server_threads_max", Map.of("server", "undertow", "pool", "XNIO-1", "role", "application"), 16, null),
                 new Sample("jvmtuning_server_threads_busy", Map.of("server", "undertow", "pool", "XNIO-2", "role", "management"), 1, null),
-                new Sample("jvmtuning_server_threads_max", Map.of("server", "undertow", "pool", "XNIO-2", "role", "management"), 16, null)),
+                new Sample("jvmtuning_server_threads_max", Map.of("server", "undertow", "pool", "XNIO-2", "role", "management"), 16, null),
+                new Sample("jvmtuning_server_threads_busy_seconds_total", Map.of("server", "undertow", "pool", "XNIO-1", "role", "application"), 700, null),
+                new Sample("jvmtuning_server_threads_busy_seconds_total", Map.of("server", "undertow", "pool", "XNIO-2", "role", "management"), 50, null)),
                 0, List.of());
 
         PodSnapshot u = PodSnapshot.of(undertow, 1);
 
         assertThat(u.busyThreads()).isEqualTo(14);
+        assertThat(u.busyThreadSeconds()).isEqualTo(700);
         assertThat(u.maxThreads()).isEqualTo(16);
     }
 

@@ -28,7 +28,8 @@ public class Observed {
     private Double cpuThrottlePercent;
     @JsonPropertyDescription("CPU used, in cores.")
     private Double cpuCores;
-    @JsonPropertyDescription("Busy request worker threads.")
+    @JsonPropertyDescription("Busy request worker threads: the window's mean where the pods' agent sums them over time, else the "
+            + "count the window's last scrape read.")
     private Double busyThreads;
     @JsonPropertyDescription("Configured maximum request worker threads.")
     private Double maxThreads;

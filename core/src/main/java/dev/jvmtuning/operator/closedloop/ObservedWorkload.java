@@ -14,6 +14,7 @@ import dev.jvmtuning.operator.model.Setting;
 import dev.jvmtuning.operator.model.TuningValues;
 import dev.jvmtuning.operator.planner.PlanResult;
 import dev.jvmtuning.operator.planner.Planner;
+import dev.jvmtuning.operator.pressure.PressureDetector;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -44,8 +45,6 @@ public final class ObservedWorkload {
     private static final double MAX_FAILED_PERCENT = 90;
     /** R12a, R15: below this share of wall time in GC pauses, the garbage in flight costs nothing worth fewer threads. */
     private static final double ALLOCATION_GC_PERCENT = 5;
-    /** A full pool's sample may lack one worker, the one serving the scrape that read it (Quarkus, Tomcat without a management port). */
-    private static final double SCRAPING_WORKER = 1;
     /** Copies a spec through its JSON form, so the copy shares nothing with the profile it came from. */
     private static final ObjectMapper SPEC_COPIER = new ObjectMapper();
 
@@ -199,18 +198,18 @@ public final class ObservedWorkload {
     }
 
     /**
-     * The time a request waited for a worker: what the runtime's series count, and what they miss. By Little's law a full
+     * The time a request waited for a worker: what the runtime's series count, and what they miss. By Little's law a
      * pool's workers each held a request busy / rate; a latency timed from the request's arrival that is longer than that
-     * and the counted wait together waited the rest for a worker too, uncounted (Quarkus REST's requests queue in an
-     * executor whose wait no series times). Only a full pool says so: a pool with idle workers makes no request wait, and a
-     * single sample of its busy gauge is too noisy to split a latency by.
+     * and the counted wait together waited the rest outside the pool, uncounted (Quarkus REST: in the executor's queue and
+     * behind a CPU-starved event loop, which no series times). Only a saturated pool (R4) says so: a pool with idle
+     * workers makes few requests wait, and a reading of its busy threads at one moment is too noisy to split a latency by.
      */
     static double queueWaitMillis(Observed observed) {
         double counted = zeroIfAbsent(observed.getQueueWaitMillisPerRequest());
         Double busy = observed.getBusyThreads();
         Double max = observed.getMaxThreads();
         Double rate = observed.getRequestsPerSecond();
-        if (!Boolean.TRUE.equals(observed.getLatencyIncludesQueueWait()) || busy == null || max == null || busy + SCRAPING_WORKER < max
+        if (!Boolean.TRUE.equals(observed.getLatencyIncludesQueueWait()) || busy == null || max == null || busy < PressureDetector.SATURATED_RATIO * max
                 || rate == null || rate <= 0 || observed.getMeanLatencyMillis() == null) {
             return counted;
         }

@@ -30,7 +30,7 @@ public final class PressureDetector {
     /** R15: after-GC occupancy this high means the heap is too small for the live data. */
     static final double HEAP_NEARLY_FULL_PERCENT = 90;
     /** R4: a pool this busy has no headroom left. */
-    static final double SATURATED_RATIO = 0.9;
+    public static final double SATURATED_RATIO = 0.9;
     /** R4, R7: a request waiting for a worker on average over the window means every worker was busy. */
     static final double QUEUED_FOR_SATURATION = 1;
     /** R4: CPU below this share of the container's cores means the threads wait, they do not compute. */
@@ -127,7 +127,8 @@ public final class PressureDetector {
 
         Double busy = now.getBusyThreads();
         Double max = now.getMaxThreads();
-        // Busy threads are a gauge read once per scrape; requests queued for a worker over the window say the pool was full.
+        // Busy threads are read once per scrape where the agent does not sum them; requests queued for a worker over the window
+        // say the pool was full.
         boolean queueing = now.getQueuedRequests() != null && now.getQueuedRequests() >= QUEUED_FOR_SATURATION;
         String queue = !queueing ? "" : number(now.getQueuedRequests()) + " requests queued for a worker"
                 + (now.getQueueWaitMillisPerRequest() == null ? "" : " (" + number(now.getQueueWaitMillisPerRequest()) + " ms each)");

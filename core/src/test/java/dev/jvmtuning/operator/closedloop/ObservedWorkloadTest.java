@@ -84,7 +84,8 @@ class ObservedWorkloadTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
             full pool, a wait no series counts: Little's law finds it | true  | 200 | 0    | 10ms
-            full but for one worker (the scrape's): 995 ms held      | true  | 199 | 0    | 5ms
+            full but for one worker: 995 ms held                        | true  | 199 | 0    | 5ms
+            saturated as R4 judges it, 91 %: 910 ms held                | true  | 182 | 0    | 5ms
             the counted wait is the whole wait                         | true  | 200 | 1400 | 10ms
             workers idle: no request waited for one                    | true  | 120 | 0    | 1410ms
             a latency timed from when a worker took the request        | false | 200 | -    | 1410ms

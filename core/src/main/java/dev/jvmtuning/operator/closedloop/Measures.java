@@ -47,6 +47,7 @@ public final class Measures {
         mean.setCpuThrottlePercent(mean(windows, Observed::getCpuThrottlePercent));
         mean.setCpuCores(mean(windows, Observed::getCpuCores));
         mean.setBusyThreads(mean(windows, Observed::getBusyThreads));
+        mean.setBusyThreadsAveraged(last.getBusyThreadsAveraged());
         mean.setMaxThreads(mean(windows, Observed::getMaxThreads));
         mean.setPendingConnections(mean(windows, Observed::getPendingConnections));
         mean.setRequestsPerSecond(mean(windows, Observed::getRequestsPerSecond));

@@ -201,15 +201,16 @@ public final class ObservedWorkload {
      * The time a request waited for a worker: what the runtime's series count, and what they miss. By Little's law a
      * pool's workers each held a request busy / rate; a latency timed from the request's arrival that is longer than that
      * and the counted wait together waited the rest outside the pool, uncounted (Quarkus REST: in the executor's queue and
-     * behind a CPU-starved event loop, which no series times). Only a saturated pool (R4) says so: a pool with idle
-     * workers makes few requests wait, and a reading of its busy threads at one moment is too noisy to split a latency by.
+     * behind a CPU-starved event loop, which no series times). That takes the pool's mean busy threads over the window
+     * (the agent's sum) or a pool saturated (R4) at the window's end: a single reading of a pool with headroom is too
+     * noisy to split a latency by (Quarkus without the agent reads Vert.x's count, which misses its requests altogether).
      */
     static double queueWaitMillis(Observed observed) {
         double counted = zeroIfAbsent(observed.getQueueWaitMillisPerRequest());
         Double busy = observed.getBusyThreads();
         Double max = observed.getMaxThreads();
         Double rate = observed.getRequestsPerSecond();
-        if (!Boolean.TRUE.equals(observed.getLatencyIncludesQueueWait()) || busy == null || max == null || busy < PressureDetector.SATURATED_RATIO * max
+        if (!Boolean.TRUE.equals(observed.getLatencyIncludesQueueWait()) || busy == null || max == null || !Boolean.TRUE.equals(observed.getBusyThreadsAveraged()) && busy < PressureDetector.SATURATED_RATIO * max
                 || rate == null || rate <= 0 || observed.getMeanLatencyMillis() == null) {
             return counted;
         }

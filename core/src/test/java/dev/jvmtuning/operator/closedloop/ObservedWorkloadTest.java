@@ -87,10 +87,10 @@ class ObservedWorkloadTest {
             full but for one worker: 995 ms held                        | true  | 199 | 0    | 5ms
             saturated as R4 judges it, 91 %: 910 ms held                | true  | 182 | 0    | 5ms
             the counted wait is the whole wait                         | true  | 200 | 1400 | 10ms
-            workers idle: no request waited for one                    | true  | 120 | 0    | 1410ms
+            one reading of a pool with headroom says nothing             | true  | 120 | 0    | 1410ms
             a latency timed from when a worker took the request        | false | 200 | -    | 1410ms
             """)
-    void aFullPoolsWorkersHoldARequestBusyOverRate(String name, boolean latencyIncludesQueueWait, double busy, Double counted,
+    void aSaturatedPoolsWorkersHoldARequestBusyOverRate(String name, boolean latencyIncludesQueueWait, double busy, Double counted,
             String service) {
         // Quarkus REST overloaded on 1 CPU: 200 workers at 200 req/s hold a request 1 s, 990 ms of it waiting for the CPU;
         // the requests waited 1.4 s for a worker before that, in an executor Vert.x's queue-delay series does not time.
@@ -101,6 +101,27 @@ class ObservedWorkloadTest {
         o.setQueueWaitMillisPerRequest(counted);
 
         assertThat(ObservedWorkload.estimate(o, null).orElseThrow().getMeanLatency()).isEqualTo(service);
+    }
+
+    @Test
+    void aPoolsMeanBusyThreadsOverTheWindowSplitTheLatencyWhateverItsHeadroom() {
+        // Quarkus REST overloaded with its event loop starved of CPU: 182 of 200 workers busy on average, each holding a
+        // request 1.2 s of the 4.3 s it took from its arrival.
+        Observed o = observed(152, 4265, 7.2, 708.0, null, null);
+        o.setLatencyIncludesQueueWait(true);
+        o.setBusyThreads(182.0);
+        o.setMaxThreads(200.0);
+        o.setQueueWaitMillisPerRequest(1.0);
+        o.setBusyThreadsAveraged(true);
+
+        assertThat(ObservedWorkload.estimate(o, null).orElseThrow().getMeanLatency()).as("1197 ms held, 708 of them waiting for a CPU")
+                .isEqualTo("489.368ms");
+        o.setBusyThreads(120.0);
+        assertThat(ObservedWorkload.estimate(o, null).orElseThrow().getMeanLatency()).as("a mean, so with headroom too")
+                .isEqualTo("81.473ms");
+        o.setBusyThreadsAveraged(false);
+        assertThat(ObservedWorkload.estimate(o, null).orElseThrow().getMeanLatency()).as("one reading with headroom: as measured")
+                .isEqualTo("3556ms");
     }
 
     @Test

@@ -347,9 +347,11 @@ public final class TuningLab {
     }
 
     private static String describe(Observed o) {
-        return "%s req/s, %s ms in the server, of which %s ms waiting for a CPU and %s ms for a connection; %s ms CPU and %s ms holding a connection per request"
+        return ("%s req/s, %s ms in the server, of which %s ms waiting for a CPU and %s ms for a connection; %s ms CPU and %s ms holding "
+                + "a connection per request; %s of %s workers busy (%s)")
                 .formatted(o.getRequestsPerSecond(), o.getMeanLatencyMillis(), o.getRunQueueMillisPerRequest(),
-                        o.getConnectionWaitMillisPerRequest(), o.getCpuMillisPerRequest(), o.getConnectionHoldMillisPerRequest());
+                        o.getConnectionWaitMillisPerRequest(), o.getCpuMillisPerRequest(), o.getConnectionHoldMillisPerRequest(),
+                        o.getBusyThreads(), o.getMaxThreads(), Boolean.TRUE.equals(o.getBusyThreadsAveraged()) ? "the window's mean" : "one reading");
     }
 
     /**

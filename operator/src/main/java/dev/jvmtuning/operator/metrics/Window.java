@@ -97,6 +97,7 @@ public final class Window {
         List<PodRates> rates = new ArrayList<>();
         List<LatencyHistogram> latencies = new ArrayList<>();
         long windowMillis = 0;
+        boolean busyAveraged = true;
         long endMillis = 0;
         for (Map.Entry<String, PodSnapshot> entry : current.entrySet()) {
             PodSnapshot before = previous.get(entry.getKey());
@@ -117,6 +118,7 @@ public final class Window {
             if (latency != null) {
                 latencies.add(latency);
             }
+            busyAveraged &= now.busyThreads() == null || increase(before.busyThreadSeconds(), now.busyThreadSeconds()) != null;
             rates.add(new PodRates(
                     gc == null ? null : Math.min(100, 100 * gc / seconds),
                     switches == null || cores == null || cores <= 0 ? null : switches / seconds / cores,
@@ -139,6 +141,7 @@ public final class Window {
         observed.setCpuThrottlePercent(mean(rates, PodRates::throttlePercent));
         observed.setCpuCores(mean(rates, PodRates::cpuCores));
         observed.setBusyThreads(mean(rates, PodRates::busyThreads));
+        observed.setBusyThreadsAveraged(observed.getBusyThreads() == null ? null : busyAveraged);
         observed.setMaxThreads(mean(rates, PodRates::maxThreads));
         observed.setPendingConnections(mean(rates, PodRates::pendingConnections));
         observed.setHeapAfterGcPercent(mean(rates, PodRates::heapAfterGcPercent));

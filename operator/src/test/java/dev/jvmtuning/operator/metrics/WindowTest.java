@@ -38,9 +38,15 @@ class WindowTest {
         PodSnapshot summedBefore = new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 1.0, 200.0, 5_000.0, 200.0, 0.0, 0.5, null, none);
         PodSnapshot summedAfter = new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 19.0, 1.0, 82.0, 6_800.0, 200.0, 0.0, 0.5, null, none);
 
-        assertThat(Window.observe(Map.of("a", summedBefore), Map.of("a", summedAfter), null).getBusyThreads()).isEqualTo(180.0);
-        assertThat(Window.observe(Map.of("a", snapshot(0, 0, 0, 0, 0, 10)), Map.of("a", snapshot(10_000, 0, 0, 0, 0, 19)), null)
-                .getBusyThreads()).as("no sum: the reading").isEqualTo(10.0);
+        Observed summed = Window.observe(Map.of("a", summedBefore), Map.of("a", summedAfter), null);
+        assertThat(summed.getBusyThreads()).isEqualTo(180.0);
+        assertThat(summed.getBusyThreadsAveraged()).isTrue();
+        Observed read = Window.observe(Map.of("a", snapshot(0, 0, 0, 0, 0, 10)), Map.of("a", snapshot(10_000, 0, 0, 0, 0, 19)), null);
+        assertThat(read.getBusyThreads()).as("no sum: the reading").isEqualTo(10.0);
+        assertThat(read.getBusyThreadsAveraged()).isFalse();
+        Observed mixed = Window.observe(Map.of("a", summedBefore, "b", snapshot(0, 0, 0, 0, 0, 10)),
+                Map.of("a", summedAfter, "b", snapshot(10_000, 0, 0, 0, 0, 19)), null);
+        assertThat(mixed.getBusyThreadsAveraged()).as("a mean only when every pod's is").isFalse();
     }
 
     @Test

@@ -31,6 +31,10 @@ public class Observed {
     @JsonPropertyDescription("Busy request worker threads: the window's mean where the pods' agent sums them over time, else the "
             + "count the window's last scrape read.")
     private Double busyThreads;
+    @JsonPropertyDescription("True when busyThreads is the window's mean on every pod that reports it (their agent sums the busy "
+            + "threads over time), false when it is a reading at the window's end. The closed loop takes Little's law on the pool "
+            + "(each worker held a request busyThreads / requestsPerSecond) from a mean, or from a pool saturated either way.")
+    private Boolean busyThreadsAveraged;
     @JsonPropertyDescription("Configured maximum request worker threads.")
     private Double maxThreads;
     @JsonPropertyDescription("Requests waiting for a database connection.")

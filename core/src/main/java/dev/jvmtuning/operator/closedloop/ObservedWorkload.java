@@ -12,6 +12,7 @@ import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.Setting;
 import dev.jvmtuning.operator.model.TuningValues;
+import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.planner.PlanResult;
 import dev.jvmtuning.operator.planner.Planner;
 import dev.jvmtuning.operator.pressure.PressureDetector;
@@ -98,15 +99,34 @@ public final class ObservedWorkload {
         if (declared == null || declared.getRequestsPerSecond() == null) {
             return Optional.empty();
         }
-        return estimate(observed, declared.getRequestsPerSecond()).map(measured -> new Workload()
-                .setRequestsPerSecond(declared.getRequestsPerSecond())
-                .setMaxQueueWait(declared.getMaxQueueWait())
-                .setMeanLatency(measured.getMeanLatency())
-                .setCpuPerRequest(measured.getCpuPerRequest() != null ? measured.getCpuPerRequest() : declared.getCpuPerRequest())
-                .setDbTimePerRequest(measured.getDbTimePerRequest() != null ? measured.getDbTimePerRequest() : declared.getDbTimePerRequest())
-                .setAllocationPerRequest(measured.getAllocationPerRequest() != null ? measured.getAllocationPerRequest()
-                        : declared.getAllocationPerRequest())
-                .setLoadedClasses(measured.getLoadedClasses() != null ? measured.getLoadedClasses() : declared.getLoadedClasses()));
+        return estimate(observed, declared.getRequestsPerSecond()).map(measured -> {
+            String cpu = measured.getCpuPerRequest() != null ? measured.getCpuPerRequest() : declared.getCpuPerRequest();
+            String db = measured.getDbTimePerRequest() != null ? measured.getDbTimePerRequest() : declared.getDbTimePerRequest();
+            return new Workload()
+                    .setRequestsPerSecond(declared.getRequestsPerSecond())
+                    .setMaxQueueWait(declared.getMaxQueueWait())
+                    .setMeanLatency(atLeast(measured.getMeanLatency(), cpu, db))
+                    .setCpuPerRequest(cpu)
+                    .setDbTimePerRequest(db)
+                    .setAllocationPerRequest(measured.getAllocationPerRequest() != null ? measured.getAllocationPerRequest()
+                            : declared.getAllocationPerRequest())
+                    .setLoadedClasses(measured.getLoadedClasses() != null ? measured.getLoadedClasses() : declared.getLoadedClasses());
+        });
+    }
+
+    /**
+     * A measured service time, never below the CPU or database time the workload carries: where a window measures none
+     * (its CPU all the JIT compilers', no connection used) the declared figure stays, and the congestion taken out may
+     * leave less than it.
+     */
+    private static String atLeast(String latency, String... parts) {
+        String longest = latency;
+        for (String part : parts) {
+            if (part != null && Units.seconds(part) > Units.seconds(longest)) {
+                longest = part;
+            }
+        }
+        return longest;
     }
 
     /**

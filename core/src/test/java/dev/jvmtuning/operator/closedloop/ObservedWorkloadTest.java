@@ -150,6 +150,26 @@ class ObservedWorkloadTest {
     }
 
     @Test
+    void aRemeasuredServiceTimeIsNeverBelowTheDeclaredCpuAndDatabaseTimeItKeeps() {
+        // The lab's overloaded Quarkus pod: its CPU per request all the JIT compilers' and its waits more than the pool held
+        // a request, so the window measures no CPU and a service time at the floor; the declared 5 ms of CPU stays.
+        Observed o = observed(262, 2534, 4.4, 505.0, null, null);
+        o.setCompilationMillisPerRequest(4.6);
+        o.setLatencyIncludesQueueWait(true);
+        o.setBusyThreads(119.0);
+        o.setMaxThreads(200.0);
+        o.setBusyThreadsAveraged(true);
+        Workload declared = new Workload().setRequestsPerSecond(200.0).setMeanLatency("25ms").setCpuPerRequest("5ms").setDbTimePerRequest("2ms");
+
+        Workload w = ObservedWorkload.remeasure(declared, o).orElseThrow();
+
+        assertThat(w.getMeanLatency()).isEqualTo("5ms");
+        assertThat(w.getCpuPerRequest()).isEqualTo("5ms");
+        assertThat(w.getDbTimePerRequest()).isEqualTo("2ms");
+        assertThat(Planner.plan(spec(w), container(1, "768Mi"))).isInstanceOf(Plan.class);
+    }
+
+    @Test
     void gcPausesAreNotServiceTime() {
         Observed thrashing = observed(150, 300, 4.0, 20.0, null, null);
         thrashing.setGcTimePercent(60.0);

@@ -86,7 +86,7 @@ public final class Window {
      */
     private static Double busyThreads(PodSnapshot before, PodSnapshot now, double seconds) {
         Double busySeconds = increase(before.busyThreadSeconds(), now.busyThreadSeconds());
-        return busySeconds == null ? now.busyThreads() : busySeconds / seconds;
+        return busySeconds == null ? now.busyThreads() : Double.valueOf(busySeconds / seconds);
     }
 
     /**

@@ -33,8 +33,8 @@ class WindowTest {
 
     @Test
     void theBusyThreadsAreTheWindowsMeanWhereThePodSumsThemElseTheLastReading() {
-        PodSnapshot.Service none = PodSnapshot.Service.NONE;
         // The agent's sum grew by 1800 thread-seconds over 10 s; the last reading fell on a moment the pool drained to 82.
+        PodSnapshot.Service none = PodSnapshot.Service.NONE;
         PodSnapshot summedBefore = new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 1.0, 200.0, 5_000.0, 200.0, 0.0, 0.5, null, none);
         PodSnapshot summedAfter = new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 19.0, 1.0, 82.0, 6_800.0, 200.0, 0.0, 0.5, null, none);
 
@@ -47,6 +47,10 @@ class WindowTest {
         Observed mixed = Window.observe(Map.of("a", summedBefore, "b", snapshot(0, 0, 0, 0, 0, 10)),
                 Map.of("a", summedAfter, "b", snapshot(10_000, 0, 0, 0, 0, 19)), null);
         assertThat(mixed.getBusyThreadsAveraged()).as("a mean only when every pod's is").isFalse();
+        Observed unread = Window.observe(Map.of("a", new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 1.0, null, null, 0.0, 0.5, null, none)),
+                Map.of("a", new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 19.0, 1.0, null, null, 0.0, 0.5, null, none)), null);
+        assertThat(unread.getBusyThreads()).as("a server that counts no busy threads").isNull();
+        assertThat(unread.getBusyThreadsAveraged()).isNull();
     }
 
     @Test

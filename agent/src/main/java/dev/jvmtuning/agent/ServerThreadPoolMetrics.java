@@ -42,7 +42,18 @@ final class ServerThreadPoolMetrics implements MultiCollector {
      * @param maxThreads  null when the server does not state it
      * @param role        "management" for the management port's pool, else "application"
      */
-    record ThreadPool(String server, String pool, String role, Double busyThreads, Double maxThreads) {}
+    record ThreadPool(String server, String pool, String role, Double busyThreads, Double maxThreads) {
+        PoolLabels labels() {
+            return new PoolLabels(server, pool, role);
+        }
+    }
+
+    /** What names a pool in each of its series. */
+    private record PoolLabels(String server, String pool, String role) {
+        Labels labels() {
+            return Labels.of("server", server, "pool", pool, "role", role);
+        }
+    }
 
     /** One kind of thread pool MBean: which server it belongs to and where its numbers are. */
     private record PoolMBeans(String server, String query, String poolKey, String busyAttribute, String maxAttribute) {}
@@ -69,8 +80,8 @@ final class ServerThreadPoolMetrics implements MultiCollector {
     private final ExecutorThreads quarkusWorkers;
     private final String managementPort;
     private final LongSupplier nanoClock;
-    /** Per pool (server, pool, role): its busy threads summed over the collections so far. */
-    private final Map<List<String>, Double> busySeconds = new LinkedHashMap<>();
+    /** Per pool: its busy threads summed over the collections so far. */
+    private final Map<PoolLabels, Double> busySeconds = new LinkedHashMap<>();
     private long collectedAtNanos;
     private boolean collected;
 
@@ -117,7 +128,7 @@ final class ServerThreadPoolMetrics implements MultiCollector {
         collected = true;
         for (ThreadPool pool : pools) {
             if (pool.busyThreads() != null) {
-                busySeconds.merge(List.of(pool.server(), pool.pool(), pool.role()), pool.busyThreads() * sinceLast, Double::sum);
+                busySeconds.merge(pool.labels(), pool.busyThreads() * sinceLast, Double::sum);
             }
         }
         List<MetricSnapshot> metrics = new ArrayList<>();
@@ -125,21 +136,16 @@ final class ServerThreadPoolMetrics implements MultiCollector {
         gauge(MAX, pools, ThreadPool::maxThreads, metrics);
         if (!busySeconds.isEmpty()) {
             metrics.add(new CounterSnapshot(BUSY_SECONDS, busySeconds.entrySet().stream()
-                    .map(pool -> new CounterDataPointSnapshot(pool.getValue(), labels(pool.getKey().get(0), pool.getKey().get(1), pool.getKey().get(2)),
-                            null, 0L))
+                    .map(pool -> new CounterDataPointSnapshot(pool.getValue(), pool.getKey().labels(), null, 0L))
                     .toList()));
         }
         return new MetricSnapshots(metrics);
     }
 
-    private static Labels labels(String server, String pool, String role) {
-        return Labels.of("server", server, "pool", pool, "role", role);
-    }
-
     /** The pools that state the figure, as one gauge; none when no pool does. */
     private static void gauge(MetricMetadata metadata, List<ThreadPool> pools, Function<ThreadPool, Double> figure, List<MetricSnapshot> out) {
         List<GaugeDataPointSnapshot> points = pools.stream().filter(pool -> figure.apply(pool) != null)
-                .map(pool -> new GaugeDataPointSnapshot(figure.apply(pool), labels(pool.server(), pool.pool(), pool.role()), null))
+                .map(pool -> new GaugeDataPointSnapshot(figure.apply(pool), pool.labels().labels(), null))
                 .toList();
         if (!points.isEmpty()) {
             out.add(new GaugeSnapshot(metadata, points));

@@ -55,9 +55,20 @@ public final class ObservedWorkload {
     /**
      * @param observed   a window's figures (per pod)
      * @param targetRate the requests per second the pod must carry (the profile's workload), or null to plan for the rate observed
-     * @return the workload to plan with, or empty when the window saw no requests or no request timings
+     * @return the workload to plan with, or empty when the window saw no requests, no request timings or no service time
      */
     public static Optional<Workload> estimate(Observed observed, Double targetRate) {
+        return estimate(observed, targetRate, null);
+    }
+
+    /**
+     * @param declaredService the service time to plan with where the window measures none, or null to plan nothing then:
+     *                        where the waits it counts take up the whole latency and the CPU it counts is all the JIT
+     *                        compilers', some wait was counted twice (a run-queue delay is the whole process's, the
+     *                        event loop's and the collector's too, and Little's law already put a worker's in its hold),
+     *                        and what is left says nothing of the requests' work
+     */
+    private static Optional<Workload> estimate(Observed observed, Double targetRate, String declaredService) {
         if (observed == null || observed.getMeanLatencyMillis() == null || observed.getRequestsPerSecond() == null
                 || observed.getRequestsPerSecond() <= 0) {
             return Optional.empty();
@@ -71,11 +82,16 @@ public final class ObservedWorkload {
         // work: what remains once the waits are out is the served requests' work, spread over all, so it is spread back over them.
         double served = 1 - Math.min(zeroIfAbsent(observed.getErrorPercent()), MAX_FAILED_PERCENT) / 100;
         double work = (observed.getMeanLatencyMillis() - congestion) * running / served;
-        double service = Math.max(SMALLEST_MILLIS, Math.max(work, cpu == null ? 0 : cpu));
+        double measuredService = Math.max(work, cpu == null ? 0 : cpu);
+        boolean serviceMeasured = measuredService >= SMALLEST_MILLIS;
+        if (!serviceMeasured && declaredService == null) {
+            return Optional.empty();
+        }
+        double service = serviceMeasured ? measuredService : 1000 * Units.seconds(declaredService);
 
         Workload workload = new Workload();
         workload.setRequestsPerSecond(targetRate != null ? targetRate : observed.getRequestsPerSecond());
-        workload.setMeanLatency(millis(service));
+        workload.setMeanLatency(serviceMeasured ? millis(service) : declaredService);
         if (cpu != null && cpu >= SMALLEST_MILLIS) {
             workload.setCpuPerRequest(millis(Math.min(cpu, service)));
         }
@@ -99,7 +115,7 @@ public final class ObservedWorkload {
         if (declared == null || declared.getRequestsPerSecond() == null) {
             return Optional.empty();
         }
-        return estimate(observed, declared.getRequestsPerSecond()).map(measured -> {
+        return estimate(observed, declared.getRequestsPerSecond(), declared.getMeanLatency()).map(measured -> {
             String cpu = measured.getCpuPerRequest() != null ? measured.getCpuPerRequest() : declared.getCpuPerRequest();
             String db = measured.getDbTimePerRequest() != null ? measured.getDbTimePerRequest() : declared.getDbTimePerRequest();
             return new Workload()
@@ -177,8 +193,9 @@ public final class ObservedWorkload {
         if (changes.isEmpty()) {
             return List.of();
         }
+        double queued = queueWaitMillis(observed);
         String reason = "measured over " + observed.getWindow() + ": " + number(observed.getMeanLatencyMillis()) + " ms per request, of which "
-                + (queueWaitMillis(observed) == 0 ? "" : number(queueWaitMillis(observed)) + " ms queued for a worker, ")
+                + (queued == 0 ? "" : number(queued) + " ms queued for a worker, ")
                 + number(zeroIfAbsent(observed.getRunQueueMillisPerRequest())) + " ms waiting for a CPU and "
                 + number(zeroIfAbsent(observed.getConnectionWaitMillisPerRequest())) + " ms for a database connection (congestion, not work); "
                 + measuredMemory(observed) + "planned with the measured figures: " + String.join(", ", changes) + " (R1, R2, R8, R9, R12a)";

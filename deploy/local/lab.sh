@@ -16,6 +16,12 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 [ "$(id -u)" -eq 0 ] || die "lab.sh creates cgroups for the workload's container limits: run it as root"
 cd "$REPO_ROOT"
+# The workload's cgroups (jvm-tuning-lab-N in each controller) go with the lab: each is empty once its app has
+# exited, and the removal of one an app still runs in fails and changes nothing.
+remove_lab_cgroups() {
+  find /sys/fs/cgroup -mindepth 1 -maxdepth 6 -depth -type d -name 'jvm-tuning-lab-*' -exec rmdir {} + 2>/dev/null || true
+}
+trap remove_lab_cgroups EXIT
 out="$REPO_ROOT/target/lab"
 mkdir -p "$out"
 results="${LAB_RESULTS:-lab/results}"

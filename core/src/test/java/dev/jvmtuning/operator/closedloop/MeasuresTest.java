@@ -144,6 +144,38 @@ class MeasuresTest {
         assertThat(Measures.regression(new Auto(), best, now).isPresent()).as("a regression").isEqualTo(regression);
     }
 
+    /** queue wait before (ms), the rate's error; the rate and latencies after; whether latency judges the step a regression. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            more served of a queue, beyond the noise          | 2405 | 5  | 260 | 3735 | 9000 | false
+            no queue before: the latency judges               | 0.5  | 5  | 260 | 3735 | 9000 | true
+            the queue's wait not measured: the latency judges | -    | 5  | 260 | 3735 | 9000 | true
+            more served of a queue, within the noise          | 2405 | 15 | 260 | 3735 | 9000 | true
+            fewer served of a queue                           | 2405 | 5  | 200 | 3735 | 9000 | true
+            """)
+    void servingMoreOfAQueueMovesItsWaitOntoTheServersClock(String name, Double queueWait, double rateError, double rate2, double latency2,
+            double p99After, boolean regression) {
+        // The lab's overloaded Quarkus pod at 200 threads (before) and at 100 (after), 1000 clients.
+        AutoFigures before = new AutoFigures().setRequestsPerSecond(238.0).setRequestsPerSecondError(rateError).setMeanLatencyMillis(2862.0)
+                .setMeanLatencyMillisError(40.0).setP99LatencyMillis(6000.0).setQueueWaitMillisPerRequest(queueWait);
+        AutoFigures after = new AutoFigures().setRequestsPerSecond(rate2).setRequestsPerSecondError(rateError).setMeanLatencyMillis(latency2)
+                .setMeanLatencyMillisError(40.0).setP99LatencyMillis(p99After);
+
+        assertThat(Measures.regression(new Auto(), before, after).isPresent()).isEqualTo(regression);
+        assertThat(Measures.regression(new Auto().setGuardrail(new Guardrail("p99-latency", 8000.0)),
+                before.setGuardrail(6000.0), after.setGuardrail(p99After))).as("a guardrail judges it always").isPresent();
+    }
+
+    @Test
+    void aPeriodsQueueWaitIsTheLoopsIncludingLittlesLawOnThePool() {
+        Observed window = new Observed().setRequestsPerSecond(238.0).setMeanLatencyMillis(2862.0).setBusyThreads(108.9).setMaxThreads(200.0)
+                .setBusyThreadsAveraged(true).setLatencyIncludesQueueWait(true).setQueueWaitMillisPerRequest(1.0);
+
+        assertThat(Measures.figures(List.of(window, window)).getQueueWaitMillisPerRequest()).as("2862 ms less 108.9 / 238 s held")
+                .isEqualTo(2404.44);
+        assertThat(Measures.figures(List.of(new Observed().setRequestsPerSecond(1.0))).getQueueWaitMillisPerRequest()).isNull();
+    }
+
     @Test
     void aPeriodCarriesWhatTheRePlanNeedsBeyondTheTimes() {
         Observed a = new Observed().setAllocatedKibPerRequest(2000.0).setQueueWaitMillisPerRequest(10.0).setCompilationMillisPerRequest(0.4)

@@ -28,6 +28,9 @@ public class AutoFigures {
     private Double gcTimePercent;
     @JsonPropertyDescription("Time waiting for a database connection per request, in milliseconds.")
     private Double connectionWaitMillisPerRequest;
+    @JsonPropertyDescription("Time a request waited for a worker thread, in milliseconds, Little's law on the pool included "
+            + "(status.observed): more than a millisecond says the pool had more requests than workers.")
+    private Double queueWaitMillisPerRequest;
     @JsonPropertyDescription("The guardrail query's value.")
     private Double guardrail;
 }

@@ -55,18 +55,19 @@ public final class ObservedWorkload {
     /**
      * @param observed   a window's figures (per pod)
      * @param targetRate the requests per second the pod must carry (the profile's workload), or null to plan for the rate observed
-     * @return the workload to plan with, or empty when the window saw no requests, no request timings or no service time
+     * @return the workload to plan with, or empty when the window saw no requests or no request timings
      */
     public static Optional<Workload> estimate(Observed observed, Double targetRate) {
         return estimate(observed, targetRate, null);
     }
 
     /**
-     * @param declaredService the service time to plan with where the window measures none, or null to plan nothing then:
-     *                        where the waits it counts take up the whole latency and the CPU it counts is all the JIT
-     *                        compilers', some wait was counted twice (a run-queue delay is the whole process's, the
+     * @param declaredService the service time to plan with where the window measures none, or null to plan with the
+     *                        floor then: where the waits it counts take up the whole latency and the CPU it counts is all
+     *                        the JIT compilers', some wait was counted twice (a run-queue delay is the whole process's, the
      *                        event loop's and the collector's too, and Little's law already put a worker's in its hold),
-     *                        and what is left says nothing of the requests' work
+     *                        and what is left says only that the requests' time went to waiting for a CPU: fewer
+     *                        threads, which mode Auto takes a bounded step at a time and judges
      */
     private static Optional<Workload> estimate(Observed observed, Double targetRate, String declaredService) {
         if (observed == null || observed.getMeanLatencyMillis() == null || observed.getRequestsPerSecond() == null
@@ -83,11 +84,8 @@ public final class ObservedWorkload {
         double served = 1 - Math.min(zeroIfAbsent(observed.getErrorPercent()), MAX_FAILED_PERCENT) / 100;
         double work = (observed.getMeanLatencyMillis() - congestion) * running / served;
         double measuredService = Math.max(work, cpu == null ? 0 : cpu);
-        boolean serviceMeasured = measuredService >= SMALLEST_MILLIS;
-        if (!serviceMeasured && declaredService == null) {
-            return Optional.empty();
-        }
-        double service = serviceMeasured ? measuredService : 1000 * Units.seconds(declaredService);
+        boolean serviceMeasured = measuredService >= SMALLEST_MILLIS || declaredService == null;
+        double service = serviceMeasured ? Math.max(SMALLEST_MILLIS, measuredService) : 1000 * Units.seconds(declaredService);
 
         Workload workload = new Workload();
         workload.setRequestsPerSecond(targetRate != null ? targetRate : observed.getRequestsPerSecond());

@@ -12,10 +12,7 @@ public interface Replanner {
     record Proposal(AutoSettings settings, String reason) {
     }
 
-    /**
-     * @return the knobs, or empty when the period measured nothing to plan from (no requests, no service time left once
-     *         its waits are out, or the plan is rejected)
-     */
+    /** @return the knobs, or empty when the period measured nothing to plan from (no requests, or the plan is rejected) */
     Optional<Proposal> propose(Observed period);
 
     /** Why these settings, laid over the profile, cannot be planned (they do not fit the container); empty when they can. */

@@ -16,10 +16,25 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 [ "$(id -u)" -eq 0 ] || die "lab.sh creates cgroups for the workload's container limits: run it as root"
 cd "$REPO_ROOT"
-# The workload's cgroups (jvm-tuning-lab-N in each controller) go with the lab: each is empty once its app has
-# exited, and the removal of one an app still runs in fails and changes nothing.
+# The workload's cgroups (jvm-tuning-lab-N in each controller) go with the lab, and so does an app the lab left
+# running in one when it was stopped.
 remove_lab_cgroups() {
-  find /sys/fs/cgroup -mindepth 1 -maxdepth 6 -depth -type d -name 'jvm-tuning-lab-*' -exec rmdir {} + 2>/dev/null || true
+  local groups
+  groups="$(find /sys/fs/cgroup -mindepth 1 -maxdepth 6 -type d -name 'jvm-tuning-lab-*')"
+  [ -n "$groups" ] || return 0
+  # shellcheck disable=SC2086 # one path a line, none with blanks
+  cat $(printf '%s/cgroup.procs\n' $groups) 2>/dev/null | sort -u | xargs -r kill 2>/dev/null || true
+  local tries left group
+  for tries in 1 2 3 4 5; do
+    left=""
+    for group in $groups; do
+      [ ! -d "$group" ] || rmdir "$group" 2>/dev/null || left="$left $group"
+    done
+    [ -n "$left" ] || return 0
+    groups="$left"
+    sleep "$tries"
+  done
+  echo "lab.sh: could not remove$left" >&2
 }
 trap remove_lab_cgroups EXIT
 out="$REPO_ROOT/target/lab"

@@ -93,7 +93,7 @@ public final class TuningLab {
 
     /**
      * Mode Auto's loop from the defaults: the setting measured at each iteration (the defaults first),
-     * the first iteration whose ratio to the best reaches 0.95 (its interval does; null: never), and
+     * the first iteration whose ratio to the best reaches 0.95 (its point estimate does; null: not within the cap), and
      * whether the loop then kept its settings for {@link #STABLE_ITERATIONS} more iterations.
      */
     record AutoRun(List<Measurement> iterations, Integer iterationsTo95, boolean stable) {
@@ -264,8 +264,9 @@ public final class TuningLab {
         Setting current = defaults;
         Integer reached = nearBest(current, best) ? 0 : null;
         int unchangedSince = 0;
-        for (int i = 1; i <= MAX_AUTO_ITERATIONS && current.process().observed != null && (reached == null || unchangedSince < STABLE_ITERATIONS);
-                i++) {
+        // The cap bounds the search for the best; a loop that reached it runs on until it kept its settings that long.
+        for (int i = 1; current.process().observed != null && (reached == null ? i <= MAX_AUTO_ITERATIONS
+                : unchangedSince < STABLE_ITERATIONS && i <= MAX_AUTO_ITERATIONS + STABLE_ITERATIONS); i++) {
             now = now.plusSeconds(60);
             Observed window = current.process().observed.setEnd(now.toString()).setWindow(OBSERVE_SECONDS + "s");
             Measurement.Effective e = current.process().effective;
@@ -277,7 +278,7 @@ public final class TuningLab {
             unchangedSince = changed ? 0 : unchangedSince + 1;
             AutoIteration last = status.getHistory().isEmpty() ? null : status.getHistory().get(status.getHistory().size() - 1);
             notes.add("auto " + i + ": " + status.getState() + (last == null ? "" : ", iteration " + last.getIteration() + " " + last.getVerdict()
-                    + ": " + last.getReason()));
+                    + ": " + last.getReason()) + "; waiting for " + status.getWaitingFor());
             if (changed) {
                 current = planned(scenario, "auto " + i, Overlay.spec(spec, status), notes);
                 // A setting an earlier phase measured with the best already has its paired rounds.

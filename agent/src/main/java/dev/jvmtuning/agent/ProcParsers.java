@@ -41,6 +41,30 @@ final class ProcParsers {
         return Optional.of(new ContextSwitches(voluntary, involuntary));
     }
 
+    private static final byte[] NAME = "Name:".getBytes(StandardCharsets.US_ASCII);
+    /**
+     * HotSpot names its compiler threads "C1 CompilerThread0", "C2 CompilerThread1", and Graal's
+     * "JVMCI CompilerThread0" or "JVMCI-native CompilerThread0"; the kernel keeps the first 15 bytes.
+     */
+    private static final byte[][] JIT_COMPILER_NAMES = {
+        "C1 CompilerThre".getBytes(StandardCharsets.US_ASCII),
+        "C2 CompilerThre".getBytes(StandardCharsets.US_ASCII),
+        "JVMCI".getBytes(StandardCharsets.US_ASCII)};
+
+    /** Whether a task's status file (its first {@code length} bytes) names one of the JVM's JIT compiler threads. */
+    static boolean isJitCompiler(byte[] status, int length) {
+        if (!startsWith(status, 0, length, NAME)) {
+            return false;
+        }
+        int name = skipBlanks(status, NAME.length, length);
+        for (byte[] compiler : JIT_COMPILER_NAMES) {
+            if (startsWith(status, name, length, compiler)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** schedstat is "time on cpu (ns), time waiting on a run queue (ns), timeslices run". */
     static Optional<Schedstat> parseSchedstat(byte[] schedstat, int length) {
         long[] fields = new long[3];

@@ -43,7 +43,7 @@ final class ServerThreadPoolMetrics implements MultiCollector {
      * @param role        "management" for the management port's pool, else "application"
      */
     record ThreadPool(String server, String pool, String role, Double busyThreads, Double maxThreads) {
-        PoolLabels labels() {
+        PoolLabels key() {
             return new PoolLabels(server, pool, role);
         }
     }
@@ -128,7 +128,7 @@ final class ServerThreadPoolMetrics implements MultiCollector {
         collected = true;
         for (ThreadPool pool : pools) {
             if (pool.busyThreads() != null) {
-                busySeconds.merge(pool.labels(), pool.busyThreads() * sinceLast, Double::sum);
+                busySeconds.merge(pool.key(), pool.busyThreads() * sinceLast, Double::sum);
             }
         }
         List<MetricSnapshot> metrics = new ArrayList<>();
@@ -145,7 +145,7 @@ final class ServerThreadPoolMetrics implements MultiCollector {
     /** The pools that state the figure, as one gauge; none when no pool does. */
     private static void gauge(MetricMetadata metadata, List<ThreadPool> pools, Function<ThreadPool, Double> figure, List<MetricSnapshot> out) {
         List<GaugeDataPointSnapshot> points = pools.stream().filter(pool -> figure.apply(pool) != null)
-                .map(pool -> new GaugeDataPointSnapshot(figure.apply(pool), pool.labels().labels(), null))
+                .map(pool -> new GaugeDataPointSnapshot(figure.apply(pool), pool.key().labels(), null))
                 .toList();
         if (!points.isEmpty()) {
             out.add(new GaugeSnapshot(metadata, points));

@@ -12,7 +12,9 @@ import java.util.function.LongSupplier;
 
 /**
  * One pass over /proc/self/task per collection, feeding every per-thread metric: the task directory is
- * listed once and each thread's schedstat and status read at most once.
+ * listed once and each thread's schedstat and status read at most once. The status's name tells the
+ * JIT compiler threads, whose schedstat time on a CPU is what compiling cost: the JVM's own compilation
+ * time is wall time, which runs long when the compilers wait for a CPU.
  *
  * <p>On a saturated CPU the scraping thread gets a sliver of it, so the pass does as little as it can:
  * a thread whose schedstat has not changed has not run since the last pass, so its context switch
@@ -28,6 +30,7 @@ final class TaskScan {
             int threadsRead,
             Optional<ContextSwitches> contextSwitches,
             OptionalLong runQueueWaitNanos,
+            OptionalLong jitCompilerCpuNanos,
             long passNanos) {}
 
     private static final String TASKS = "/proc/self/task";
@@ -39,6 +42,8 @@ final class TaskScan {
     private static final class ThreadCounters {
         Schedstat schedstat;
         ContextSwitches contextSwitches;
+        /** Read with the first status: a thread's role does not change, and the compilers never rename theirs. */
+        Boolean jitCompiler;
     }
 
     private final HostFiles files;
@@ -49,6 +54,7 @@ final class TaskScan {
     private final PerThreadCounterSum voluntary = new PerThreadCounterSum();
     private final PerThreadCounterSum involuntary = new PerThreadCounterSum();
     private final PerThreadCounterSum runQueueWaitNanos = new PerThreadCounterSum();
+    private final PerThreadCounterSum jitCompilerCpuNanos = new PerThreadCounterSum();
     private Map<Long, ThreadCounters> threads = new HashMap<>();
     /** The thread after which the next pass starts, so that a pass cut short is continued next time. */
     private long resumeAfterThreadId = -1;
@@ -93,14 +99,21 @@ final class TaskScan {
         int length = files.read(directory + "/schedstat", schedstatBuffer);
         Optional<Schedstat> schedstat = length < 0 ? Optional.empty()
                 : ProcParsers.parseSchedstat(schedstatBuffer, length);
+        // Less time on a CPU than before: the id was reused by a new thread, whose role is not known yet.
+        if (schedstat.isPresent() && counters.schedstat != null && schedstat.get().runNanos() < counters.schedstat.runNanos()) {
+            counters.jitCompiler = null;
+        }
         // Without schedstats (no CONFIG_SCHED_INFO) the kernel writes "0 0 0": nothing to compare.
         boolean mayHaveRun = schedstat.isEmpty() || counters.schedstat == null
                 || schedstat.get().runNanos() == 0 || !schedstat.get().equals(counters.schedstat);
-        if (mayHaveRun || counters.contextSwitches == null) {
+        if (mayHaveRun || counters.contextSwitches == null || counters.jitCompiler == null) {
             int statusLength = files.read(directory + "/status", statusBuffer);
             if (statusLength >= 0) {
                 ProcParsers.parseContextSwitches(statusBuffer, statusLength)
                         .ifPresent(switches -> counters.contextSwitches = switches);
+                if (counters.jitCompiler == null) {
+                    counters.jitCompiler = ProcParsers.isJitCompiler(statusBuffer, statusLength);
+                }
             }
         }
         schedstat.ifPresent(stat -> counters.schedstat = stat);
@@ -110,6 +123,7 @@ final class TaskScan {
         Map<String, Long> voluntaryByThread = new HashMap<>();
         Map<String, Long> involuntaryByThread = new HashMap<>();
         Map<String, Long> waitByThread = new HashMap<>();
+        Map<String, Long> jitCpuByThread = new HashMap<>();
         threads.forEach((threadId, counters) -> {
             String key = String.valueOf(threadId);
             if (counters.contextSwitches != null) {
@@ -118,6 +132,9 @@ final class TaskScan {
             }
             if (counters.schedstat != null) {
                 waitByThread.put(key, counters.schedstat.runQueueWaitNanos());
+                if (Boolean.TRUE.equals(counters.jitCompiler)) {
+                    jitCpuByThread.put(key, counters.schedstat.runNanos());
+                }
             }
         });
         Optional<ContextSwitches> contextSwitches = voluntaryByThread.isEmpty() ? Optional.empty()
@@ -125,7 +142,10 @@ final class TaskScan {
                         voluntary.update(voluntaryByThread), involuntary.update(involuntaryByThread)));
         OptionalLong runQueueWait = waitByThread.isEmpty() ? OptionalLong.empty()
                 : OptionalLong.of(runQueueWaitNanos.update(waitByThread));
-        return new Snapshot(tasks, threadsRead, contextSwitches, runQueueWait, nanoClock.getAsLong() - started);
+        long jitCpu = jitCompilerCpuNanos.update(jitCpuByThread);
+        // Zero: no compiler thread found yet, or no schedstats; a JVM's compilers always run at start.
+        OptionalLong jitCompilerCpu = jitCpu == 0 ? OptionalLong.empty() : OptionalLong.of(jitCpu);
+        return new Snapshot(tasks, threadsRead, contextSwitches, runQueueWait, jitCompilerCpu, nanoClock.getAsLong() - started);
     }
 
     /** Numeric task directory names, ascending, so that a pass can resume where the last one stopped. */

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Context switches, run-queue delay and task count of this process, and what reading them cost, all
+ * Context switches, run-queue delay, the JIT compilers' CPU time and task count of this process, and what reading them cost, all
  * from one pass over /proc/self/task per collection: one collector, so that the metrics cannot each start
  * their own pass.
  */
@@ -35,6 +35,8 @@ final class ThreadSchedulingMetrics implements MultiCollector {
             "Context switches of the threads of this process; involuntary ones are preemptions");
     private static final MetricMetadata RUN_QUEUE_DELAY = new MetricMetadata("jvmtuning_run_queue_delay_seconds",
             "Time the threads of this process spent runnable but waiting for a CPU", Unit.SECONDS);
+    private static final MetricMetadata JIT_COMPILER_CPU = new MetricMetadata("jvmtuning_jit_compiler_cpu_seconds",
+            "Time the JIT compiler threads of this process ran on a CPU", Unit.SECONDS);
     private static final MetricMetadata TASKS = new MetricMetadata("jvmtuning_tasks",
             "Threads of this process as the kernel sees them, JVM-internal ones included");
     private static final MetricMetadata SCRAPE_SECONDS = new MetricMetadata("jvmtuning_agent_scrape_seconds",
@@ -72,6 +74,8 @@ final class ThreadSchedulingMetrics implements MultiCollector {
                     counter(switches.voluntary(), Labels.of("kind", "voluntary")),
                     counter(switches.involuntary(), Labels.of("kind", "involuntary"))))));
             pass.runQueueWaitNanos().ifPresent(nanos -> metrics.add(new CounterSnapshot(RUN_QUEUE_DELAY,
+                    List.of(counter(Unit.nanosToSeconds(nanos), Labels.EMPTY)))));
+            pass.jitCompilerCpuNanos().ifPresent(nanos -> metrics.add(new CounterSnapshot(JIT_COMPILER_CPU,
                     List.of(counter(Unit.nanosToSeconds(nanos), Labels.EMPTY)))));
             metrics.add(gauge(TASKS, pass.tasks()));
             metrics.add(gauge(SCRAPE_SECONDS, Unit.nanosToSeconds(pass.passNanos())));

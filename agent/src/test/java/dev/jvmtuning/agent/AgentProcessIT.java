@@ -92,6 +92,8 @@ class AgentProcessIT {
                 .doesNotContain("\"ThreadDump\"", "\"FindDeadlocks\"");
         assertThat(second.get(PROCESS_CPU)).isGreaterThan(first.get(PROCESS_CPU));
         assertThat(second.get("jvmtuning_tasks")).isGreaterThan(3);
+        // Every JVM compiles as it starts; its compiler threads' time on a CPU is bounded by the process's.
+        assertThat(second.get("jvmtuning_jit_compiler_cpu_seconds_total")).isGreaterThan(0).isLessThan(second.get(PROCESS_CPU));
         assertThat(second.keySet()).anyMatch(series -> series.startsWith("jvmtuning_vm_option{option=\"MaxHeapSize\""));
     }
 

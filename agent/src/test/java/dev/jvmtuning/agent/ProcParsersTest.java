@@ -48,6 +48,17 @@ class ProcParsersTest {
     }
 
     @Test
+    void tellsTheJitCompilerThreadsByTheirName() {
+        assertThat(jitCompiler(TASK_STATUS)).isTrue();
+        assertThat(jitCompiler("Name:\tC1 CompilerThre\nState:\tS (sleeping)\n")).isTrue();
+        assertThat(jitCompiler("Name:\tJVMCI-native Co\n")).isTrue();
+        assertThat(jitCompiler("Name:\thttp-nio-8080-e\n")).isFalse();
+        assertThat(jitCompiler("Name:\tC2 Compiler\n")).as("cut short").isFalse();
+        assertThat(jitCompiler("State:\tS (sleeping)\nName:\tC2 CompilerThre\n")).as("not the first line").isFalse();
+        assertThat(jitCompiler("")).isFalse();
+    }
+
+    @Test
     void statusWithoutContextSwitchCountsGivesNothing() {
         assertThat(contextSwitches("Name:\tjava\nState:\tR (running)\n")).isEmpty();
         assertThat(contextSwitches("voluntary_ctxt_switches:\t12\n")).isEmpty();
@@ -118,5 +129,10 @@ class ProcParsersTest {
     @Test
     void emptyCgroupFileHasNeither() {
         assertThat(ProcParsers.parseCgroupPaths("")).isEqualTo(new CgroupPaths(Optional.empty(), Optional.empty()));
+    }
+
+    private static boolean jitCompiler(String status) {
+        byte[] bytes = status.getBytes(StandardCharsets.ISO_8859_1);
+        return ProcParsers.isJitCompiler(bytes, bytes.length);
     }
 }

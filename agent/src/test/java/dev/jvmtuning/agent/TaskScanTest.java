@@ -123,6 +123,41 @@ class TaskScanTest {
     }
 
     @Test
+    void theJitCompilersCpuIsTheirTimeOnACpuKeptWhenOneExits() {
+        thread("100", 3, 1, 9_000_000_000L, 5);
+        compilerThread("101", "C2 CompilerThre", 2_000_000_000L);
+        compilerThread("102", "C1 CompilerThre", 500_000_000L);
+        TaskScan scan = scan(Duration.ofSeconds(10));
+
+        assertThat(scan.snapshot().orElseThrow().jitCompilerCpuNanos()).hasValue(2_500_000_000L);
+
+        // A compiler thread the JVM stopped (UseDynamicNumberOfCompilerThreads) keeps what it ran.
+        tree.delete("/proc/self/task/102");
+        compilerThread("101", "C2 CompilerThre", 2_100_000_000L);
+        assertThat(scan.snapshot().orElseThrow().jitCompilerCpuNanos()).hasValue(2_600_000_000L);
+    }
+
+    @Test
+    void aCompilersThreadIdReusedByAnotherThreadNoLongerCounts() {
+        compilerThread("101", "C2 CompilerThre", 2_000_000_000L);
+        TaskScan scan = scan(Duration.ofSeconds(10));
+        scan.snapshot();
+
+        thread("101", 1, 0, 1_000, 0);
+        assertThat(scan.snapshot().orElseThrow().jitCompilerCpuNanos()).hasValue(2_000_000_000L);
+    }
+
+    @Test
+    void noCompilerThreadOrNoSchedstatsMeansNoJitFigure() {
+        thread("100", 3, 1, 9_000_000_000L, 5);
+        assertThat(scan(Duration.ofSeconds(10)).snapshot().orElseThrow().jitCompilerCpuNanos()).isEmpty();
+
+        tree.file("/proc/self/task/101/schedstat", "0 0 0\n").file("/proc/self/task/101/status", status("C2 CompilerThre", 1, 1));
+        tree.delete("/proc/self/task/100");
+        assertThat(scan(Duration.ofSeconds(10)).snapshot().orElseThrow().jitCompilerCpuNanos()).isEmpty();
+    }
+
+    @Test
     void noProcMeansNoSnapshot() {
         assertThat(scan(BUDGET).snapshot()).isEmpty();
     }
@@ -137,8 +172,17 @@ class TaskScanTest {
                 runNanos + " " + runQueueWaitNanos + " " + (voluntary + involuntary) + "\n");
     }
 
+    private void compilerThread(String threadId, String name, long runNanos) {
+        tree.file("/proc/self/task/" + threadId + "/status", status(name, 10, 2));
+        tree.file("/proc/self/task/" + threadId + "/schedstat", runNanos + " 0 12\n");
+    }
+
     private static String status(long voluntary, long involuntary) {
-        return "Name:\tworker\nState:\tR (running)\nvoluntary_ctxt_switches:\t" + voluntary
+        return status("worker", voluntary, involuntary);
+    }
+
+    private static String status(String name, long voluntary, long involuntary) {
+        return "Name:\t" + name + "\nState:\tR (running)\nvoluntary_ctxt_switches:\t" + voluntary
                 + "\nnonvoluntary_ctxt_switches:\t" + involuntary + "\n";
     }
 }

@@ -94,6 +94,17 @@ class ThreadSchedulingMetricsTest {
     }
 
     @Test
+    void theJitCompilersTimeOnACpuIsACounterOfItsOwn() {
+        thread("100", 3, 1, 2_000_000_000L);
+        tree.file("/proc/self/task/101/status", "Name:\tC2 CompilerThre\nvoluntary_ctxt_switches:\t5\nnonvoluntary_ctxt_switches:\t1\n")
+                .file("/proc/self/task/101/schedstat", "1500000000 0 6\n");
+
+        assertThat(Exposition.samples(registry)).containsEntry("jvmtuning_jit_compiler_cpu_seconds_total", 1.5);
+        assertThat(Exposition.text(registry)).contains("# HELP jvmtuning_jit_compiler_cpu_seconds_total Time the JIT compiler "
+                + "threads of this process ran on a CPU\n# TYPE jvmtuning_jit_compiler_cpu_seconds_total counter\n");
+    }
+
+    @Test
     void noSeriesWithoutProc() {
         assertThat(Exposition.text(registry)).doesNotContain("jvmtuning_");
     }

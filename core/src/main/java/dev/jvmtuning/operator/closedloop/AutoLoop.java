@@ -207,19 +207,25 @@ public final class AutoLoop {
      * than now, or when the target does not fit.
      */
     private static void step(Input in, AutoStatus next, Observed measured, AutoFigures period, List<ProfileEvent> events) {
-        Optional<Replanner.Proposal> proposal = in.replanner().propose(measured);
-        if (proposal.isEmpty()) {
+        Optional<Replanner.Replan> replan = in.replanner().propose(measured);
+        if (replan.isEmpty()) {
             return;
         }
         AutoSettings current = effective(next.getSettings(), in.inForce());
-        AutoSettings proposed = proposal.get().settings();
+        if (replan.get() instanceof Replanner.Unplannable unplannable) {
+            // The loop rests where it is, and says why, as it does for stepped settings that do not fit.
+            converge(in, next, current, period, unplannable.reason(), true, events);
+            return;
+        }
+        Replanner.Proposal proposal = (Replanner.Proposal) replan.get();
+        AutoSettings proposed = proposal.settings();
         if (in.threadsFixed() != null) {
             // No worker pool runs the requests: a thread count in force, proposed or left by an earlier step is nothing to step,
             // and a step drops one the loop set.
             current = new AutoSettings(null, current.getConnectionPool(), current.getHeapPercentOfLimit());
             proposed = new AutoSettings(null, proposed.getConnectionPool(), proposed.getHeapPercentOfLimit());
         }
-        String planned = proposal.get().reason() + (in.threadsFixed() == null ? "" : "; " + in.threadsFixed());
+        String planned = proposal.reason() + (in.threadsFixed() == null ? "" : "; " + in.threadsFixed());
         Optional<String> stalled = BestSoFar.stalled(in.spec(), next, period);
         if (stalled.isPresent()) {
             converge(in, next, current, period, stalled.get(), false, events);

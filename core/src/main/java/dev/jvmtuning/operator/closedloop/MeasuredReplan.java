@@ -34,7 +34,7 @@ public final class MeasuredReplan implements Replanner {
     }
 
     @Override
-    public Optional<Proposal> propose(Observed period) {
+    public Optional<Replan> propose(Observed period) {
         Optional<Workload> measured = ObservedWorkload.measured(spec.getWorkload(), period);
         if (measured.isEmpty()) {
             return Optional.empty();
@@ -49,22 +49,27 @@ public final class MeasuredReplan implements Replanner {
         if (heapMoves) {
             replanned.setHeap(null);
         }
-        if (!(Planner.plan(replanned, facts, flagPolicy) instanceof PlanResult.Plan plan)) {
-            return Optional.empty();
-        }
-        TuningValues values = plan.values();
-        Integer heapPercent = heapMoves && values.heapBytes() != null
-                ? (int) Math.round(100.0 * values.heapBytes() / facts.memoryBudgetBytes()) : null;
-        String reason = "planned for " + number(workload.getRequestsPerSecond()) + " req/s per pod, " + workload.getMeanLatency()
-                + " in the server per request" + (workload.getCpuPerRequest() == null ? "" : ", " + workload.getCpuPerRequest() + " CPU")
+        String figures = number(workload.getRequestsPerSecond()) + " req/s per pod, " + workload.getMeanLatency() + " in the server per request"
+                + (workload.getCpuPerRequest() == null ? "" : ", " + workload.getCpuPerRequest() + " CPU")
                 + (workload.getDbTimePerRequest() == null ? "" : ", " + workload.getDbTimePerRequest() + " holding a connection")
                 + " (measured, waits for a CPU, a connection and GC taken out; R1, R2, R8)";
-        return Optional.of(new Proposal(new AutoSettings(values.maxThreads(), values.poolMaxSize(), heapPercent), reason));
+        PlanResult result = Planner.plan(replanned, facts, flagPolicy);
+        if (result instanceof PlanResult.Rejected rejected) {
+            return Optional.of(new Unplannable("the planner rejects " + figures + ": " + why(rejected)));
+        }
+        TuningValues values = ((PlanResult.Plan) result).values();
+        Integer heapPercent = heapMoves && values.heapBytes() != null
+                ? (int) Math.round(100.0 * values.heapBytes() / facts.memoryBudgetBytes()) : null;
+        return Optional.of(new Proposal(new AutoSettings(values.maxThreads(), values.poolMaxSize(), heapPercent), "planned for " + figures));
     }
 
     @Override
     public Optional<String> rejects(AutoSettings settings) {
         return Planner.plan(Overlay.spec(spec, new AutoStatus().setSettings(settings)), facts, flagPolicy) instanceof PlanResult.Rejected rejected
-                ? Optional.of(rejected.reason() + ": " + String.join("; ", rejected.messages())) : Optional.empty();
+                ? Optional.of(why(rejected)) : Optional.empty();
+    }
+
+    private static String why(PlanResult.Rejected rejected) {
+        return rejected.reason() + ": " + String.join("; ", rejected.messages());
     }
 }

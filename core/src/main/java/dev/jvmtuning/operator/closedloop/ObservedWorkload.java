@@ -84,12 +84,12 @@ public final class ObservedWorkload {
         double served = 1 - Math.min(zeroIfAbsent(observed.getErrorPercent()), MAX_FAILED_PERCENT) / 100;
         double work = (observed.getMeanLatencyMillis() - congestion) * running / served;
         double measuredService = Math.max(work, cpu == null ? 0 : cpu);
-        boolean serviceMeasured = measuredService >= SMALLEST_MILLIS || declaredService == null;
-        double service = serviceMeasured ? Math.max(SMALLEST_MILLIS, measuredService) : 1000 * Units.seconds(declaredService);
+        boolean keepDeclared = measuredService < SMALLEST_MILLIS && declaredService != null;
+        double service = keepDeclared ? 1000 * Units.seconds(declaredService) : Math.max(SMALLEST_MILLIS, measuredService);
 
         Workload workload = new Workload();
         workload.setRequestsPerSecond(targetRate != null ? targetRate : observed.getRequestsPerSecond());
-        workload.setMeanLatency(serviceMeasured ? millis(service) : declaredService);
+        workload.setMeanLatency(keepDeclared ? declaredService : millis(service));
         if (cpu != null && cpu >= SMALLEST_MILLIS) {
             workload.setCpuPerRequest(millis(Math.min(cpu, service)));
         }

@@ -8,12 +8,20 @@ import java.util.Optional;
 @FunctionalInterface
 public interface Replanner {
 
-    /** A plan's knobs and the figures behind them. */
-    record Proposal(AutoSettings settings, String reason) {
+    /** What the planner made of a period's workload. */
+    sealed interface Replan permits Proposal, Unplannable {
     }
 
-    /** @return the knobs, or empty when the period measured nothing to plan from (no requests, or the plan is rejected) */
-    Optional<Proposal> propose(Observed period);
+    /** A plan's knobs and the figures behind them. */
+    record Proposal(AutoSettings settings, String reason) implements Replan {
+    }
+
+    /** The planner rejects the measured workload (it asks for more than the container holds): the figures and why. */
+    record Unplannable(String reason) implements Replan {
+    }
+
+    /** @return the knobs or why there are none; empty when the period measured nothing to plan from (no requests) */
+    Optional<Replan> propose(Observed period);
 
     /** Why these settings, laid over the profile, cannot be planned (they do not fit the container); empty when they can. */
     default Optional<String> rejects(AutoSettings settings) {

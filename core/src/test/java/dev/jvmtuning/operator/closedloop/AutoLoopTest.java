@@ -34,7 +34,7 @@ class AutoLoopTest {
     /** The loop and the world around it: the settings in force follow the loop's after each rollout. */
     private static final class Driver {
         final Auto spec;
-        final Function<Observed, Optional<Replanner.Proposal>> planner;
+        final Function<Observed, Optional<Replanner.Replan>> planner;
         AutoStatus status;
         Instant now = T0;
         Instant settledAt;
@@ -45,7 +45,7 @@ class AutoLoopTest {
         String threadsFixed;
         final List<ProfileEvent> events = new ArrayList<>();
 
-        Driver(Auto spec, Function<Observed, Optional<Replanner.Proposal>> planner) {
+        Driver(Auto spec, Function<Observed, Optional<Replanner.Replan>> planner) {
             this.spec = spec;
             this.planner = planner;
         }
@@ -110,7 +110,7 @@ class AutoLoopTest {
     }
 
     /** The planner for it: Little's law on the declared 10,000 req/s and the period's latency, plus a quarter. */
-    private static Optional<Replanner.Proposal> littlesLaw(Observed period) {
+    private static Optional<Replanner.Replan> littlesLaw(Observed period) {
         int threads = (int) Math.ceil(10_000 * period.getMeanLatencyMillis() / 1000 * 1.25);
         return Optional.of(new Replanner.Proposal(new AutoSettings(threads, null, null), "Little's law"));
     }
@@ -301,7 +301,7 @@ class AutoLoopTest {
     void settingsThatDoNotFitTheContainerAreNeverRolledOut() {
         Replanner tooBig = new Replanner() {
             @Override
-            public Optional<Proposal> propose(Observed period) {
+            public Optional<Replan> propose(Observed period) {
                 return littlesLaw(period);
             }
 
@@ -324,6 +324,31 @@ class AutoLoopTest {
         assertThat(status.getState()).isEqualTo(AutoState.Converged);
         assertThat(status.getSettings().getThreads()).isNull();
         assertThat(status.getHistory()).singleElement().satisfies(it -> assertThat(it.getReason()).contains("does not fit: Infeasible"));
+    }
+
+    @Test
+    void aWorkloadThePlannerRejectsIsNamedAndNothingRollsOut() {
+        Replanner rejecting = period -> Optional.of(new Replanner.Unplannable("the planner rejects 10000 req/s per pod: Infeasible (R9)"));
+        Auto spec = fast();
+        AutoLoop.Decision decision = null;
+        Instant now = T0;
+        for (int i = 0; i < 6; i++) {
+            now = now.plusSeconds(10);
+            Observed window = ioBound(200).setWindow("10s").setEnd(now.toString());
+            decision = AutoLoop.decide(new AutoLoop.Input(spec, decision == null ? null : decision.status(), new AutoSettings(200, null, null),
+                    MEMORY, i == 0 ? null : T0, null, null, window, rejecting, now, null));
+            if (decision.status().getState() == AutoState.Converged) {
+                break;
+            }
+        }
+
+        assertThat(decision.status().getState()).isEqualTo(AutoState.Converged);
+        assertThat(decision.status().getSettings().getThreads()).isNull();
+        assertThat(decision.status().getHistory()).singleElement().satisfies(it -> assertThat(it.getReason()).contains("rejects 10000 req/s"));
+        assertThat(decision.events()).singleElement().satisfies(event -> {
+            assertThat(event.warning()).isTrue();
+            assertThat(event.message()).contains("the planner rejects 10000 req/s per pod: Infeasible (R9)");
+        });
     }
 
     @ParameterizedTest(name = "{0}")

@@ -13,6 +13,7 @@ import dev.jvmtuning.operator.api.v1alpha1.Workload;
 import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.Units;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The loop's re-plan is the planner fed with what the pods measured, per pod. */
@@ -34,8 +35,8 @@ class MeasuredReplanTest {
     void withoutADeclaredRateItPlansForTheRateEachPodServes() {
         MeasuredReplan replan = new MeasuredReplan(spec(null), FACTS, FlagPolicy.standard());
 
-        int twoPods = replan.propose(window(400)).orElseThrow().settings().getThreads();
-        int fourPods = replan.propose(window(200)).orElseThrow().settings().getThreads();
+        int twoPods = proposal(replan, window(400)).settings().getThreads();
+        int fourPods = proposal(replan, window(200)).settings().getThreads();
 
         assertThat(twoPods).as("400 req/s x 80 ms of work = 32 in flight, + a quarter").isEqualTo(40);
         assertThat(fourPods).as("an autoscaler that doubles the pods halves each one's load").isEqualTo(20);
@@ -45,7 +46,7 @@ class MeasuredReplanTest {
     void aDeclaredRateIsPlannedForWithTheMeasuredTimes() {
         MeasuredReplan replan = new MeasuredReplan(spec(new Workload().setRequestsPerSecond(5000.0)), FACTS, FlagPolicy.standard());
 
-        Replanner.Proposal proposal = replan.propose(window(2000)).orElseThrow();
+        Replanner.Proposal proposal = proposal(replan, window(2000));
 
         assertThat(proposal.settings().getThreads()).as("5000 req/s x 80 ms = 400 in flight, capped where 2 CPUs saturate (R2)").isEqualTo(240);
         assertThat(proposal.settings().getHeapPercentOfLimit()).as("the heap moves only within bounds the spec gives").isNull();
@@ -57,12 +58,27 @@ class MeasuredReplanTest {
         TuningProfileSpec spec = spec(null);
         spec.getAuto().setHeapPercentOfLimit(new Bounds(40, 80));
 
-        assertThat(new MeasuredReplan(spec, FACTS, FlagPolicy.standard()).propose(window(400)).orElseThrow().settings().getHeapPercentOfLimit())
+        assertThat(proposal(new MeasuredReplan(spec, FACTS, FlagPolicy.standard()), window(400)).settings().getHeapPercentOfLimit())
                 .isBetween(10, 90);
+    }
+
+    @Test
+    void aWorkloadThePlannerRejectsIsNamedWithItsFigures() {
+        // 10,000 req/s held 200 ms each with no CPU figure to bound them (R2): 2,000 in flight, whose stacks outgrow 1Gi.
+        Observed jitBound = new Observed().setRequestsPerSecond(10_000.0).setMeanLatencyMillis(200.0).setMaxThreads(200.0);
+
+        Optional<Replanner.Replan> replan = new MeasuredReplan(spec(null), FACTS, FlagPolicy.standard()).propose(jitBound);
+
+        assertThat(replan).get().isInstanceOfSatisfying(Replanner.Unplannable.class, unplannable -> assertThat(unplannable.reason())
+                .startsWith("the planner rejects 10000 req/s per pod, 200ms in the server per request").contains("Infeasible", "(R9)"));
     }
 
     @Test
     void aWindowWithoutRequestsProposesNothing() {
         assertThat(new MeasuredReplan(spec(null), FACTS, FlagPolicy.standard()).propose(new Observed().setRequestsPerSecond(0.0))).isEmpty();
+    }
+
+    private static Replanner.Proposal proposal(MeasuredReplan replan, Observed period) {
+        return (Replanner.Proposal) replan.propose(period).orElseThrow();
     }
 }

@@ -46,7 +46,9 @@ public record PodSnapshot(
      * @param allocatedBytes         heap the JVM allocated (R12a)
      * @param latency                those requests by duration, when the server exposes a histogram
      * @param queue                  requests waiting for a worker thread, when the runtime exposes its queue
-     * @param compilationSeconds     time the JIT compilers spent, counted in the process CPU (the JVM's CompilationMXBean)
+     * @param compilationSeconds     time the JIT compilers spent, counted in the process CPU: their threads' time on a CPU
+     *                               (this project's agent), else the JVM's CompilationMXBean, which is wall time and runs
+     *                               long when the compilers wait for a CPU
      */
     public record Service(Double requests, Double requestSeconds, Double runQueueDelaySeconds, Double connectionWaitSeconds,
             Double connectionHoldSeconds, Double serverErrors, Double allocatedBytes, LatencyHistogram latency, Queue queue,
@@ -85,7 +87,8 @@ public record PodSnapshot(
             "http_server_requests_seconds_sum", LatencyHistogram.SERIES, "jvmtuning_run_queue_delay_seconds_total", "hikaricp_connections_acquire_seconds_sum",
             "hikaricp_connections_usage_seconds_sum", "jvm_gc_memory_allocated_bytes_total", "jvm_memory_pool_allocated_bytes_total",
             "jvm_classes_loaded_classes", "jvm_classes_currently_loaded", "jetty_threads_jobs", "worker_pool_queue_size", "executor_queued_tasks",
-            "worker_pool_queue_delay_seconds_sum", "jvm_compilation_time_seconds_total", "jvm_compilation_time_ms_total");
+            "worker_pool_queue_delay_seconds_sum", "jvmtuning_jit_compiler_cpu_seconds_total", "jvm_compilation_time_seconds_total",
+            "jvm_compilation_time_ms_total");
 
     /** Reads a scrape; the first dialect that exposes a figure wins. */
     public static PodSnapshot of(Scrape scrape, long atMillis) {
@@ -163,7 +166,7 @@ public record PodSnapshot(
 
     /** The Prometheus client (this project's agent) counts seconds, Micrometer milliseconds. */
     private static Double compilationSeconds(List<Sample> samples) {
-        Double seconds = firstSum(samples, series("jvm_compilation_time_seconds_total"));
+        Double seconds = firstSum(samples, series("jvmtuning_jit_compiler_cpu_seconds_total"), series("jvm_compilation_time_seconds_total"));
         Double micrometerMillis = firstSum(samples, series("jvm_compilation_time_ms_total"));
         return seconds != null || micrometerMillis == null ? seconds : Double.valueOf(micrometerMillis / 1000);
     }

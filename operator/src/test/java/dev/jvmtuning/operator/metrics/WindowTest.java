@@ -253,6 +253,16 @@ class WindowTest {
     }
 
     @Test
+    void theJitCompilersTimeIsTheirThreadsCpuWhereTheAgentReadsIt() {
+        // The JVM's own figure is wall time: 9 s while the compilers waited for the CPU, 2 s of it on the CPU.
+        Scrape agent = new Scrape(List.of(
+                new Sample("jvm_compilation_time_seconds_total", Map.of(), 9.0, null),
+                new Sample("jvmtuning_jit_compiler_cpu_seconds_total", Map.of(), 2.0, null)), 0, List.of());
+
+        assertThat(PodSnapshot.of(agent, 1).service().compilationSeconds()).isEqualTo(2.0);
+    }
+
+    @Test
     void p99IsOverThePodsRequestsTogetherAndAbsentWithoutAHistogram() {
         // Pod a: 1000 fast requests (under 10 ms). Pod b: 100 requests, 20 of them between 100 and 200 ms.
         // Together 1100: the 1089th is the 9th of b's 20 slow ones, not a's p99 averaged with b's.

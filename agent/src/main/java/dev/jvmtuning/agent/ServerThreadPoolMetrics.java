@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import javax.management.MBeanServer;
@@ -68,7 +69,7 @@ final class ServerThreadPoolMetrics implements MultiCollector {
             "Request threads of the web server's pool that are handling a request");
     private static final MetricMetadata BUSY_SECONDS = new MetricMetadata("jvmtuning_server_threads_busy_seconds",
             "Busy request threads of the web server's pool summed over time, each collection's count times the time since "
-                    + "the previous one: its rate is the mean busy threads", Unit.SECONDS);
+                    + "the previous one, stamped with the collection's time: its rate is the mean busy threads", Unit.SECONDS);
     private static final MetricMetadata MAX = new MetricMetadata("jvmtuning_server_threads_max",
             "Maximum size of the web server's request thread pool");
 
@@ -80,6 +81,9 @@ final class ServerThreadPoolMetrics implements MultiCollector {
     private final ExecutorThreads quarkusWorkers;
     private final String managementPort;
     private final LongSupplier nanoClock;
+    /** The wall clock when nanoClock read originNanos: the busy time's timestamps follow nanoClock from there. */
+    private final long originMillis;
+    private final long originNanos;
     /** Per pool: its busy threads summed over the collections so far. */
     private final Map<PoolLabels, Double> busySeconds = new LinkedHashMap<>();
     private long collectedAtNanos;
@@ -96,6 +100,8 @@ final class ServerThreadPoolMetrics implements MultiCollector {
         this.quarkusWorkers = quarkusWorkers;
         this.managementPort = managementPort == null ? null : managementPort.toString();
         this.nanoClock = nanoClock;
+        this.originMillis = System.currentTimeMillis();
+        this.originNanos = nanoClock.getAsLong();
     }
 
     /** Spring Boot's management port as this JVM is given it: the system property, else the environment variable. */
@@ -135,8 +141,11 @@ final class ServerThreadPoolMetrics implements MultiCollector {
         gauge(BUSY, pools, ThreadPool::busyThreads, metrics);
         gauge(MAX, pools, ThreadPool::maxThreads, metrics);
         if (!busySeconds.isEmpty()) {
+            // A scrape serves the latest collection, up to seconds old on a busy CPU: a window's mean is its increase over
+            // the time between the collections, which their timestamps give, not between the scrapes.
+            long collectedAtMillis = originMillis + TimeUnit.NANOSECONDS.toMillis(now - originNanos);
             metrics.add(new CounterSnapshot(BUSY_SECONDS, busySeconds.entrySet().stream()
-                    .map(pool -> new CounterDataPointSnapshot(pool.getValue(), pool.getKey().labels(), null, 0L))
+                    .map(pool -> new CounterDataPointSnapshot(pool.getValue(), pool.getKey().labels(), null, 0L, collectedAtMillis))
                     .toList()));
         }
         return new MetricSnapshots(metrics);

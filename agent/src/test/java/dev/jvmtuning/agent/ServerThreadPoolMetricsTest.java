@@ -146,6 +146,10 @@ class ServerThreadPoolMetricsTest {
         Map<String, Double> last = Exposition.samples(registry);
 
         assertThat(last.get(busySeconds) / 4).as("the mean over the 4 s").isEqualTo(140.0);
+        nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(1500));
+        long collectedAt = Exposition.timestamps(registry).get(busySeconds);
+        nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(2500));
+        assertThat(Exposition.timestamps(registry).get(busySeconds) - collectedAt).as("stamped with each collection's time").isEqualTo(2500);
         assertThat(last).containsEntry("jvmtuning_server_threads_busy{pool=\"http-nio-8080\",role=\"application\",server=\"tomcat\"}", 200.0);
     }
 

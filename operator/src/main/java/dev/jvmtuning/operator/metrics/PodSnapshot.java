@@ -2,6 +2,7 @@ package dev.jvmtuning.operator.metrics;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Predicate;
 
 /**
@@ -19,6 +20,7 @@ public record PodSnapshot(
         Double cpuLimitCores,
         Double busyThreads,
         Double busyThreadSeconds,
+        Long busyThreadSecondsAtMillis,
         Double maxThreads,
         Double pendingConnections,
         Double heapAfterGcRatio,
@@ -29,7 +31,7 @@ public record PodSnapshot(
     public PodSnapshot(long atMillis, Double gcPauseSeconds, Double involuntarySwitches, Double cfsPeriods, Double cfsThrottledPeriods,
             Double cpuSeconds, Double cpuLimitCores, Double busyThreads, Double maxThreads, Double pendingConnections,
             Double heapAfterGcRatio, Double loadedClasses, Service service) {
-        this(atMillis, gcPauseSeconds, involuntarySwitches, cfsPeriods, cfsThrottledPeriods, cpuSeconds, cpuLimitCores, busyThreads, null,
+        this(atMillis, gcPauseSeconds, involuntarySwitches, cfsPeriods, cfsThrottledPeriods, cpuSeconds, cpuLimitCores, busyThreads, null, null,
                 maxThreads, pendingConnections, heapAfterGcRatio, loadedClasses, service);
     }
 
@@ -107,6 +109,7 @@ public record PodSnapshot(
                         series("tomcat_threadpool_currentthreadsbusy"), series("executor_active_threads").and(s -> "worker".equals(s.label("name"))),
                         series("worker_pool_active").and(PodSnapshot::quarkusWorkers)),
                 firstSum(samples, series("jvmtuning_server_threads_busy_seconds_total").and(PodSnapshot::servesTheApplication)),
+                latestTimestamp(samples, series("jvmtuning_server_threads_busy_seconds_total").and(PodSnapshot::servesTheApplication)),
                 firstSum(samples, series("jvmtuning_server_threads_max").and(PodSnapshot::servesTheApplication), series("tomcat_threads_config_max_threads"), series("jetty_threads_config_max"),
                         // Vert.x states no maximum of the Quarkus worker pool: in use + idle is it.
                         series("tomcat_threadpool_maxthreads"), series("worker_pool_active").or(series("worker_pool_idle")).and(PodSnapshot::quarkusWorkers)),
@@ -177,6 +180,11 @@ public record PodSnapshot(
 
     private static boolean concurrentCollector(String gc) {
         return gc != null && (gc.contains("Concurrent") || gc.contains("Cycles"));
+    }
+
+    /** When the latest of the samples was taken, where they say (a sample's own timestamp); null when none does. */
+    private static Long latestTimestamp(List<Sample> samples, Predicate<Sample> series) {
+        return samples.stream().filter(series).map(Sample::timestampMillis).filter(Objects::nonNull).max(Long::compare).orElse(null);
     }
 
     /** The sum of the samples of the first dialect that has any; null when none has. */

@@ -81,12 +81,19 @@ public final class Window {
     }
 
     /**
-     * The window's mean busy threads where the pod sums them over time (this project's agent); else the count its last
-     * scrape read, which may fall on a moment the pool drained.
+     * The window's mean busy threads where the pod sums them over time (this project's agent); null where it does not. The
+     * sum's timestamps, where it has them, are when the agent collected it: a scrape serves its latest collection, seconds old
+     * on a busy CPU, so the increase spans the collections, not the scrapes (over the scrapes, a 4 s window of a saturated
+     * Tomcat pool read 344.7 busy of 200). Null too when no collection fell between the two.
      */
-    private static Double busyThreads(PodSnapshot before, PodSnapshot now, double seconds) {
+    private static Double meanBusyThreads(PodSnapshot before, PodSnapshot now, double seconds) {
         Double busySeconds = increase(before.busyThreadSeconds(), now.busyThreadSeconds());
-        return busySeconds == null ? now.busyThreads() : Double.valueOf(busySeconds / seconds);
+        Long from = before.busyThreadSecondsAtMillis();
+        Long to = now.busyThreadSecondsAtMillis();
+        if (busySeconds == null || from == null || to == null) {
+            return busySeconds == null ? null : Double.valueOf(busySeconds / seconds);
+        }
+        return to > from ? Double.valueOf(1000 * busySeconds / (to - from)) : null;
     }
 
     /**
@@ -118,13 +125,14 @@ public final class Window {
             if (latency != null) {
                 latencies.add(latency);
             }
-            busyAveraged &= now.busyThreads() == null || increase(before.busyThreadSeconds(), now.busyThreadSeconds()) != null;
+            Double meanBusy = meanBusyThreads(before, now, seconds);
+            busyAveraged &= now.busyThreads() == null || meanBusy != null;
             rates.add(new PodRates(
                     gc == null ? null : Math.min(100, 100 * gc / seconds),
                     switches == null || cores == null || cores <= 0 ? null : switches / seconds / cores,
                     periods == null || throttled == null || periods <= 0 ? null : 100 * throttled / periods,
                     cpu == null ? null : cpu / seconds,
-                    busyThreads(before, now, seconds), now.maxThreads(), now.pendingConnections(),
+                    meanBusy != null ? meanBusy : now.busyThreads(), now.maxThreads(), now.pendingConnections(),
                     now.heapAfterGcRatio() == null ? null : 100 * now.heapAfterGcRatio(),
                     now.loadedClasses(),
                     ServiceRates.of(before.service(), now.service(), cpu, seconds)));

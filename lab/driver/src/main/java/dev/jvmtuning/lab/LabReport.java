@@ -1,5 +1,7 @@
 package dev.jvmtuning.lab;
 
+import dev.jvmtuning.operator.api.v1alpha1.Auto;
+
 import dev.jvmtuning.lab.TuningLab.ScenarioResult;
 import dev.jvmtuning.operator.api.v1alpha1.ThreadingModel;
 import java.awt.BasicStroke;
@@ -64,8 +66,9 @@ final class LabReport {
                 found so far. *planner* is the plan from the scenario's workload figures, *loop 1* the plan from the metrics the
                 operator's own window read after the defaults' warm-up (`ObservedWorkload`: the target rate, the server time
                 without CPU and connection waits, CPU and connection time per request), *loop 2* the same from loop 1's. *auto n*
-                is mode Auto's loop itself (`AutoLoop`, `MeasuredReplan`: the operator's classes, each setting's window one
-                observation window, its default step limit, threshold and regression guard) from the defaults; each setting it
+                is mode Auto's loop itself (`AutoLoop`, `MeasuredReplan`: the operator's classes with their defaults, step
+                limit, threshold, regression guard and %d windows a period, each taken fresh from the setting in force under the
+                same load) from the defaults; each setting it
                 moves to is measured in rounds with the best: *Auto iterations to 0.95* counts its iterations until a setting's
                 ratio to the best reaches 0.95 by the rule above (0: the defaults already do), *stable* says whether it then kept
                 its settings for %d more iterations. *app cores* is the app's CPU during the runs, *generator cores* the lab
@@ -76,7 +79,7 @@ final class LabReport {
                 settings are read back from the app's metrics.
 
                 """.formatted(TuningLab.APP_CPUS, TuningLab.WARMUP_SECONDS, TuningLab.OBSERVE_SECONDS, TuningLab.ROUNDS, TuningLab.SETTLE_SECONDS,
-                TuningLab.RUN_SECONDS, TuningLab.STABLE_ITERATIONS));
+                TuningLab.RUN_SECONDS, new Auto().getObservationWindows(), TuningLab.STABLE_ITERATIONS));
         md.append("## Summary\n\n");
         md.append("| scenario | runtime | default req/s | best req/s (setting) | planner req/s | planner/best | planner/default | p99 planner/best "
                 + "| loop 1/best | loop 2/best | Auto iterations to 0.95 | stable | steal %% |\n".formatted());

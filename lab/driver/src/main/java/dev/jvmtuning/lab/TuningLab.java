@@ -243,15 +243,16 @@ public final class TuningLab {
     }
 
     /**
-     * Mode Auto's own classes driven by the lab's windows: each iteration the loop sees the last
-     * setting's observation window (the end of its warm-up, after its rollout), judges its last step,
-     * and re-plans within its defaults; the lab then starts the settings the loop chose and measures
-     * them in rounds interleaved with the best, so that each iteration's ratio to the best has an interval.
+     * Mode Auto's own classes driven by the lab's windows: each iteration is one of the loop's periods, the product's
+     * number of windows of the setting in force, each taken fresh under the scenario's load (so the loop weighs each
+     * figure's noise across them, as in a cluster); the loop judges its last step and re-plans within its defaults; the lab
+     * then starts the settings the loop chose and measures them in rounds interleaved with the best, so that each
+     * iteration's ratio to the best has an interval.
      */
     private AutoRun auto(Scenario scenario, Setting defaults, Setting best, List<String> notes) throws IOException, InterruptedException {
         TuningProfileSpec spec = profile(scenario).setMode(Mode.Auto).setWorkload(new Workload()
                         .setRequestsPerSecond(scenario.nominal().getRequestsPerSecond()))
-                .setAuto(new Auto().setMinInterval("0s").setWarmUp("0s").setObservationWindows(1));
+                .setAuto(new Auto().setMinInterval("0s").setWarmUp("0s"));
         if (scenario.service().poolMaxSize() != null) {
             // The database grants no more connections: the loop's bound, as a team would write it.
             spec.getAuto().setConnectionPool(new Bounds().setMax(scenario.service().poolMaxSize()));
@@ -264,15 +265,23 @@ public final class TuningLab {
         Setting current = defaults;
         Integer reached = nearBest(current, best) ? 0 : null;
         int unchangedSince = 0;
+        int windowsPerPeriod = spec.getAuto().getObservationWindows();
         // The cap bounds the search for the best; a loop that reached it runs on until it kept its settings that long.
-        for (int i = 1; current.process().observed != null && (reached == null ? i <= MAX_AUTO_ITERATIONS
-                : unchangedSince < STABLE_ITERATIONS && i <= MAX_AUTO_ITERATIONS + STABLE_ITERATIONS); i++) {
-            now = now.plusSeconds(60);
-            Observed window = current.process().observed.setEnd(now.toString()).setWindow(OBSERVE_SECONDS + "s");
+        for (int i = 1; reached == null ? i <= MAX_AUTO_ITERATIONS : unchangedSince < STABLE_ITERATIONS && i <= MAX_AUTO_ITERATIONS + STABLE_ITERATIONS; i++) {
+            List<Observed> period = observe(scenario, current.process(), windowsPerPeriod);
+            if (period.size() < windowsPerPeriod) {
+                notes.add("auto " + i + ": " + current.label() + " failed under load, the loop stopped: " + current.process().failure);
+                break;
+            }
             Measurement.Effective e = current.process().effective;
             AutoSettings inForce = new AutoSettings(e.maxThreads(), e.poolSize(), null);
-            AutoStatus next = AutoLoop.decide(new AutoLoop.Input(spec.getAuto(), status, inForce, facts.memoryBudgetBytes(), now.minusSeconds(50), null, null, window, replanner, now, null))
-                    .status();
+            AutoStatus next = status;
+            for (Observed window : period) {
+                now = now.plusSeconds(OBSERVE_SECONDS);
+                window.setEnd(now.toString()).setWindow(OBSERVE_SECONDS + "s");
+                next = AutoLoop.decide(new AutoLoop.Input(spec.getAuto(), next, inForce, facts.memoryBudgetBytes(), now.minusSeconds(OBSERVE_SECONDS),
+                        null, null, window, replanner, now, null)).status();
+            }
             boolean changed = !next.getSettings().equals(status.getSettings());
             status = next;
             unchangedSince = changed ? 0 : unchangedSince + 1;
@@ -379,13 +388,8 @@ public final class TuningLab {
             try (ClosedLoopLoad load = new ClosedLoopLoad(p.app.url(scenario.query()), scenario.clients())) {
                 load.measure(WARMUP_SECONDS);
                 Scrape first = timedScrape(p.app);
-                PodSnapshot before = PodSnapshot.of(first, System.currentTimeMillis());
                 p.effective = Measurement.Effective.of(scenario.runtime(), first.samples(), p.app.connectorSuffix());
-                load.measure(OBSERVE_SECONDS);
-                if (p.app.alive()) {
-                    PodSnapshot after = PodSnapshot.of(timedScrape(p.app), System.currentTimeMillis());
-                    p.observed = Window.observe(Map.of("app", before), Map.of("app", after), scenario.cpus());
-                }
+                p.observed = windows(scenario, p.app, load, first, 1).stream().findFirst().orElse(null);
             }
             if (!p.app.alive()) {
                 p.failure = "the app died under load: " + p.app.tail().lines().reduce((a, b) -> b).orElse("");
@@ -395,6 +399,41 @@ public final class TuningLab {
         }
         log("%s %-22s started and warmed%s  %s".formatted(origin, label, p.failure == null ? "" : ", FAILED: " + p.failure, p.effective));
         return new Setting(origin, label, p);
+    }
+
+    /** Consecutive observation windows under the load already running, from the scrape that opens the first; fewer if the app dies. */
+    private static List<Observed> windows(Scenario scenario, LabApp app, ClosedLoopLoad load, Scrape first, int count)
+            throws IOException, InterruptedException {
+        List<Observed> windows = new ArrayList<>();
+        PodSnapshot before = PodSnapshot.of(first, System.currentTimeMillis());
+        for (int i = 0; i < count; i++) {
+            load.measure(OBSERVE_SECONDS);
+            if (!app.alive()) {
+                break;
+            }
+            PodSnapshot after = PodSnapshot.of(timedScrape(app), System.currentTimeMillis());
+            windows.add(Window.observe(Map.of("app", before), Map.of("app", after), scenario.cpus()));
+            before = after;
+        }
+        return windows;
+    }
+
+    /**
+     * Fresh observation windows of a setting that is up: mode Auto's next period, as its pods would serve it now. Empty
+     * when the setting fails, which marks it as a round does.
+     */
+    private static List<Observed> observe(Scenario scenario, Instance p, int count) throws InterruptedException {
+        if (!p.measurable()) {
+            return List.of();
+        }
+        try (ClosedLoopLoad load = new ClosedLoopLoad(p.app.url(scenario.query()), scenario.clients())) {
+            load.measure(SETTLE_SECONDS);
+            return windows(scenario, p.app, load, timedScrape(p.app), count);
+        } catch (IOException e) {
+            p.failure = e.getMessage().lines().findFirst().orElse(e.toString());
+            log(p.label + " FAILED: " + p.failure);
+            return List.of();
+        }
     }
 
     /**

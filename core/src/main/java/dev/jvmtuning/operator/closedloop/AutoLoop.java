@@ -204,7 +204,7 @@ public final class AutoLoop {
     /**
      * Re-plans from the period and takes a step, or rests (Converged) when steps stopped beating the best beyond
      * the noise, when no knob would move by the threshold, when a period already showed the target no better
-     * than now, or when the target does not fit.
+     * than now, when the target does not fit, or when the planner rejects the measured workload.
      */
     private static void step(Input in, AutoStatus next, Observed measured, AutoFigures period, List<ProfileEvent> events) {
         Optional<Replanner.Replan> replan = in.replanner().propose(measured);

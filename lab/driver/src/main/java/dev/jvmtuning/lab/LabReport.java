@@ -1,8 +1,7 @@
 package dev.jvmtuning.lab;
 
-import dev.jvmtuning.operator.api.v1alpha1.Auto;
-
 import dev.jvmtuning.lab.TuningLab.ScenarioResult;
+import dev.jvmtuning.operator.api.v1alpha1.Auto;
 import dev.jvmtuning.operator.api.v1alpha1.ThreadingModel;
 import java.awt.BasicStroke;
 import java.awt.Color;

@@ -120,6 +120,16 @@ public final class TuningLab {
         boolean measurable() {
             return failure == null && app != null && app.alive();
         }
+
+        /** What went wrong, its first line: the setting is measured no more. */
+        void fail(IOException e) {
+            failure = e.getMessage().lines().findFirst().orElse(e.toString());
+        }
+
+        /** The process is gone: its last line says why. */
+        void died() {
+            failure = "the app died under load: " + app.tail().lines().reduce((a, b) -> b).orElse("");
+        }
     }
 
     /** A step of the search naming a process; several steps may name the same setting, measured once. */
@@ -392,10 +402,10 @@ public final class TuningLab {
                 p.observed = windows(scenario, p.app, load, first, 1).stream().findFirst().orElse(null);
             }
             if (!p.app.alive()) {
-                p.failure = "the app died under load: " + p.app.tail().lines().reduce((a, b) -> b).orElse("");
+                p.died();
             }
         } catch (IOException e) {
-            p.failure = e.getMessage().lines().findFirst().orElse(e.toString());
+            p.fail(e);
         }
         log("%s %-22s started and warmed%s  %s".formatted(origin, label, p.failure == null ? "" : ", FAILED: " + p.failure, p.effective));
         return new Setting(origin, label, p);
@@ -428,9 +438,13 @@ public final class TuningLab {
         }
         try (ClosedLoopLoad load = new ClosedLoopLoad(p.app.url(scenario.query()), scenario.clients())) {
             load.measure(SETTLE_SECONDS);
-            return windows(scenario, p.app, load, timedScrape(p.app), count);
+            List<Observed> windows = windows(scenario, p.app, load, timedScrape(p.app), count);
+            if (!p.app.alive()) {
+                p.died();
+            }
+            return windows;
         } catch (IOException e) {
-            p.failure = e.getMessage().lines().findFirst().orElse(e.toString());
+            p.fail(e);
             log(p.label + " FAILED: " + p.failure);
             return List.of();
         }
@@ -468,7 +482,7 @@ public final class TuningLab {
             measureOnce(scenario, p);
         } catch (IOException e) {
             // One setting's process that stops answering costs that setting, not the run.
-            p.failure = e.getMessage().lines().findFirst().orElse(e.toString());
+            p.fail(e);
             log(p.label + " FAILED: " + p.failure);
         }
     }
@@ -488,7 +502,7 @@ public final class TuningLab {
             r = load.measure(RUN_SECONDS);
             double seconds = (System.nanoTime() - started) / 1e9;
             if (!p.app.alive()) {
-                p.failure = "the app died under load: " + p.app.tail().lines().reduce((a, b) -> b).orElse("");
+                p.died();
                 return;
             }
             appCores = (p.app.cpuSeconds() - appBefore) / seconds;

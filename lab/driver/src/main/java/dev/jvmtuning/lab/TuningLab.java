@@ -127,7 +127,7 @@ public final class TuningLab {
         }
 
         /** The process is gone: its last line says why. */
-        void died() {
+        void died() throws IOException {
             failure = "the app died under load: " + app.tail().lines().reduce((a, b) -> b).orElse("");
         }
     }

@@ -9,8 +9,8 @@
 # runs.csv and a PNG per scenario. About 5 to 6 minutes a scenario on 2 cores, 3 in quick mode. Needs
 # root (it creates cgroups) and 2 CPUs.
 # Usage: [LAB_QUICK=1] [LAB_RESULTS=DIR] deploy/local/lab.sh [SCENARIO ...]
-#   LAB_QUICK=1 is a rougher run for development (3 rounds of 2 s instead of 4 of 3 s, shorter
-#   warm-ups) that writes target/lab/quick/RESULTS.md instead of lab/results.
+#   LAB_QUICK=1 is a rougher run for development (3 rounds of 2 s instead of 4 of 3 s, no extra rounds for a
+#   wide ratio, shorter warm-ups) that writes target/lab/quick/RESULTS.md instead of lab/results.
 #   LAB_RESULTS=DIR writes a full run's results there instead of lab/results (a run of some scenarios only).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
@@ -85,7 +85,7 @@ LAUNCHER
   java_launchers+=("-Dlab.java.$release=$root/java")
 done
 step "the lab: ${*:-all scenarios}"
-# LAB_OPTS passes -Dlab.rounds=N, -Dlab.run-seconds=S or -Dlab.warmup-seconds=S to change the method.
+# LAB_OPTS passes -Dlab.rounds=N, -Dlab.extra-rounds=N, -Dlab.run-seconds=S or -Dlab.warmup-seconds=S to change the method.
 # The lab's JVM (the load generator) keeps CPU 0 to itself against the app (the app's cgroup pins it to CPU 1),
 # and a higher priority against other work on the machine, as the app's cgroup has.
 started=$SECONDS

@@ -55,7 +55,9 @@ final class LabReport {
                 fresh connections, settles %d s and measures %d s. Drift of the VM (its *steal*, the share of CPU time the
                 hypervisor gave other guests, swings by tens of percent) so hits every setting of a round alike.
                 Phase 1 holds the defaults, the first knob's sweep, the planner's settings and the closed loop's; each later knob's
-                phase its sweep from the best so far, with the best and the settings below compared with it.
+                phase its sweep from the best so far, with the best and the settings below compared with it. After the phases,
+                the planner's and the closed loop's settings whose ratio to the best is not yet known within +/-%.2f run more
+                rounds with the best, two at a time, up to %d more.
                 *req/s* is the mean of a setting's runs with its 95%% confidence interval (Student's t over the runs).
                 A ratio such as *planner/best* comes from the rounds both settings ran in: the geometric mean of the per-round
                 ratios with a 95%% interval (t on their logarithms), so drift shared by a round cancels. A target is met when the
@@ -78,7 +80,7 @@ final class LabReport {
                 settings are read back from the app's metrics.
 
                 """.formatted(TuningLab.APP_CPUS, TuningLab.WARMUP_SECONDS, TuningLab.OBSERVE_SECONDS, TuningLab.ROUNDS, TuningLab.SETTLE_SECONDS,
-                TuningLab.RUN_SECONDS, new Auto().getObservationWindows(), TuningLab.STABLE_ITERATIONS));
+                TuningLab.RUN_SECONDS, TuningLab.TIGHT_HALF_WIDTH, TuningLab.MAX_EXTRA_ROUNDS, new Auto().getObservationWindows(), TuningLab.STABLE_ITERATIONS));
         md.append("## Summary\n\n");
         md.append("| scenario | runtime | default req/s | best req/s (setting) | planner req/s | planner/best | planner/default | p99 planner/best "
                 + "| loop 1/best | loop 2/best | Auto iterations to 0.95 | stable | steal %% |\n".formatted());

@@ -80,6 +80,11 @@ final class Stats {
         return figure.value() <= limit;
     }
 
+    /** Whether the figure's interval is known and lies within halfWidth of its value on either side. */
+    static boolean within(Interval figure, double halfWidth) {
+        return figure.known() && figure.high() - figure.value() <= halfWidth && figure.value() - figure.low() <= halfWidth;
+    }
+
     private static double variance(double[] samples, double mean) {
         double squares = 0;
         for (double x : samples) {

@@ -80,6 +80,9 @@ public final class TuningLab {
     /** Before each run: the clients connect (one a millisecond) and the app wakes its idle threads. */
     static final int SETTLE_SECONDS = 1;
     static final int ROUNDS = Integer.getInteger("lab.rounds", QUICK ? 3 : 4);
+    /** The widest a verdict's ratio may be known to, either side of its value: past it, {@link #tighten} adds rounds. */
+    static final double TIGHT_HALF_WIDTH = 0.05;
+    static final int MAX_EXTRA_ROUNDS = Integer.getInteger("lab.extra-rounds", QUICK ? 0 : 12);
     /** The CPUs of the app's container; the lab's JVM, the load generator, runs on the others (lab.sh pins it). */
     static final String APP_CPUS = System.getProperty("lab.app-cpus", "1");
     static final double AUTO_TARGET = 0.95;
@@ -214,6 +217,7 @@ public final class TuningLab {
                 rounds(scenario, phase);
                 best = best(defaults, sweep);
             }
+            tighten(scenario, best, compared);
             AutoRun auto = auto(scenario, defaults, best, notes);
             return new ScenarioResult(scenario, defaults.measurement(), sweep.stream().map(Setting::measurement).toList(), best.measurement(),
                     planner.measurement(), loop1.measurement(), loop2.measurement(), auto, notes);
@@ -347,7 +351,8 @@ public final class TuningLab {
         String figures = "rate " + Units.number(workload.getRequestsPerSecond()) + "/s, latency " + workload.getMeanLatency()
                 + (spec.getThreads() == null || spec.getThreads().getMax() == null ? "" : ", threads " + spec.getThreads().getMax())
                 + (workload.getCpuPerRequest() == null ? "" : ", CPU " + workload.getCpuPerRequest())
-                + (workload.getDbTimePerRequest() == null ? "" : ", db " + workload.getDbTimePerRequest());
+                + (workload.getDbTimePerRequest() == null ? "" : ", db " + workload.getDbTimePerRequest())
+                + (workload.getAllocationPerRequest() == null ? "" : ", allocating " + workload.getAllocationPerRequest());
         if (result instanceof PlanResult.Rejected rejected) {
             notes.add(origin + " from " + figures + ": " + rejected.reason() + " " + rejected.messages());
             return failed(origin, rejected.reason() + ": " + String.join("; ", rejected.messages()));
@@ -455,8 +460,31 @@ public final class TuningLab {
      * round runs them in reverse, so that a steady drift within a round favours none of them.
      */
     private void rounds(Scenario scenario, List<Setting> settings) throws IOException, InterruptedException {
+        rounds(scenario, settings, ROUNDS);
+    }
+
+    /**
+     * More rounds of the best with each compared setting whose ratio to it is not yet known within +/-{@value #TIGHT_HALF_WIDTH}
+     * (95%), two at a time so that each goes first as often as the best, until none is wide or {@link #MAX_EXTRA_ROUNDS} ran:
+     * the verdicts rest on these ratios, and a setting whose runs agree costs no more time than its phase took.
+     */
+    private void tighten(Scenario scenario, Setting best, List<Setting> compared) throws IOException, InterruptedException {
+        for (int extra = 0; extra < MAX_EXTRA_ROUNDS; extra += 2) {
+            List<Setting> wide = compared.stream().filter(s -> s.process() != best.process() && s.process().measurable()
+                    && !Stats.within(s.measurement().ratio(best.measurement(), Measurement.Run::requestsPerSecond), TIGHT_HALF_WIDTH)).toList();
+            if (wide.isEmpty()) {
+                return;
+            }
+            List<Setting> paired = new ArrayList<>(List.of(best));
+            paired.addAll(wide);
+            log("2 more rounds: %s to the best not yet within +/-%.2f".formatted(wide.stream().map(Setting::label).toList(), TIGHT_HALF_WIDTH));
+            rounds(scenario, paired, 2);
+        }
+    }
+
+    private void rounds(Scenario scenario, List<Setting> settings, int count) throws IOException, InterruptedException {
         List<Instance> distinct = settings.stream().map(Setting::process).filter(Instance::measurable).distinct().toList();
-        for (int r = 0; r < ROUNDS; r++) {
+        for (int r = 0; r < count; r++) {
             round++;
             List<Instance> order = new ArrayList<>(distinct);
             if (r % 2 == 1) {

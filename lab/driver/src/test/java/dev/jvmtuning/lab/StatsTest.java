@@ -77,4 +77,12 @@ class StatsTest {
         assertFalse(Stats.meetsAtMost(new Stats.Interval(1.3, 1.19, 1.4), 1.2), "only the interval reaches under 1.2");
         assertTrue(Stats.meetsAtMost(new Stats.Interval(1.2, 1.1, 1.4), 1.2));
     }
+
+    @Test
+    void aFigureIsKnownWithinAHalfWidthOnBothSidesOfItsValueOnly() {
+        assertTrue(Stats.within(new Stats.Interval(1.00, 0.96, 1.04), 0.05));
+        assertFalse(Stats.within(new Stats.Interval(1.00, 0.94, 1.02), 0.05), "wide below");
+        assertFalse(Stats.within(new Stats.Interval(1.00, 0.99, 1.06), 0.05), "wide above: a ratio's interval is not symmetric");
+        assertFalse(Stats.within(new Stats.Interval(1.00, Double.NaN, Double.NaN), 0.05), "no interval yet");
+    }
 }

@@ -455,10 +455,6 @@ public final class TuningLab {
         }
     }
 
-    /**
-     * Measures the settings in rounds, one after the other, one under load at a time; every other
-     * round runs them in reverse, so that a steady drift within a round favours none of them.
-     */
     private void rounds(Scenario scenario, List<Setting> settings) throws IOException, InterruptedException {
         rounds(scenario, settings, ROUNDS);
     }
@@ -482,6 +478,10 @@ public final class TuningLab {
         }
     }
 
+    /**
+     * Measures the settings in rounds, one after the other, one under load at a time; every other
+     * round runs them in reverse, so that a steady drift within a round favours none of them.
+     */
     private void rounds(Scenario scenario, List<Setting> settings, int count) throws IOException, InterruptedException {
         List<Instance> distinct = settings.stream().map(Setting::process).filter(Instance::measurable).distinct().toList();
         for (int r = 0; r < count; r++) {

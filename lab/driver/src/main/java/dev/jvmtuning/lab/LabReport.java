@@ -69,8 +69,10 @@ final class LabReport {
                 without CPU and connection waits, CPU and connection time per request), *loop 2* the same from loop 1's. *auto n*
                 is mode Auto's loop itself (`AutoLoop`, `MeasuredReplan`: the operator's classes with their defaults, step
                 limit, threshold, regression guard and %d windows a period, each taken fresh from the setting in force under the
-                same load) from the defaults; each setting it
-                moves to is measured in rounds with the best: *Auto iterations to 0.95* counts its iterations until a setting's
+                same load) from the defaults; each new setting it
+                moves to is measured in rounds with a new process of the best started beside it (*best, restarted for auto n*),
+                since a process serves more for many minutes after it starts and the best's own process is by then the oldest:
+                *Auto iterations to 0.95* counts its iterations until a setting's
                 ratio to the best reaches 0.95 by the rule above (0: the defaults already do), *stable* says whether it then kept
                 its settings for %d more iterations. *app cores* is the app's CPU during the runs, *generator cores* the lab
                 JVM's. *clients/req/s* is what Little's law gives a closed loop without think time as its mean response time:
@@ -178,6 +180,7 @@ final class LabReport {
         all.addAll(r.sweep());
         all.addAll(List.of(r.planner(), r.loop1(), r.loop2()));
         all.addAll(r.auto().iterations().stream().skip(1).filter(m -> m.origin().startsWith("auto")).distinct().toList());
+        all.addAll(r.auto().bestRestarted());
         return all;
     }
 

@@ -96,10 +96,11 @@ public final class TuningLab {
 
     /**
      * Mode Auto's loop from the defaults: the setting measured at each iteration (the defaults first),
-     * the first iteration whose ratio to the best reaches 0.95 (its point estimate does; null: not within the cap), and
-     * whether the loop then kept its settings for {@link #STABLE_ITERATIONS} more iterations.
+     * the first iteration whose ratio to the best reaches 0.95 (its point estimate does; null: not within the cap),
+     * whether the loop then kept its settings for {@link #STABLE_ITERATIONS} more iterations, and the best's
+     * processes started beside the loop's new settings, against which those were judged.
      */
-    record AutoRun(List<Measurement> iterations, Integer iterationsTo95, boolean stable) {
+    record AutoRun(List<Measurement> iterations, Integer iterationsTo95, boolean stable, List<Measurement> bestRestarted) {
     }
 
     /** A process of one setting, alive while the scenario may measure it again. */
@@ -151,8 +152,10 @@ public final class TuningLab {
     private final Path agentJar;
     private final Path logs;
     private int round;
-    /** Per scenario: every setting started so far, by its environment, each in a cgroup (slot) of its own. */
+    /** Per scenario: the process of each setting so far, by its environment, for the steps that name it again. */
     private final Map<Map<String, String>, Instance> processes = new HashMap<>();
+    /** Per scenario: every process started, each in a cgroup (slot) of its own. */
+    private final List<Instance> started = new ArrayList<>();
 
     /** {@code appJar}: the Tomcat app; the other runtimes' jars come from -Dlab.app.RUNTIME. */
     private TuningLab(Path appJar, Path agentJar, Path logs) {
@@ -222,9 +225,10 @@ public final class TuningLab {
             return new ScenarioResult(scenario, defaults.measurement(), sweep.stream().map(Setting::measurement).toList(), best.measurement(),
                     planner.measurement(), loop1.measurement(), loop2.measurement(), auto, notes);
         } finally {
-            for (Instance p : processes.values()) {
+            for (Instance p : started) {
                 close(p);
             }
+            started.clear();
             processes.clear();
         }
     }
@@ -276,6 +280,10 @@ public final class TuningLab {
         Instant now = Instant.parse("2026-01-01T00:00:00Z");
         AutoStatus status = AutoLoop.decide(new AutoLoop.Input(spec.getAuto(), null, new AutoSettings(), null, null, null, null, null, replanner, now, null)).status();
         List<Setting> iterations = new ArrayList<>(List.of(defaults));
+        List<Setting> bestRestarted = new ArrayList<>();
+        // A process serves more for many minutes after it starts (the JIT, the heap's shape), so a setting Auto starts is
+        // judged against the best started with it; the earlier phases' processes, the defaults among them, against the best's.
+        Map<Instance, Setting> judges = new HashMap<>();
         Setting current = defaults;
         Integer reached = nearBest(current, best) ? 0 : null;
         int unchangedSince = 0;
@@ -303,20 +311,28 @@ public final class TuningLab {
             notes.add("auto " + i + ": " + status.getState() + (last == null ? "" : ", iteration " + last.getIteration() + " " + last.getVerdict()
                     + ": " + last.getReason()) + "; waiting for " + status.getWaitingFor());
             if (changed) {
+                int before = started.size();
                 current = planned(scenario, "auto " + i, Overlay.spec(spec, status), notes);
-                // A setting an earlier phase measured with the best already has its paired rounds.
-                if (!current.measurement().ratio(best.measurement(), Measurement.Run::requestsPerSecond).known()) {
+                if (started.size() > before) {
+                    Setting restarted = start(scenario, "auto " + i, "best, restarted for auto " + i, best.env());
+                    bestRestarted.add(restarted);
+                    judges.put(current.process(), restarted);
+                    rounds(scenario, List.of(restarted, current));
+                    notes.add("auto " + i + ": " + current.label() + " / the best restarted beside it: "
+                            + LabReport.interval(current.measurement().ratio(restarted.measurement(), Measurement.Run::requestsPerSecond)));
+                } else if (!judges.containsKey(current.process())
+                        && !current.measurement().ratio(best.measurement(), Measurement.Run::requestsPerSecond).known()) {
                     rounds(scenario, List.of(best, current));
                 }
             }
             iterations.add(current);
-            if (reached == null && nearBest(current, best)) {
+            if (reached == null && nearBest(current, judges.getOrDefault(current.process(), best))) {
                 reached = i;
                 unchangedSince = 0;
             }
         }
         return new AutoRun(iterations.stream().map(Setting::measurement).toList(), reached,
-                reached != null && unchangedSince >= STABLE_ITERATIONS);
+                reached != null && unchangedSince >= STABLE_ITERATIONS, bestRestarted.stream().map(Setting::measurement).toList());
     }
 
     private static boolean nearBest(Setting setting, Setting best) {
@@ -390,8 +406,15 @@ public final class TuningLab {
             log(origin + ": same setting as " + earlier.label);
             return new Setting(origin, label + " (= " + earlier.label + ")", earlier);
         }
-        Instance p = new Instance(label, env, processes.size());
-        processes.put(env, p);
+        Setting setting = start(scenario, origin, label, env);
+        processes.put(env, setting.process());
+        return setting;
+    }
+
+    /** Starts a new process of the setting, warmed up and observed as {@link #prepare} says, whether or not one runs already. */
+    private Setting start(Scenario scenario, String origin, String label, Map<String, String> env) throws InterruptedException {
+        Instance p = new Instance(label, env, started.size());
+        started.add(p);
         Path log = logs.resolve(scenario.name() + "-" + label.replaceAll("[^A-Za-z0-9]+", "_") + ".log");
         Container container = Container.withLimits(Integer.toString(p.slot), scenario.cpus(), Units.bytes(scenario.memory()), APP_CPUS);
         try {

@@ -30,7 +30,7 @@ class LabReportTest {
         // loop 1/best per round 0.90, 0.95, 1.0: 0.949, its interval reaching 0.95; loop 2 wholly below
         Measurement loop1 = measured("loop 1", 50, 90, 114, 80);
         Measurement loop2 = measured("loop 2", 60, 80, 97.2, 64);
-        TuningLab.AutoRun auto = new TuningLab.AutoRun(List.of(defaults), null, false);
+        TuningLab.AutoRun auto = new TuningLab.AutoRun(List.of(defaults), null, false, List.of());
         TuningLab.ScenarioResult result = new TuningLab.ScenarioResult(cpuBound, defaults, List.of(best), best, planner, loop1, loop2, auto,
                 List.of());
         LabReport.write(dir, List.of(result), 60, dir.resolve("no.jar"));

@@ -16,42 +16,44 @@
 #    condition's lastTransitionTime (the API server's clock, whole seconds; the readiness probe runs every 2 s).
 #    Prints each time, per variant the median with a bootstrap 95% interval, and the ratio of medians boost/none.
 # 2. After every boost has ended (the pods' applied CPU limit back to 500m), the same open-loop load against each
-#    pod's address: BOOST_LOAD_RATE requests a second for BOOST_LOAD_SECONDS in all, each burning BOOST_LOAD_CPU_MS
-#    of CPU and allocating BOOST_LOAD_ALLOC_KB of garbage (lab workload /work; garbage makes the collector's threads,
-#    as many as the CPUs the JVM was sized for, run beside the requests), with curl from this host. The load is cut into BOOST_LOAD_SLICES slices a variant,
-#    run interleaved: in each round every variant gets one slice, in an order rotated each round, so whatever else
-#    the machine runs meanwhile falls on every variant alike. A slice records the container's throttled periods
-#    (cgroup cpu.stat nr_periods and nr_throttled, before and after) and its requests' latencies, tagged with its
-#    round. The requests, evenly spaced, take 0.4 of the 0.5 CPU by default: what throttles is what the JVM runs
-#    beside them (GC and JIT threads, as many as the CPUs it was sized for).
-#    Prints per variant, pooled over the rounds, the throttled periods of all periods and the latency p50 and p99;
-#    then for boost/none, naive/none and boost/naive the ratio of the throttled-period fractions and the ratio of
-#    the p99s, each with a paired bootstrap 95% interval (the rounds resampled, the same rounds for both variants;
-#    a fixed seed, so --summarize gives the same figures again). The verdicts:
-#      within 5% (of none): yes when both point estimates are within 0.95-1.05 and both intervals overlap 0.95-1.05;
-#        otherwise no. When an interval reaches beyond 0.95-1.05 the yes says so: the run could not tell a 5%
-#        difference from noise, so it is no proof of one within 5%;
+#    pod's address: BOOST_LOAD_RATE requests a second, each burning BOOST_LOAD_CPU_MS of CPU and allocating
+#    BOOST_LOAD_ALLOC_KB of garbage (lab workload /work, the app holding BOOST_LIVE_SET_MB of live heap; garbage makes
+#    the collector's threads, as many as the CPUs the JVM was sized for, run beside the requests), with curl from this
+#    host. Each pod first takes one slice of it unmeasured (round 0: its JIT compiles the request path, its heap takes
+#    its shape), then BOOST_LOAD_SECONDS in all cut into BOOST_LOAD_SLICES slices a variant, run interleaved: in each
+#    round every variant gets one slice, in an order rotated each round, so whatever else the machine runs meanwhile
+#    falls on every variant alike. A slice records the container's throttled periods and CPU time (cgroup cpu.stat,
+#    and cpuacct.usage on v1, before and after) and its requests' latencies, tagged with its round.
+#    Prints per variant, pooled over the measured rounds, the throttled periods of all periods, the latency p50 and
+#    p99 and the CPU a request; then for boost/none, naive/none and boost/naive the ratios of those three, each with a
+#    paired bootstrap 95% interval (the rounds resampled, the same rounds for both variants; a fixed seed, so
+#    --summarize gives the same figures again). The verdicts, on throttling and p99:
+#      at most 5% worse (than none): yes when both point estimates are at most 1.05; a yes whose intervals reach above
+#        1.05 says so: the run could not tell more than 5% from noise;
 #      better than naive: yes when both boost/naive point estimates are below 1 and both intervals' upper ends too
 #        (measurably better); otherwise not shown.
 # Every wait is bounded; the load is bounded in requests and time, to pod addresses only. The benchmark's objects
 # carry the label bench=startup-boost and are deleted at the end, however it ends.
-# Usage: bench-boost.sh                 (about 32 minutes with the defaults on 2 cores: 9 of them the load)
+# Usage: bench-boost.sh                 (about 30 minutes with the defaults on 2 cores: 20 of them the load)
 #        bench-boost.sh --summarize DIR (the figures again, from the files of an earlier run)
-# Knobs: BOOST_ROUNDS (5), BOOST_LOAD_SECONDS (180 a variant, a whole multiple of the slices), BOOST_LOAD_SLICES (6),
-#        BOOST_LOAD_RATE (10), BOOST_LOAD_CPU_MS (40), BOOST_LOAD_ALLOC_KB (0), BOOST_CPU (2), BOOST_WARMUP (30, seconds),
+# Knobs: BOOST_ROUNDS (3), BOOST_LOAD_SECONDS (360 a variant, a whole multiple of the slices), BOOST_LOAD_SLICES (12),
+#        BOOST_LOAD_RATE (10), BOOST_LOAD_CPU_MS (25), BOOST_LOAD_ALLOC_KB (8192), BOOST_LIVE_SET_MB (64),
+#        BOOST_CPU (4: on a 2-core node no faster to start than 2, and a JVM sized for it picks G1 with 4 GC threads),
+#        BOOST_WARMUP (30, seconds),
 #        BOOST_RESULTS (a new directory under /tmp: the times, and per variant VARIANT.throttled with lines
-#        "ROUND PERIODS THROTTLED" and VARIANT.latency with lines "ROUND HTTP-CODE SECONDS"; kept).
+#        "ROUND PERIODS THROTTLED CPU-MICROSECONDS" and VARIANT.latency with lines "ROUND HTTP-CODE SECONDS"; kept).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 export KUBECONFIG="$KUBECONFIG_FILE"
 NS="${NAMESPACE:-shop}"
-ROUNDS="${BOOST_ROUNDS:-5}"
-LOAD_SECONDS="${BOOST_LOAD_SECONDS:-180}"
-SLICES="${BOOST_LOAD_SLICES:-6}"
+ROUNDS="${BOOST_ROUNDS:-3}"
+LOAD_SECONDS="${BOOST_LOAD_SECONDS:-360}"
+SLICES="${BOOST_LOAD_SLICES:-12}"
 LOAD_RATE="${BOOST_LOAD_RATE:-10}"
-LOAD_CPU_MS="${BOOST_LOAD_CPU_MS:-40}"
-LOAD_ALLOC_KB="${BOOST_LOAD_ALLOC_KB:-0}"
-BOOST_CPU="${BOOST_CPU:-2}"
+LOAD_CPU_MS="${BOOST_LOAD_CPU_MS:-25}"
+LOAD_ALLOC_KB="${BOOST_LOAD_ALLOC_KB:-8192}"
+LIVE_SET_MB="${BOOST_LIVE_SET_MB:-64}"
+BOOST_CPU="${BOOST_CPU:-4}"
 WARMUP="${BOOST_WARMUP:-30}"
 LIMIT=500m
 LABEL="bench=startup-boost" # the selector; the objects' metadata says bench: startup-boost
@@ -73,18 +75,25 @@ from resampling import DRAWS, interval_of, seeded
 directory, variants = sys.argv[1], sys.argv[2:]
 def rank(xs, q):
     return xs[max(0, math.ceil(q * len(xs)) - 1)]
-periods, throttled, latencies, asked = {}, {}, {}, {}
+# Per variant and measured round (round 0 is each pod's warm-up): periods, throttled periods, CPU microseconds (None in runs from before it was read), the
+# answered requests' milliseconds and the count of requests sent.
+periods, throttled, used, latencies, sent = {}, {}, {}, {}, {}
 for variant in variants:
     path = os.path.join(directory, variant + ".latency")
     if not os.path.exists(path):
         continue
-    periods[variant], throttled[variant], latencies[variant], asked[variant] = {}, {}, {}, 0
+    periods[variant], throttled[variant], used[variant], latencies[variant], sent[variant] = {}, {}, {}, {}, {}
     for line in open(os.path.join(directory, variant + ".throttled")):
-        r, p, t = line.split()
+        r, p, t, *u = line.split()
+        if r == "0":
+            continue
         periods[variant][r], throttled[variant][r] = int(p), int(t)
+        used[variant][r] = int(u[0]) if u and u[0] else None
     for line in open(path):
         r, code, seconds = line.split()
-        asked[variant] += 1
+        if r == "0":
+            continue
+        sent[variant][r] = sent[variant].get(r, 0) + 1
         if code == "200":
             latencies[variant].setdefault(r, []).append(float(seconds) * 1000)
 # A ratio over zero: equal when both are zero, else unbounded.
@@ -93,43 +102,55 @@ def ratio(a, b):
 # Of no periods (no CPU used) none was throttled.
 def fraction(throttled, periods):
     return throttled / periods if periods else 0.0
-# Pooled over the given rounds (repeats count again): the throttled fraction and the p99, or None with nothing answered.
+FIGURES = ("throttled fraction", "p99", "CPU per request")
+# Pooled over the given rounds (repeats count again): the figures above, each None when unknown (p99: nothing answered;
+# CPU: not read, or nothing sent).
 def pooled(variant, rounds):
     ok = sorted(x for r in rounds for x in latencies[variant].get(r, []))
     share = fraction(sum(throttled[variant][r] for r in rounds), sum(periods[variant][r] for r in rounds))
-    return share, (rank(ok, 0.99) if ok else None)
+    cpu = [used[variant][r] for r in rounds]
+    requests = sum(sent[variant].get(r, 0) for r in rounds)
+    per_request = sum(cpu) / 1000 / requests if None not in cpu and requests else None
+    return share, (rank(ok, 0.99) if ok else None), per_request
 for variant in periods:
     ok = sorted(x for xs in latencies[variant].values() for x in xs)
     t, p = sum(throttled[variant].values()), sum(periods[variant].values())
+    asked = sum(sent[variant].values())
     if not ok:
-        print(f"{variant:6} no request answered (of {asked[variant]})")
+        print(f"{variant:6} no request answered (of {asked})")
         continue
+    cpu = pooled(variant, list(periods[variant]))[2]
     print(f"{variant:6} throttled {t} of {p} periods ({fraction(t, p):.3f}); latency p50 {rank(ok, 0.5):.0f} ms, "
-          f"p99 {rank(ok, 0.99):.0f} ms; {len(ok)} of {asked[variant]} answered 200, {len(periods[variant])} rounds")
+          f"p99 {rank(ok, 0.99):.0f} ms; " + ("" if cpu is None else f"CPU {cpu:.1f} ms a request; ")
+          + f"{len(ok)} of {asked} answered 200, {len(periods[variant])} rounds")
 answered = [v for v in periods if latencies[v]]
 # Rounds are the unit of resampling: every variant ran once in each, so one draw of rounds serves every pair.
 rounds = sorted(set.intersection(*(set(periods[v]) for v in answered))) if answered else []
 pairs = [(a, b) for a, b in (("boost", "none"), ("naive", "none"), ("boost", "naive")) if a in answered and b in answered]
 if not pairs or not rounds:
     sys.exit(0)
+# A figure of nothing answered is taken as unbounded: such a draw counts against the variant that answered nothing. A
+# figure not read at all (CPU in older runs) gives no ratio.
+def ratio_of(x, y, known):
+    return None if not known else math.inf if x is None else 0.0 if y is None else ratio(x, y)
 def ratios(rounds):
     figures = {v: pooled(v, rounds) for v in answered}
-    # A p99 of nothing answered is taken as unbounded: such a draw counts against the variant that answered nothing.
-    return {(a, b): tuple(math.inf if x is None else 0.0 if y is None else ratio(x, y)
-                          for x, y in zip(figures[a], figures[b])) for a, b in pairs}
+    return {(a, b): tuple(ratio_of(x, y, i < 2 or (x is not None and y is not None))
+                          for i, (x, y) in enumerate(zip(figures[a], figures[b]))) for a, b in pairs}
 point = ratios(rounds)
 rng = seeded()
 draws = [ratios(rng.choices(rounds, k=len(rounds))) for _ in range(DRAWS)]
 for a, b in pairs:
-    (throttled_ratio, p99_ratio) = point[(a, b)]
-    (t_low, t_high), (p_low, p_high) = (interval_of(d[(a, b)][i] for d in draws) for i in (0, 1))
-    line = (f"{a}/{b}: throttled fraction {throttled_ratio:.2f} (95% interval {t_low:.2f}-{t_high:.2f}), "
-            f"p99 {p99_ratio:.2f} ({p_low:.2f}-{p_high:.2f}), {len(rounds)} rounds")
+    known = [i for i, x in enumerate(point[(a, b)]) if x is not None]
+    bounds = {i: interval_of(d[(a, b)][i] for d in draws) for i in known}
+    line = f"{a}/{b}: " + ", ".join(f"{FIGURES[i]} {point[(a, b)][i]:.2f} ({bounds[i][0]:.2f}-{bounds[i][1]:.2f})" for i in known)
+    line += f", 95% intervals, {len(rounds)} rounds"
+    # The verdicts are on what the issue of a boost is about: throttling and the slowest answers.
+    (throttled_ratio, p99_ratio) = point[(a, b)][:2]
+    (t_low, t_high), (p_low, p_high) = bounds[0], bounds[1]
     if b == "none":
-        lows, highs = (t_low, p_low), (t_high, p_high)
-        within = all(0.95 <= x <= 1.05 for x in point[(a, b)]) and max(lows) <= 1.05 and min(highs) >= 0.95
-        inside = min(lows) >= 0.95 and max(highs) <= 1.05
-        line += f"; within 5%: {'no' if not within else 'yes' if inside else 'yes, but the intervals reach beyond 0.95-1.05'}"
+        worse = throttled_ratio > 1.05 or p99_ratio > 1.05
+        line += f"; at most 5% worse: {'no' if worse else 'yes' if max(t_high, p_high) <= 1.05 else 'yes, but the intervals reach above 1.05'}"
     else:
         better = throttled_ratio < 1 and p99_ratio < 1 and t_high < 1 and p_high < 1
         line += f"; better than {b}: {'yes' if better else 'not shown'}"
@@ -184,10 +205,12 @@ active_processors() {
   kubectl exec -n "$NS" "$1" -c app -- env -u JAVA_TOOL_OPTIONS java -m jdk.jcmd/sun.tools.jcmd.JCmd 1 VM.flags |
     grep -o -- '-XX:ActiveProcessorCount=[0-9]*' || echo "no -XX:ActiveProcessorCount (the JVM reads its quota)"
 }
-# "PERIODS THROTTLED" from the container's cgroup: v1 and v2 alike.
+# "PERIODS THROTTLED CPU-MICROSECONDS" from the container's cgroup: v1 (cpu.stat and cpuacct.usage in ns) and v2 alike.
 cpu_stat() {
-  kubectl exec -n "$NS" "$1" -c app -- sh -c 'cat /sys/fs/cgroup/cpu/cpu.stat 2>/dev/null || cat /sys/fs/cgroup/cpu.stat' |
-    awk '$1 == "nr_periods" {p = $2} $1 == "nr_throttled" {t = $2} END {print p, t}'
+  kubectl exec -n "$NS" "$1" -c app -- sh -c 'if [ -f /sys/fs/cgroup/cpu.stat ]; then cat /sys/fs/cgroup/cpu.stat;
+      else cat /sys/fs/cgroup/cpu/cpu.stat; echo "usage_ns $(cat /sys/fs/cgroup/cpuacct/cpuacct.usage)"; fi' |
+    awk '$1 == "nr_periods" {p = $2} $1 == "nr_throttled" {t = $2} $1 == "usage_usec" {u = $2} $1 == "usage_ns" {u = int($2 / 1000)}
+      END {print p, t, u}'
 }
 
 # resize POD CPU: the naive boost's in-place change of the container's CPU limit, as any client could make it.
@@ -198,10 +221,10 @@ resize() {
 
 # ---- The variants ----
 
-setup() { # VARIANT CONTAINER-ENV PROFILE-EXTRA
+setup() { # VARIANT CONTAINER-ENV-ENTRIES PROFILE-EXTRA
   workload_deployment "$(deployment_of "$1")" 1 \
     "        resources: {requests: {cpu: 100m, memory: 512Mi}, limits: {cpu: $LIMIT, memory: 512Mi}}
-$2" "" "bench: startup-boost" | kubectl apply -n "$NS" -f - >/dev/null
+        env: [{name: LAB_LIVE_SET_MB, value: \"$LIVE_SET_MB\"}$2]" "" "bench: startup-boost" | kubectl apply -n "$NS" -f - >/dev/null
   kubectl apply -n "$NS" -f - >/dev/null <<YAML
 apiVersion: jvmtuning.dev/v1alpha1
 kind: TuningProfile
@@ -255,7 +278,7 @@ stop() {
 # load ROUND VARIANT POD: one slice of the fixed-rate load against the pod's address, SLICE_SECONDS long; each
 # request's code and seconds, and the slice's throttled periods, appended to the variant's files tagged with ROUND.
 load() {
-  local ip before after periods throttled periods_after throttled_after
+  local ip before after periods throttled used periods_after throttled_after used_after
   local i due now total=$((SLICE_SECONDS * LOAD_RATE)) began
   ip="$(kubectl get pod -n "$NS" "$3" -o jsonpath='{.status.podIP}')"
   before="$(cpu_stat "$3")"
@@ -268,9 +291,9 @@ load() {
   done
   wait
   after="$(cpu_stat "$3")"
-  read -r periods throttled <<<"$before"
-  read -r periods_after throttled_after <<<"$after"
-  echo "$1 $((periods_after - periods)) $((throttled_after - throttled))" >> "$RESULTS/$2.throttled"
+  read -r periods throttled used <<<"$before"
+  read -r periods_after throttled_after used_after <<<"$after"
+  echo "$1 $((periods_after - periods)) $((throttled_after - throttled)) $((used_after - used))" >> "$RESULTS/$2.throttled"
 }
 
 # ---- The run ----
@@ -278,7 +301,7 @@ began=$SECONDS
 step "Three Deployments at limits.cpu $LIMIT, their profiles Applied (results in $RESULTS)"
 kubectl get crd tuningprofiles.jvmtuning.dev >/dev/null || die "no TuningProfile CRD: run deploy/local/demo.sh first"
 setup none "" ""
-setup naive "        env: [{name: JAVA_TOOL_OPTIONS, value: \"-XX:ActiveProcessorCount=$BOOST_CPU\"}]" ""
+setup naive ", {name: JAVA_TOOL_OPTIONS, value: \"-XX:ActiveProcessorCount=$BOOST_CPU\"}" ""
 setup boost "" "  startupBoost: {cpu: \"$BOOST_CPU\", warmUp: ${WARMUP}s}"
 for variant in "${VARIANTS[@]}"; do
   kubectl wait --for=condition=RolloutComplete "tp/$(deployment_of "$variant")" -n "$NS" --timeout=300s >/dev/null
@@ -303,7 +326,15 @@ for round in $(seq "$ROUNDS"); do
 done
 startup_summary "$RESULTS/startup"
 
-step "After the boosts: ${LOAD_RATE} requests/s of ${LOAD_CPU_MS} ms CPU and ${LOAD_ALLOC_KB} KiB of garbage, ${SLICES} rounds of ${SLICE_SECONDS} s against each pod"
+# slice ROUND VARIANT: one slice of the load against the variant's pod, at its own CPU limit, and what it throttled.
+slice() {
+  local pod="${pods[$2]}"
+  at_own_limit "$pod" || die "$pod runs at $(applied_cpu "$pod") CPU, not $LIMIT"
+  load "$1" "$2" "$pod"
+  printf 'round %d %-6s %s\n' "$1" "$2" "$(tail -n 1 "$RESULTS/$2.throttled" | awk '{print $3 " of " $2 " periods throttled"}')"
+}
+
+step "After the boosts: ${LOAD_RATE} requests/s of ${LOAD_CPU_MS} ms CPU and ${LOAD_ALLOC_KB} KiB of garbage, a warm-up (round 0) and ${SLICES} rounds of ${SLICE_SECONDS} s against each pod"
 # Started one at a time as in the rounds, each boost ended before the next starts.
 declare -A pods
 for variant in "${VARIANTS[@]}"; do
@@ -311,16 +342,13 @@ for variant in "${VARIANTS[@]}"; do
   settle "$variant" "${pods[$variant]}"
   : > "$RESULTS/$variant.latency"
   : > "$RESULTS/$variant.throttled"
+  slice 0 "$variant"
 done
 # Interleaved slices, the order rotated each round: what else the machine runs meanwhile falls on every variant alike,
 # and the rounds pair the variants for the intervals.
 for round in $(seq "$SLICES"); do
   for i in 0 1 2; do
-    variant="${VARIANTS[$(((round + i) % 3))]}"
-    pod="${pods[$variant]}"
-    at_own_limit "$pod" || die "$pod runs at $(applied_cpu "$pod") CPU, not $LIMIT"
-    load "$round" "$variant" "$pod"
-    printf 'round %d %-6s %s\n' "$round" "$variant" "$(tail -n 1 "$RESULTS/$variant.throttled" | awk '{print $3 " of " $2 " periods throttled"}')"
+    slice "$round" "${VARIANTS[$(((round + i) % 3))]}"
   done
 done
 load_summary "$RESULTS"

@@ -75,8 +75,8 @@ from resampling import DRAWS, interval_of, seeded
 directory, variants = sys.argv[1], sys.argv[2:]
 def rank(xs, q):
     return xs[max(0, math.ceil(q * len(xs)) - 1)]
-# Per variant and measured round (round 0 is each pod's warm-up): periods, throttled periods, CPU microseconds (None in runs from before it was read), the
-# answered requests' milliseconds and the count of requests sent.
+# Per variant and measured round (round 0 is each pod's warm-up): periods, throttled periods, CPU microseconds (None
+# in runs from before it was read), the answered requests' milliseconds and the count of requests sent.
 periods, throttled, used, latencies, sent = {}, {}, {}, {}, {}
 for variant in variants:
     path = os.path.join(directory, variant + ".latency")
@@ -88,7 +88,7 @@ for variant in variants:
         if r == "0":
             continue
         periods[variant][r], throttled[variant][r] = int(p), int(t)
-        used[variant][r] = int(u[0]) if u and u[0] else None
+        used[variant][r] = int(u[0]) if u else None
     for line in open(path):
         r, code, seconds = line.split()
         if r == "0":

@@ -280,10 +280,9 @@ public final class TuningLab {
         Instant now = Instant.parse("2026-01-01T00:00:00Z");
         AutoStatus status = AutoLoop.decide(new AutoLoop.Input(spec.getAuto(), null, new AutoSettings(), null, null, null, null, null, replanner, now, null)).status();
         List<Setting> iterations = new ArrayList<>(List.of(defaults));
-        List<Setting> bestRestarted = new ArrayList<>();
         // A process serves more for many minutes after it starts (the JIT, the heap's shape), so a setting Auto starts is
         // judged against the best started with it; the earlier phases' processes, the defaults among them, against the best's.
-        Map<Instance, Setting> judges = new HashMap<>();
+        Map<Instance, Setting> judges = new LinkedHashMap<>();
         Setting current = defaults;
         Integer reached = nearBest(current, best) ? 0 : null;
         int unchangedSince = 0;
@@ -313,9 +312,8 @@ public final class TuningLab {
             if (changed) {
                 int before = started.size();
                 current = planned(scenario, "auto " + i, Overlay.spec(spec, status), notes);
-                if (started.size() > before) {
+                if (started.size() > before) { // a process of its own, not an earlier one's
                     Setting restarted = start(scenario, "auto " + i, "best, restarted for auto " + i, best.env());
-                    bestRestarted.add(restarted);
                     judges.put(current.process(), restarted);
                     rounds(scenario, List.of(restarted, current));
                     notes.add("auto " + i + ": " + current.label() + " / the best restarted beside it: "
@@ -332,7 +330,7 @@ public final class TuningLab {
             }
         }
         return new AutoRun(iterations.stream().map(Setting::measurement).toList(), reached,
-                reached != null && unchangedSince >= STABLE_ITERATIONS, bestRestarted.stream().map(Setting::measurement).toList());
+                reached != null && unchangedSince >= STABLE_ITERATIONS, judges.values().stream().map(Setting::measurement).toList());
     }
 
     private static boolean nearBest(Setting setting, Setting best) {

@@ -26,7 +26,8 @@ import java.util.Optional;
  * moves by the threshold. It stops (Converged) when no knob would move, or when steps no longer beat the
  * best period beyond the noise its windows measured ({@link BestSoFar}), and never steps back to settings
  * a period already found no better. After a revert, and once converged, it holds its settings until the
- * workload itself moves. Everything it needs is in its input and the previous status, so a reconcile stays a function
+ * workload itself moves; a reverted step that went further than maxStepPercent (after kept steps the same
+ * way, {@link Steps#limit}) is first followed by one at maxStepPercent. Everything it needs is in its input and the previous status, so a reconcile stays a function
  * of spec, status and metrics. Pure.
  */
 public final class AutoLoop {
@@ -68,7 +69,7 @@ public final class AutoLoop {
                 : COPIER.convertValue(in.previous(), AutoStatus.class);
         Optional<AutoIteration> pending = pending(next);
         if (in.podFailure() != null && pending.isPresent() && in.podFailure().at().isAfter(Instant.parse(next.getChangedAt()))) {
-            revert(next, pending.get(), null, "the pods failed: " + in.podFailure().message(), in.now(), events);
+            revert(in.spec(), next, pending.get(), null, "the pods failed: " + in.podFailure().message(), in.now(), events);
             return waiting(next, events, rollout(next), null);
         }
         if (in.settledAt() == null) {
@@ -101,8 +102,12 @@ public final class AutoLoop {
         next.getWindows().clear();
         switch (next.getState()) {
             case Reverted -> {
-                next.setState(AutoState.Holding).setHoldBaseline(period);
-                return holding(in, next, events);
+                if (!overshot(in.spec(), next)) {
+                    next.setState(AutoState.Holding).setHoldBaseline(period);
+                    return holding(in, next, events);
+                }
+                // A step longer than maxStepPercent went too far: one more from the last good settings, at maxStepPercent, before holding.
+                next.setState(AutoState.Observing);
             }
             case Holding, Converged -> {
                 if (next.getHoldBaseline() == null) {
@@ -120,7 +125,7 @@ public final class AutoLoop {
                 if (pending.isPresent()) {
                     Optional<String> worse = Measures.regression(in.spec(), pending.get().getBefore(), period);
                     if (worse.isPresent()) {
-                        revert(next, pending.get(), period, worse.get(), in.now(), events);
+                        revert(in.spec(), next, pending.get(), period, worse.get(), in.now(), events);
                         return waiting(next, events, rollout(next), null);
                     }
                     pending.get().setAfter(period).setVerdict(AutoVerdict.Kept).setReason(pending.get().getReason() + "; kept: no measure worse");
@@ -156,7 +161,7 @@ public final class AutoLoop {
     /** Windows are being gathered: before the first one that counts, the warm-up; then the windows themselves. */
     private static Decision collecting(Input in, AutoStatus next, List<ProfileEvent> events) {
         Instant countsFrom = countsFrom(in, next);
-        String what = holds(next) || next.getState() == AutoState.Reverted ? holdingFor(in, next) + "; " : "";
+        String what = holds(next) || (next.getState() == AutoState.Reverted && !overshot(in.spec(), next)) ? holdingFor(in, next) + "; " : "";
         if (next.getWindows().isEmpty() && in.now().isBefore(countsFrom)) {
             return waiting(next, events, what + "the warm-up: windows count from " + countsFrom + " (" + in.spec().getWarmUp() + " after "
                     + warmUpFrom(in, next) + "); then " + in.spec().getObservationWindows() + " metrics windows", nextPeriodEnd(in, next));
@@ -231,7 +236,7 @@ public final class AutoLoop {
             converge(in, next, current, period, stalled.get(), false, events);
             return;
         }
-        AutoSettings target = Steps.worthMoving(in.spec(), current, Steps.limit(in.spec(), current, proposed), in.memoryBytes());
+        AutoSettings target = Steps.worthMoving(in.spec(), current, Steps.limit(in.spec(), next.getHistory(), current, proposed), in.memoryBytes());
         Optional<String> why = Steps.significant(in.spec(), current, target, in.memoryBytes());
         if (why.isEmpty()) {
             converge(in, next, current, period, "re-planned " + target + " from " + planned + "; no knob moves by "
@@ -266,17 +271,26 @@ public final class AutoLoop {
         events.add(new ProfileEvent(warning, Reason.AUTO_CONVERGED, reason + "; holding until the workload moves"));
     }
 
+    /** Whether the step just reverted went further than maxStepPercent allows, and was judged by its windows (the pods did not fail). */
+    private static boolean overshot(Auto spec, AutoStatus status) {
+        List<AutoIteration> history = status.getHistory();
+        AutoIteration last = history.isEmpty() ? null : history.get(history.size() - 1);
+        return last != null && last.getVerdict() == AutoVerdict.Reverted && last.getAfter() != null
+                && Steps.beyondLimit(spec, last.getFrom(), last.getTo());
+    }
+
     /** States that hold their settings until the workload shifts. */
     private static boolean holds(AutoStatus status) {
         return status.getState() == AutoState.Holding || status.getState() == AutoState.Converged;
     }
 
-    private static void revert(AutoStatus next, AutoIteration pending, AutoFigures after, String why, Instant now, List<ProfileEvent> events) {
+    private static void revert(Auto spec, AutoStatus next, AutoIteration pending, AutoFigures after, String why, Instant now,
+            List<ProfileEvent> events) {
         pending.setAfter(after).setVerdict(AutoVerdict.Reverted).setReason(why);
         next.setState(AutoState.Reverted).setSettings(next.getLastGood()).setChangedAt(now.toString()).setHoldBaseline(null);
         next.getWindows().clear();
         events.add(new ProfileEvent(true, Reason.AUTO_REVERTED, "reverted " + pending.getTo() + " to " + pending.getFrom() + ": " + why
-                + "; holding until the workload moves"));
+                + (overshot(spec, next) ? "; a step of at most " + spec.getMaxStepPercent() + "% next" : "; holding until the workload moves")));
     }
 
     private static boolean tooSoon(Input in, AutoStatus next) {

@@ -1,7 +1,9 @@
 package dev.jvmtuning.operator.closedloop;
 
 import dev.jvmtuning.operator.api.v1alpha1.Auto;
+import dev.jvmtuning.operator.api.v1alpha1.AutoIteration;
 import dev.jvmtuning.operator.api.v1alpha1.AutoSettings;
+import dev.jvmtuning.operator.api.v1alpha1.AutoVerdict;
 import dev.jvmtuning.operator.api.v1alpha1.Bounds;
 import dev.jvmtuning.operator.model.Setting;
 import dev.jvmtuning.operator.model.Units;
@@ -16,24 +18,45 @@ import java.util.function.Function;
  * which of its moves are worth a rollout (the threshold, judged on each knob as it renders). Pure.
  */
 public final class Steps {
+    /** A run of kept steps doubles the limit at most this often: 100 % grows to 200, 400 and 800 (x2, x3, x5, x9). */
+    static final int MAX_DOUBLINGS = 3;
 
     private Steps() {
     }
 
     /**
-     * The proposal brought into the bounds, then moved at most maxStepPercent from the value in force:
+     * The proposal brought into the bounds, then moved at most the step limit from the value in force:
      * the bounds say where the loop may go, the step limit how fast, so a value in force outside the
      * bounds comes in step by step. A knob the proposal leaves stays; the heap only moves within bounds.
      * A knob whose value in force is unknown has no step to limit: it takes the bounded proposal.
+     * The limit is maxStepPercent, doubled for each step just before this one that moved the knob the same
+     * way and was kept: the windows after each of them found the way no worse, so the loop gallops where
+     * the evidence keeps agreeing, and a revert, a rest or a turn starts it again at maxStepPercent.
+     *
+     * @param history the loop's iterations, oldest first, the last one judged
      */
-    public static AutoSettings limit(Auto spec, AutoSettings current, AutoSettings proposed) {
+    public static AutoSettings limit(Auto spec, List<AutoIteration> history, AutoSettings current, AutoSettings proposed) {
         double step = spec.getMaxStepPercent() / 100.0;
         return new AutoSettings(
-                knob(current.getThreads(), proposed.getThreads(), step, spec.getThreads()),
-                knob(current.getConnectionPool(), proposed.getConnectionPool(), step, spec.getConnectionPool()),
+                knob(current.getThreads(), proposed.getThreads(), step, spec.getThreads(), history, AutoSettings::getThreads),
+                knob(current.getConnectionPool(), proposed.getConnectionPool(), step, spec.getConnectionPool(), history,
+                        AutoSettings::getConnectionPool),
                 // Without bounds the heap is not the loop's: the plan sizes it around the threads.
                 spec.getHeapPercentOfLimit() == null ? null
-                        : knob(current.getHeapPercentOfLimit(), proposed.getHeapPercentOfLimit(), step, spec.getHeapPercentOfLimit()));
+                        : knob(current.getHeapPercentOfLimit(), proposed.getHeapPercentOfLimit(), step, spec.getHeapPercentOfLimit(), history,
+                                AutoSettings::getHeapPercentOfLimit));
+    }
+
+    /** Whether some knob moved from {@code from} to {@code to} by more than maxStepPercent, as only a run of kept steps allows. */
+    public static boolean beyondLimit(Auto spec, AutoSettings from, AutoSettings to) {
+        double step = spec.getMaxStepPercent() / 100.0;
+        return from != null && to != null && (beyond(from.getThreads(), to.getThreads(), step)
+                || beyond(from.getConnectionPool(), to.getConnectionPool(), step)
+                || beyond(from.getHeapPercentOfLimit(), to.getHeapPercentOfLimit(), step));
+    }
+
+    private static boolean beyond(Integer from, Integer to, double step) {
+        return from != null && to != null && (to > Math.floor(from * (1 + step)) || to < Math.ceil(from / (1 + step)));
     }
 
     /**
@@ -65,7 +88,8 @@ public final class Steps {
         return moves.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", moves));
     }
 
-    private static Integer knob(Integer current, Integer proposed, double step, Bounds bounds) {
+    private static Integer knob(Integer current, Integer proposed, double step, Bounds bounds, List<AutoIteration> history,
+            Function<AutoSettings, Integer> knob) {
         if (proposed == null) {
             return current;
         }
@@ -73,7 +97,24 @@ public final class Steps {
         if (current == null) {
             return target;
         }
-        return (int) Math.max(Math.ceil(current / (1 + step)), Math.min(Math.floor(current * (1 + step)), target));
+        double limit = step * (1 << Math.min(MAX_DOUBLINGS, keptRun(history, knob, Integer.signum(target - current))));
+        return (int) Math.max(Math.ceil(current / (1 + limit)), Math.min(Math.floor(current * (1 + limit)), target));
+    }
+
+    /** How many of the last iterations, back from the latest, are kept steps that moved the knob in this direction. */
+    private static int keptRun(List<AutoIteration> history, Function<AutoSettings, Integer> knob, int direction) {
+        int run = 0;
+        for (int i = history.size() - 1; i >= 0; i--) {
+            AutoIteration iteration = history.get(i);
+            Integer from = iteration.getFrom() == null ? null : knob.apply(iteration.getFrom());
+            Integer to = iteration.getTo() == null ? null : knob.apply(iteration.getTo());
+            if (direction == 0 || iteration.getVerdict() != AutoVerdict.Kept || from == null || to == null
+                    || Integer.signum(to - from) != direction) {
+                break;
+            }
+            run++;
+        }
+        return run;
     }
 
     private static Significance significance(Auto spec) {

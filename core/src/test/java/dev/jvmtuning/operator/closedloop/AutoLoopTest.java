@@ -157,17 +157,34 @@ class AutoLoopTest {
     }
 
     @Test
+    void keptStepsTheSameWayLengthenTheNextSoAFarPlanIsReachedInFewerPeriods() {
+        // Allocation-bound on one CPU: 100 clients, and each thread fewer leaves the young generation more room.
+        Function<Integer, Observed> world = threads -> {
+            double rate = 100 + 400.0 * 10 / Math.max(threads, 10);
+            return new Observed().setRequestsPerSecond(rate).setMeanLatencyMillis(100_000 / rate).setCpuCores(0.9).setGcTimePercent(5.0)
+                    .setErrorPercent(0.0);
+        };
+        Driver d = new Driver(fast(), period -> Optional.of(new Replanner.Proposal(new AutoSettings(10, null, null), "the young generation")));
+
+        for (int i = 0; i < 40 && (d.status == null || d.status.getState() != AutoState.Converged); i++) {
+            d.poll(world.apply(d.threads()));
+        }
+
+        assertThat(d.status.getHistory()).filteredOn(it -> it.getVerdict() == AutoVerdict.Kept).extracting(it -> it.getTo().getThreads())
+                .as("halved, then a third, then the plan within a fifth").containsExactly(100, 34, 10);
+        assertThat(d.last().getVerdict()).isEqualTo(AutoVerdict.Converged);
+    }
+
+    @Test
     void aStepThatMakesThingsWorseIsRevertedAndTheLoopHoldsUntilTheWorkloadMoves() {
         Driver d = new Driver(fast(), AutoLoopTest::littlesLaw);
         // CPU-bound past 300 threads: the same rate, each request waits longer for a CPU.
         Function<Integer, Observed> world = threads -> threads <= 300 ? ioBound(threads)
                 : new Observed().setRequestsPerSecond(3000.0).setMeanLatencyMillis(100.0 * threads / 300).setCpuCores(3.0).setErrorPercent(0.0);
-        d.defaultThreads = 150;
+        d.defaultThreads = 300;
 
         d.pollWhileSettled(world, 10);
-        assertThat(d.threads()).isEqualTo(300);
-        d.pollWhileSettled(world, 10);
-        assertThat(d.status.getHistory()).extracting(AutoIteration::getVerdict).containsExactly(AutoVerdict.Kept, AutoVerdict.Pending);
+        assertThat(d.status.getHistory()).extracting(AutoIteration::getVerdict).containsExactly(AutoVerdict.Pending);
         assertThat(d.threads()).isEqualTo(600);
         d.pollWhileSettled(world, 10);
 
@@ -191,6 +208,35 @@ class AutoLoopTest {
         assertThat(d.events.subList(d.events.size() - 2, d.events.size())).extracting(ProfileEvent::reason)
                 .containsExactly(Reason.AUTO_RESUMED, Reason.AUTO_STEP);
         assertThat(d.threads()).as("re-planned, one step at a time").isEqualTo(600);
+    }
+
+    @Test
+    void aStepBeyondTheStepLimitThatIsRevertedIsFollowedByOneWithinItBeforeTheLoopHolds() {
+        Driver d = new Driver(fast(), AutoLoopTest::littlesLaw);
+        // CPU-bound past 300 threads: the same rate, each request waits longer for a CPU.
+        Function<Integer, Observed> world = threads -> threads <= 300 ? ioBound(threads)
+                : new Observed().setRequestsPerSecond(3000.0).setMeanLatencyMillis(100.0 * threads / 300).setCpuCores(3.0).setErrorPercent(0.0);
+        d.defaultThreads = 150;
+
+        d.pollWhileSettled(world, 10);
+        d.pollWhileSettled(world, 10);
+        assertThat(d.threads()).as("after a kept step up, the next may triple").isEqualTo(900);
+        d.pollWhileSettled(world, 10);
+        assertThat(d.threads()).as("reverted").isEqualTo(300);
+        assertThat(d.events.get(d.events.size() - 1).message()).endsWith("a step of at most 100% next");
+        d.pollWhileSettled(world, 10);
+        assertThat(d.threads()).as("one step at the limit").isEqualTo(600);
+        d.pollWhileSettled(world, 10);
+        for (int i = 0; i < 10; i++) {
+            d.poll(world.apply(d.threads()));
+        }
+
+        assertThat(d.status.getHistory()).extracting(it -> it.getTo().getThreads() + " " + it.getVerdict())
+                .containsExactly("300 Kept", "900 Reverted", "600 Reverted");
+        assertThat(d.status.getState()).isEqualTo(AutoState.Holding);
+        assertThat(d.threads()).isEqualTo(300);
+        assertThat(d.events).filteredOn(ProfileEvent::warning).extracting(ProfileEvent::message).last().asString()
+                .endsWith("holding until the workload moves");
     }
 
     @Test

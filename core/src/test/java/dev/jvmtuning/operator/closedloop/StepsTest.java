@@ -3,8 +3,12 @@ package dev.jvmtuning.operator.closedloop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jvmtuning.operator.api.v1alpha1.Auto;
+import dev.jvmtuning.operator.api.v1alpha1.AutoIteration;
 import dev.jvmtuning.operator.api.v1alpha1.AutoSettings;
+import dev.jvmtuning.operator.api.v1alpha1.AutoVerdict;
 import dev.jvmtuning.operator.api.v1alpha1.Bounds;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -30,9 +34,48 @@ class StepsTest {
     void aStepIsLimitedThenBounded(String name, Integer current, Integer proposed, int maxStep, Integer min, Integer max, Integer expected) {
         Auto spec = new Auto().setMaxStepPercent(maxStep).setThreads(new Bounds(min, max));
 
-        AutoSettings limited = Steps.limit(spec, new AutoSettings(current, null, null), new AutoSettings(proposed, null, null));
+        AutoSettings limited = Steps.limit(spec, List.of(), new AutoSettings(current, null, null), new AutoSettings(proposed, null, null));
 
         assertThat(limited.getThreads()).isEqualTo(expected);
+    }
+
+    /** History: the loop's iterations, oldest first, each "threads from > threads to, verdict" (pool moves as "p from > to"). */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            no step before: halved at most                 | -                                                         | 200 | 1    | 100
+            after a kept step down: a third                | 400>200 Kept                                              | 200 | 1    | 67
+            after two: a fifth                             | 800>400 Kept; 400>200 Kept                                | 200 | 1    | 40
+            after three: a ninth                           | 1600>800 Kept; 800>400 Kept; 400>200 Kept                 | 200 | 1    | 23
+            no faster after four                           | 3200>1600 Kept; 1600>800 Kept; 800>400 Kept; 400>200 Kept | 200 | 1    | 23
+            the plan still ends the gallop                 | 800>400 Kept; 400>200 Kept                                | 200 | 150  | 150
+            a turn starts again                            | 100>200 Kept                                              | 200 | 1    | 100
+            a revert starts again                          | 800>400 Kept; 400>200 Reverted                            | 200 | 1    | 100
+            a rest starts again                            | 800>400 Kept; 400>400 Converged                           | 400 | 1    | 200
+            only the run just before counts                | 800>400 Kept; 400>800 Reverted; 800>400 Kept              | 400 | 1    | 134
+            a kept step of the pool alone breaks the run   | 800>400 Kept; p10>20 Kept                                 | 400 | 1    | 200
+            up, after two kept steps up: five times        | 50>100 Kept; 100>200 Kept                                 | 200 | 5000 | 1000
+            """)
+    void keptStepsTheSameWayLengthenTheNextOne(String name, String history, int current, int proposed, int expected) {
+        AutoSettings limited = Steps.limit(new Auto(), history(history), new AutoSettings(current, 10, null), new AutoSettings(proposed, null, null));
+
+        assertThat(limited.getThreads()).isEqualTo(expected);
+    }
+
+    private static List<AutoIteration> history(String text) {
+        if (text == null) {
+            return List.of();
+        }
+        return Arrays.stream(text.split(";\\s*")).map(step -> {
+            String[] fields = step.split("[> ]");
+            AutoVerdict verdict = AutoVerdict.valueOf(fields[2]);
+            if (fields[0].startsWith("p")) {
+                int from = Integer.parseInt(fields[0].substring(1));
+                return new AutoIteration().setFrom(new AutoSettings(400, from, null)).setTo(new AutoSettings(400, Integer.parseInt(fields[1]), null))
+                        .setVerdict(verdict);
+            }
+            return new AutoIteration().setFrom(new AutoSettings(Integer.parseInt(fields[0]), 10, null))
+                    .setTo(new AutoSettings(Integer.parseInt(fields[1]), 10, null)).setVerdict(verdict);
+        }).toList();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -90,7 +133,7 @@ class StepsTest {
     void theHeapMovesOnlyWithinBoundsTheSpecGives(String name, Integer min, Integer max, int current, int proposed, Integer expected) {
         Auto spec = new Auto().setHeapPercentOfLimit(min == null && max == null ? null : new Bounds(min, max));
 
-        assertThat(Steps.limit(spec, new AutoSettings(null, null, current), new AutoSettings(null, null, proposed)).getHeapPercentOfLimit())
+        assertThat(Steps.limit(spec, List.of(), new AutoSettings(null, null, current), new AutoSettings(null, null, proposed)).getHeapPercentOfLimit())
                 .isEqualTo(expected);
     }
 }

@@ -108,6 +108,7 @@ public final class TuningLab {
         final String label;
         final Map<String, String> env;
         final int slot;
+        Container container;
         LabApp app;
         Measurement.Effective effective = Measurement.Effective.UNKNOWN;
         Observed observed;
@@ -416,6 +417,8 @@ public final class TuningLab {
         Path log = logs.resolve(scenario.name() + "-" + label.replaceAll("[^A-Za-z0-9]+", "_") + ".log");
         Container container = Container.withLimits(Integer.toString(p.slot), scenario.cpus(), Units.bytes(scenario.memory()), APP_CPUS);
         try {
+            p.container = container;
+            favour(p);
             TuningProfileSpec target = new TuningProfileSpec().setRuntime(scenario.runtime());
             Map<String, String> environment = new LinkedHashMap<>(scenario.service().environment());
             environment.putAll(env);
@@ -458,11 +461,12 @@ public final class TuningLab {
      * Fresh observation windows of a setting that is up: mode Auto's next period, as its pods would serve it now. Empty
      * when the setting fails, which marks it as a round does.
      */
-    private static List<Observed> observe(Scenario scenario, Instance p, int count) throws InterruptedException {
+    private List<Observed> observe(Scenario scenario, Instance p, int count) throws InterruptedException {
         if (!p.measurable()) {
             return List.of();
         }
         try (ClosedLoopLoad load = new ClosedLoopLoad(p.app.url(scenario.query()), scenario.clients())) {
+            favour(p);
             load.measure(SETTLE_SECONDS);
             List<Observed> windows = windows(scenario, p.app, load, timedScrape(p.app), count);
             if (!p.app.alive()) {
@@ -542,6 +546,7 @@ public final class TuningLab {
         double appCores;
         double generatorCores;
         double steal;
+        favour(p);
         try (ClosedLoopLoad load = new ClosedLoopLoad(p.app.url(scenario.query()), scenario.clients())) {
             load.measure(SETTLE_SECONDS);
             double appBefore = p.app.cpuSeconds();
@@ -563,6 +568,15 @@ public final class TuningLab {
         p.runs.add(new Measurement.Run(round, r.requestsPerSecond(), r.meanMillis(), r.p99Millis(), r.errors(), timeouts, appCores,
                 generatorCores, steal));
         p.peakRssBytes = p.app.peakRssBytes();
+    }
+
+    /** The process about to be loaded gets the CPU's full weight, every other one started the least (see {@link Container#measured}). */
+    private void favour(Instance p) throws IOException {
+        for (Instance other : started) {
+            if (other.container != null) {
+                other.container.measured(other == p);
+            }
+        }
     }
 
     /** The requests HikariCP failed for want of a connection so far (0 without a pool). */

@@ -30,7 +30,9 @@ public class Auto {
     @Default("100")
     @Min(1)
     @Max(1000)
-    @JsonPropertyDescription("Largest change of one knob in one step, in percent of its current value: 100 at most doubles or halves it.")
+    @JsonPropertyDescription("Largest change of one knob in one step, in percent of its current value: 100 at most doubles or halves it. "
+            + "Each kept step just before that moved the knob the same way doubles the limit, up to 3 times (100: x2, x3, x5, x9); "
+            + "a revert, a rest or a turn starts it again.")
     private Integer maxStepPercent = 100;
 
     @Default("10m")

@@ -20,20 +20,42 @@ public final class Container {
      * The highest CPU weight (v1 shares, v2 weight): on its own CPU the app under load still competes
      * with whatever else the machine runs (builds, other benchmarks), and should win as a pod on a
      * node of its own would. The JVM ignores the weight when it counts CPUs (JDK 17.0.5+), so its
-     * defaults are unchanged; the idle apps waiting for their next round use next to nothing of it.
+     * defaults are unchanged.
      */
     private static final int V1_SHARES = 262_144;
     private static final int V2_WEIGHT = 10_000;
+    /**
+     * The lowest, for the apps waiting for their next round on the same CPU: idle, each still spends 1-10 % of a CPU on its
+     * metrics (the agent reads every thread's schedstat each second; 10 % with 3,200 threads), and a dozen of them took a
+     * third of the measured app's CPU at equal weight.
+     */
+    private static final int V1_SHARES_WAITING = 2;
+    private static final int V2_WEIGHT_WAITING = 1;
 
     private final List<Path> procsFiles;
+    /** The file that holds the CPU weight (v1 cpu.shares, v2 cpu.weight); null without limits. */
+    private final Path weightFile;
 
-    private Container(List<Path> procsFiles) {
+    private Container(List<Path> procsFiles, Path weightFile) {
         this.procsFiles = procsFiles;
+        this.weightFile = weightFile;
     }
 
     /** No limits: the process runs where the caller does (for tests that need the app, not its defaults). */
     public static Container unlimited() {
-        return new Container(List.of());
+        return new Container(List.of(), null);
+    }
+
+    /**
+     * The highest CPU weight while the process is measured (or warmed, or observed), the lowest while it waits: the
+     * waiting apps' own background work then runs on what the measured one leaves.
+     */
+    public void measured(boolean measured) throws IOException {
+        if (weightFile != null) {
+            boolean v1 = weightFile.getFileName().toString().equals("cpu.shares");
+            int weight = v1 ? (measured ? V1_SHARES : V1_SHARES_WAITING) : (measured ? V2_WEIGHT : V2_WEIGHT_WAITING);
+            Files.writeString(weightFile, Integer.toString(weight));
+        }
     }
 
     /**
@@ -65,7 +87,7 @@ public final class Container {
                     Files.writeString(cpuset.resolve("cpuset.cpus"), cpuList);
                     procs.add(cpuset.resolve("cgroup.procs"));
                 }
-                return new Container(procs);
+                return new Container(procs, cpu.resolve("cpu.shares"));
             }
             String unified = controllerPath(lines, "");
             Path parent = Path.of("/sys/fs/cgroup" + unified);
@@ -77,7 +99,7 @@ public final class Container {
             if (cpuList != null) {
                 Files.writeString(group.resolve("cpuset.cpus"), cpuList);
             }
-            return new Container(List.of(group.resolve("cgroup.procs")));
+            return new Container(List.of(group.resolve("cgroup.procs")), group.resolve("cpu.weight"));
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException("the lab gives the workload a container's limits through a cgroup it creates, and cannot: "
                     + e + " (it needs root and writable memory, cpu and cpuset controllers under /sys/fs/cgroup)", e);

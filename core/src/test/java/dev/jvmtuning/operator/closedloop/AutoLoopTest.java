@@ -109,6 +109,19 @@ class AutoLoopTest {
                 .setErrorPercent(0.0);
     }
 
+    /** The same service CPU-bound past 300 threads: the same rate, each request waits longer for a CPU. */
+    private static Observed cpuBoundPast300(int threads) {
+        return threads <= 300 ? ioBound(threads)
+                : new Observed().setRequestsPerSecond(3000.0).setMeanLatencyMillis(100.0 * threads / 300).setCpuCores(3.0).setErrorPercent(0.0);
+    }
+
+    /** The loop over that service, planned by Little's law, from {@code threads}. */
+    private static Driver cpuBoundPast300From(int threads) {
+        Driver d = new Driver(fast(), AutoLoopTest::littlesLaw);
+        d.defaultThreads = threads;
+        return d;
+    }
+
     /** The planner for it: Little's law on the declared 10,000 req/s and the period's latency, plus a quarter. */
     private static Optional<Replanner.Replan> littlesLaw(Observed period) {
         int threads = (int) Math.ceil(10_000 * period.getMeanLatencyMillis() / 1000 * 1.25);
@@ -177,11 +190,8 @@ class AutoLoopTest {
 
     @Test
     void aStepThatMakesThingsWorseIsRevertedAndTheLoopHoldsUntilTheWorkloadMoves() {
-        Driver d = new Driver(fast(), AutoLoopTest::littlesLaw);
-        // CPU-bound past 300 threads: the same rate, each request waits longer for a CPU.
-        Function<Integer, Observed> world = threads -> threads <= 300 ? ioBound(threads)
-                : new Observed().setRequestsPerSecond(3000.0).setMeanLatencyMillis(100.0 * threads / 300).setCpuCores(3.0).setErrorPercent(0.0);
-        d.defaultThreads = 300;
+        Driver d = cpuBoundPast300From(300);
+        Function<Integer, Observed> world = AutoLoopTest::cpuBoundPast300;
 
         d.pollWhileSettled(world, 10);
         assertThat(d.status.getHistory()).extracting(AutoIteration::getVerdict).containsExactly(AutoVerdict.Pending);
@@ -212,11 +222,8 @@ class AutoLoopTest {
 
     @Test
     void aStepBeyondTheStepLimitThatIsRevertedIsFollowedByOneWithinItBeforeTheLoopHolds() {
-        Driver d = new Driver(fast(), AutoLoopTest::littlesLaw);
-        // CPU-bound past 300 threads: the same rate, each request waits longer for a CPU.
-        Function<Integer, Observed> world = threads -> threads <= 300 ? ioBound(threads)
-                : new Observed().setRequestsPerSecond(3000.0).setMeanLatencyMillis(100.0 * threads / 300).setCpuCores(3.0).setErrorPercent(0.0);
-        d.defaultThreads = 150;
+        Driver d = cpuBoundPast300From(150);
+        Function<Integer, Observed> world = AutoLoopTest::cpuBoundPast300;
 
         d.pollWhileSettled(world, 10);
         d.pollWhileSettled(world, 10);

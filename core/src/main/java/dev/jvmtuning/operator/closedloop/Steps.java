@@ -56,7 +56,16 @@ public final class Steps {
     }
 
     private static boolean beyond(Integer from, Integer to, double step) {
-        return from != null && to != null && (to > Math.floor(from * (1 + step)) || to < Math.ceil(from / (1 + step)));
+        return from != null && to != null && (to > highest(from, step) || to < lowest(from, step));
+    }
+
+    /** The most a step of {@code step} (a fraction) goes up from {@code value}, and the least it goes down to. */
+    private static int highest(int value, double step) {
+        return (int) Math.floor(value * (1 + step));
+    }
+
+    private static int lowest(int value, double step) {
+        return (int) Math.ceil(value / (1 + step));
     }
 
     /**
@@ -98,7 +107,7 @@ public final class Steps {
             return target;
         }
         double limit = step * (1 << Math.min(MAX_DOUBLINGS, keptRun(history, knob, Integer.signum(target - current))));
-        return (int) Math.max(Math.ceil(current / (1 + limit)), Math.min(Math.floor(current * (1 + limit)), target));
+        return Math.max(lowest(current, limit), Math.min(highest(current, limit), target));
     }
 
     /** How many of the last iterations, back from the latest, are kept steps that moved the knob in this direction. */

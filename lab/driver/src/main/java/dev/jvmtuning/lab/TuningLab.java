@@ -465,8 +465,7 @@ public final class TuningLab {
         if (!p.measurable()) {
             return List.of();
         }
-        try (ClosedLoopLoad load = new ClosedLoopLoad(p.app.url(scenario.query()), scenario.clients())) {
-            favour(p);
+        try (ClosedLoopLoad load = startLoad(scenario, p)) {
             load.measure(SETTLE_SECONDS);
             List<Observed> windows = windows(scenario, p.app, load, timedScrape(p.app), count);
             if (!p.app.alive()) {
@@ -546,8 +545,7 @@ public final class TuningLab {
         double appCores;
         double generatorCores;
         double steal;
-        favour(p);
-        try (ClosedLoopLoad load = new ClosedLoopLoad(p.app.url(scenario.query()), scenario.clients())) {
+        try (ClosedLoopLoad load = startLoad(scenario, p)) {
             load.measure(SETTLE_SECONDS);
             double appBefore = p.app.cpuSeconds();
             long generatorBefore = OWN_CPU.getProcessCpuTime();
@@ -568,6 +566,12 @@ public final class TuningLab {
         p.runs.add(new Measurement.Run(round, r.requestsPerSecond(), r.meanMillis(), r.p99Millis(), r.errors(), timeouts, appCores,
                 generatorCores, steal));
         p.peakRssBytes = p.app.peakRssBytes();
+    }
+
+    /** The scenario's clients on the process, which first gets the CPU's full weight. */
+    private ClosedLoopLoad startLoad(Scenario scenario, Instance p) throws IOException {
+        favour(p);
+        return new ClosedLoopLoad(p.app.url(scenario.query()), scenario.clients());
     }
 
     /** The process about to be loaded gets the CPU's full weight, every other one started the least (see {@link Container#measured}). */

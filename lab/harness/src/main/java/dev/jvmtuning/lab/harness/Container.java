@@ -32,13 +32,17 @@ public final class Container {
     private static final int V1_SHARES_WAITING = 2;
     private static final int V2_WEIGHT_WAITING = 1;
 
-    private final List<Path> procsFiles;
-    /** The file that holds the CPU weight (v1 cpu.shares, v2 cpu.weight); null without limits. */
-    private final Path weightFile;
+    /** The file that holds a cgroup's CPU weight (v1 cpu.shares, v2 cpu.weight) and the values for measured and waiting. */
+    private record Weight(Path file, int measured, int waiting) {
+    }
 
-    private Container(List<Path> procsFiles, Path weightFile) {
+    private final List<Path> procsFiles;
+    /** Null without limits. */
+    private final Weight weight;
+
+    private Container(List<Path> procsFiles, Weight weight) {
         this.procsFiles = procsFiles;
-        this.weightFile = weightFile;
+        this.weight = weight;
     }
 
     /** No limits: the process runs where the caller does (for tests that need the app, not its defaults). */
@@ -46,15 +50,20 @@ public final class Container {
         return new Container(List.of(), null);
     }
 
+    /** A container with limits, starting at the measured process's weight. */
+    private static Container weighted(List<Path> procsFiles, Weight weight) throws IOException {
+        Container container = new Container(procsFiles, weight);
+        container.measured(true);
+        return container;
+    }
+
     /**
      * The highest CPU weight while the process is measured (or warmed, or observed), the lowest while it waits: the
      * waiting apps' own background work then runs on what the measured one leaves.
      */
     public void measured(boolean measured) throws IOException {
-        if (weightFile != null) {
-            boolean v1 = weightFile.getFileName().toString().equals("cpu.shares");
-            int weight = v1 ? (measured ? V1_SHARES : V1_SHARES_WAITING) : (measured ? V2_WEIGHT : V2_WEIGHT_WAITING);
-            Files.writeString(weightFile, Integer.toString(weight));
+        if (weight != null) {
+            Files.writeString(weight.file(), Integer.toString(measured ? weight.measured() : weight.waiting()));
         }
     }
 
@@ -77,7 +86,6 @@ public final class Container {
                 Files.writeString(memory.resolve("memory.limit_in_bytes"), Long.toString(memoryBytes));
                 Files.writeString(cpu.resolve("cpu.cfs_period_us"), Long.toString(CFS_PERIOD_MICROS));
                 Files.writeString(cpu.resolve("cpu.cfs_quota_us"), Long.toString(quota));
-                Files.writeString(cpu.resolve("cpu.shares"), Integer.toString(V1_SHARES));
                 List<Path> procs = new ArrayList<>(List.of(memory.resolve("cgroup.procs"), cpu.resolve("cgroup.procs")));
                 if (cpuList != null) {
                     Path parent = Path.of("/sys/fs/cgroup/cpuset" + controllerPath(lines, "cpuset"));
@@ -87,7 +95,7 @@ public final class Container {
                     Files.writeString(cpuset.resolve("cpuset.cpus"), cpuList);
                     procs.add(cpuset.resolve("cgroup.procs"));
                 }
-                return new Container(procs, cpu.resolve("cpu.shares"));
+                return weighted(procs, new Weight(cpu.resolve("cpu.shares"), V1_SHARES, V1_SHARES_WAITING));
             }
             String unified = controllerPath(lines, "");
             Path parent = Path.of("/sys/fs/cgroup" + unified);
@@ -95,11 +103,10 @@ public final class Container {
             Path group = create(parent, name);
             Files.writeString(group.resolve("memory.max"), Long.toString(memoryBytes));
             Files.writeString(group.resolve("cpu.max"), quota + " " + CFS_PERIOD_MICROS);
-            Files.writeString(group.resolve("cpu.weight"), Integer.toString(V2_WEIGHT));
             if (cpuList != null) {
                 Files.writeString(group.resolve("cpuset.cpus"), cpuList);
             }
-            return new Container(List.of(group.resolve("cgroup.procs")), group.resolve("cpu.weight"));
+            return weighted(List.of(group.resolve("cgroup.procs")), new Weight(group.resolve("cpu.weight"), V2_WEIGHT, V2_WEIGHT_WAITING));
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException("the lab gives the workload a container's limits through a cgroup it creates, and cannot: "
                     + e + " (it needs root and writable memory, cpu and cpuset controllers under /sys/fs/cgroup)", e);

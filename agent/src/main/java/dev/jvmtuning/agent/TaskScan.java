@@ -2,6 +2,8 @@ package dev.jvmtuning.agent;
 
 import dev.jvmtuning.agent.ProcParsers.ContextSwitches;
 import dev.jvmtuning.agent.ProcParsers.Schedstat;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -19,8 +21,10 @@ import java.util.function.LongSupplier;
  * <p>On a saturated CPU the scraping thread gets a sliver of it, so the pass does as little as it can:
  * a thread whose schedstat has not changed has not run since the last pass, so its context switch
  * counts cannot have changed either and its status file (the expensive one) is not read again. A pass
- * also stops at a time budget: threads it did not reach keep their last known counts, which keeps the
- * totals monotonic, and the next pass starts with them.
+ * also stops at a budget of wall time and one of its own CPU time: threads it did not reach keep their
+ * last known counts, which keeps the totals monotonic, and the next pass starts with them. The CPU budget
+ * bounds what the agent costs a JVM of thousands of threads; the wall budget, how stale a collection gets
+ * while the process saturates its CPUs.
  */
 final class TaskScan {
 
@@ -32,6 +36,21 @@ final class TaskScan {
             OptionalLong runQueueWaitNanos,
             OptionalLong jitCompilerCpuNanos,
             long passNanos) {}
+
+    /**
+     * Bounds the pass well inside the operator's 10 s scrape deadline. A tighter budget kept a saturated
+     * process's counters from moving at all (one thread read per scrape with 2000 threads on 2 busy CPUs),
+     * which would blind the context-switch detector exactly when it is needed; jvmtuning_agent_scrape_threads
+     * says how far a pass got.
+     */
+    static final Duration PASS_BUDGET = Duration.ofSeconds(2);
+    /**
+     * The pass's own CPU time: at one collection a second, 2 % of a CPU. A pass of a few hundred threads, busy or idle, fits in
+     * it whole; in a JVM of thousands it reads as many as fit and the next pass goes on from there, so each thread's counts are
+     * a few seconds old at worst and the agent's cost stops growing with the threads. Opening a thread's /proc file is most of
+     * a pass's cost (docs/development/benchmarks.md).
+     */
+    static final Duration PASS_CPU_BUDGET = Duration.ofMillis(20);
 
     private static final String TASKS = "/proc/self/task";
     /** Room for a status file with a long CPU mask; a longer one is cut and its thread skipped. */
@@ -49,6 +68,9 @@ final class TaskScan {
     private final HostFiles files;
     private final LongSupplier nanoClock;
     private final long budgetNanos;
+    /** The calling thread's CPU time in nanoseconds, or a constant where the JVM does not measure it. */
+    private final LongSupplier cpuClock;
+    private final long cpuBudgetNanos;
     private final byte[] statusBuffer = new byte[STATUS_BUFFER_BYTES];
     private final byte[] schedstatBuffer = new byte[SCHEDSTAT_BUFFER_BYTES];
     private final PerThreadCounterSum voluntary = new PerThreadCounterSum();
@@ -59,10 +81,23 @@ final class TaskScan {
     /** The thread after which the next pass starts, so that a pass cut short is continued next time. */
     private long resumeAfterThreadId = -1;
 
-    TaskScan(HostFiles files, LongSupplier nanoClock, Duration budget) {
+    TaskScan(HostFiles files, LongSupplier nanoClock, Duration budget, LongSupplier cpuClock, Duration cpuBudget) {
         this.files = files;
         this.nanoClock = nanoClock;
         this.budgetNanos = budget.toNanos();
+        this.cpuClock = cpuClock;
+        this.cpuBudgetNanos = cpuBudget.toNanos();
+    }
+
+    /** The agent's pass over its own process, on the calling thread's CPU clock. */
+    static TaskScan ofThisProcess(HostFiles files) {
+        return new TaskScan(files, System::nanoTime, PASS_BUDGET, threadCpuClock(), PASS_CPU_BUDGET);
+    }
+
+    /** The calling thread's CPU time, or -1 where the JVM does not measure it (no CPU budget then). */
+    private static LongSupplier threadCpuClock() {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        return threads.isCurrentThreadCpuTimeSupported() ? threads::getCurrentThreadCpuTime : () -> -1;
     }
 
     /**
@@ -71,6 +106,7 @@ final class TaskScan {
      */
     synchronized Optional<Snapshot> snapshot() {
         long started = nanoClock.getAsLong();
+        long cpuStarted = cpuClock.getAsLong();
         Optional<String[]> listed = files.list(TASKS);
         if (listed.isEmpty()) {
             return Optional.empty();
@@ -83,7 +119,7 @@ final class TaskScan {
         int first = firstAfter(threadIds, resumeAfterThreadId);
         int threadsRead = 0;
         for (; threadsRead < threadIds.length; threadsRead++) {
-            if (threadsRead > 0 && nanoClock.getAsLong() - started > budgetNanos) {
+            if (threadsRead > 0 && (nanoClock.getAsLong() - started > budgetNanos || overCpuBudget(cpuStarted))) {
                 break;
             }
             long threadId = threadIds[(first + threadsRead) % threadIds.length];
@@ -92,6 +128,11 @@ final class TaskScan {
         }
         threads = live;
         return Optional.of(totals(threadIds.length, threadsRead, started));
+    }
+
+    /** A clock that does not measure (-1 from a JVM without thread CPU time) never moves: no CPU budget then. */
+    private boolean overCpuBudget(long cpuStarted) {
+        return cpuClock.getAsLong() - cpuStarted > cpuBudgetNanos;
     }
 
     private void read(long threadId, ThreadCounters counters) {

@@ -11,7 +11,6 @@ import io.prometheus.metrics.model.snapshots.MetricMetadata;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.prometheus.metrics.model.snapshots.Unit;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -22,14 +21,6 @@ import java.util.Optional;
  * their own pass.
  */
 final class ThreadSchedulingMetrics implements MultiCollector {
-
-    /**
-     * Bounds the pass well inside the operator's 10 s scrape deadline. A tighter budget kept a saturated
-     * process's counters from moving at all (one thread read per scrape with 2000 threads on 2 busy CPUs),
-     * which would blind the context-switch detector exactly when it is needed; jvmtuning_agent_scrape_threads
-     * says how far a pass got.
-     */
-    static final Duration PASS_BUDGET = Duration.ofSeconds(2);
 
     private static final MetricMetadata CONTEXT_SWITCHES = new MetricMetadata("jvmtuning_context_switches",
             "Context switches of the threads of this process; involuntary ones are preemptions");
@@ -42,13 +33,13 @@ final class ThreadSchedulingMetrics implements MultiCollector {
     private static final MetricMetadata SCRAPE_SECONDS = new MetricMetadata("jvmtuning_agent_scrape_seconds",
             "Time the latest collection's pass over the threads' /proc files took", Unit.SECONDS);
     private static final MetricMetadata SCRAPE_THREADS = new MetricMetadata("jvmtuning_agent_scrape_threads",
-            "Threads the latest collection's pass reached; fewer than jvmtuning_tasks when it ran out of time, "
+            "Threads the latest collection's pass reached; fewer than jvmtuning_tasks when it ran out of its time or CPU budget, "
                     + "and the others kept their last counts");
 
     private final TaskScan scan;
 
     ThreadSchedulingMetrics(HostFiles files) {
-        this(new TaskScan(files, System::nanoTime, PASS_BUDGET));
+        this(TaskScan.ofThisProcess(files));
     }
 
     ThreadSchedulingMetrics(TaskScan scan) {

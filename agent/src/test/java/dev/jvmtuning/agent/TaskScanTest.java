@@ -158,12 +158,46 @@ class TaskScanTest {
     }
 
     @Test
+    void aPassStopsAtItsCpuBudgetHoweverLittleWallTimeItTook() {
+        List.of("100", "101", "102", "103", "104").forEach(threadId -> thread(threadId, 1, 0, 10, 0));
+        AtomicLong cpu = new AtomicLong();
+        // 10 ms of CPU a reading, no wall time: a budget of 25 ms lets the pass start its third thread and no more.
+        TaskScan scan = new TaskScan(files, () -> 0, BUDGET, () -> cpu.getAndAdd(10_000_000L), Duration.ofMillis(25));
+
+        Snapshot first = scan.snapshot().orElseThrow();
+        assertThat(first.threadsRead()).isEqualTo(3);
+        assertThat(first.contextSwitches()).contains(new ContextSwitches(3, 0));
+        Snapshot second = scan.snapshot().orElseThrow();
+        assertThat(second.threadsRead()).isEqualTo(3);
+        assertThat(second.contextSwitches()).as("the next pass reads the other two, then the first again").contains(new ContextSwitches(5, 0));
+    }
+
+    @Test
+    void aPassWaitingForACpuIsNotCutShortByItsCpuBudget() {
+        List.of("100", "101", "102", "103", "104").forEach(threadId -> thread(threadId, 1, 0, 10, 0));
+        // A saturated process: seconds of wall time, each reading a few microseconds of CPU.
+        AtomicLong cpu = new AtomicLong();
+        TaskScan scan = new TaskScan(files, () -> 0, BUDGET, () -> cpu.getAndAdd(5_000L), Duration.ofMillis(25));
+
+        assertThat(scan.snapshot().orElseThrow().threadsRead()).isEqualTo(5);
+    }
+
+    @Test
+    void withoutAThreadCpuClockOnlyTheWallBudgetApplies() {
+        List.of("100", "101", "102", "103", "104").forEach(threadId -> thread(threadId, 1, 0, 10, 0));
+
+        TaskScan scan = new TaskScan(files, () -> 0, BUDGET, () -> -1, Duration.ZERO);
+
+        assertThat(scan.snapshot().orElseThrow().threadsRead()).isEqualTo(5);
+    }
+
+    @Test
     void noProcMeansNoSnapshot() {
         assertThat(scan(BUDGET).snapshot()).isEmpty();
     }
 
     private TaskScan scan(Duration budget) {
-        return new TaskScan(files, () -> clock.getAndAdd(40_000_000L), budget);
+        return new TaskScan(files, () -> clock.getAndAdd(40_000_000L), budget, () -> -1, Duration.ZERO);
     }
 
     private void thread(String threadId, long voluntary, long involuntary, long runNanos, long runQueueWaitNanos) {

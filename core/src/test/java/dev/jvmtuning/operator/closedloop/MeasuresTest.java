@@ -27,6 +27,8 @@ class MeasuresTest {
             server errors appear                                 | 500 | 1000 | 100 | 0 | 2 | 0  | 0.2 | 500  | 1000 | 100 | 2   | 2   | 0  | 0.2 | server errors 0% -> 2%
             GC time quadruples                                   | 500 | 1000 | 100 | 0 | 2 | 0  | 0.2 | 500  | 1000 | 100 | 0   | 8   | 0  | 0.2 | GC time 2% -> 8%
             GC a few points more while serving twice as much     | 1336| 2300 | 759 | 0 | 0.92| 0 | -   | 2655 | 1724 | 376 | 0   | 3.14| 0  | -   | -
+            GC time up tenfold, half as much again served        | 1219| 1240 | 601 | 0 | 1.24| 0 | -   | 1840 | 1840 | 488 | 0   |34.22| 0  | -   | -
+            GC time up, the rate up within the tolerance         | 500 | 1000 | 100 | 0 | 2 | 0  | 0.2 | 540  | 1000 | 100 | 0   | 12  | 0  | 0.2 | GC time 2% -> 12%
             requests wait for connections                        | 500 | 1000 | 100 | 0 | 2 | 0  | 0.2 | 500  | 1000 | 100 | 0   | 2   | 20 | 0.2 | connection waits 0 -> 20 ms per request
             the guardrail is crossed                             | 500 | 1000 | 100 | 0 | 2 | 0  | 0.2 | 500  | 1000 | 100 | 0   | 2   | 0  | 0.6 | guardrail 0.2 -> 0.6, above its max 0.5
             figures the metrics lack are not judged              | 500 | -    | -   | - | - | -  | -   | 500  | 700  | 150 | 2   | 8   | 20 | -   | -

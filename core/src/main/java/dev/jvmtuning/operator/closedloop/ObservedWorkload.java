@@ -53,6 +53,20 @@ public final class ObservedWorkload {
     }
 
     /**
+     * The time a request stood still in stop-the-world pauses. A pause stops the threads that run or wait to run, and a
+     * request blocked on I/O sleeps through it: its call goes on outside the JVM. So pauses take GC's share of wall time
+     * from the time a request runs or waits for a CPU, not from all of it; taken from all of it, an I/O-bound service at a
+     * third of its time in GC read a 300 ms call as 230 ms, and its plan stepped down. Where the CPU a request costs is not
+     * measured, every moment of it counts as running, as a CPU-bound request's do.
+     */
+    private static double gcPauseMillis(Observed observed, Double cpu) {
+        double share = Math.min(MAX_GC_SHARE, zeroIfAbsent(observed.getGcTimePercent()) / 100);
+        double inFlight = observed.getMeanLatencyMillis() - queueWaitMillis(observed) - zeroIfAbsent(observed.getConnectionWaitMillisPerRequest());
+        double runnable = cpu == null ? inFlight * (1 - share) : cpu + zeroIfAbsent(observed.getRunQueueMillisPerRequest());
+        return Math.max(0, Math.min(inFlight, runnable * share / (1 - share)));
+    }
+
+    /**
      * @param observed   a window's figures (per pod)
      * @param targetRate the requests per second the pod must carry (the profile's workload), or null to plan for the rate observed
      * @return the workload to plan with, or empty when the window saw no requests or no request timings
@@ -77,12 +91,11 @@ public final class ObservedWorkload {
         Double cpu = Measures.workCpuMillisPerRequest(observed);
         double congestion = queueWaitMillis(observed) + zeroIfAbsent(observed.getRunQueueMillisPerRequest())
                 + zeroIfAbsent(observed.getConnectionWaitMillisPerRequest());
-        // A stop-the-world pause stops every request in flight, so pauses take the same share of a request's time as of the wall clock.
-        double running = 1 - Math.min(MAX_GC_SHARE, zeroIfAbsent(observed.getGcTimePercent()) / 100);
+        double unpaused = observed.getMeanLatencyMillis() - congestion - gcPauseMillis(observed, cpu);
         // The failed requests (5xx; under overload those that timed out waiting for a connection, their time all wait) did no
         // work: what remains once the waits are out is the served requests' work, spread over all, so it is spread back over them.
         double served = 1 - Math.min(zeroIfAbsent(observed.getErrorPercent()), MAX_FAILED_PERCENT) / 100;
-        double work = (observed.getMeanLatencyMillis() - congestion) * running / served;
+        double work = unpaused / served;
         double measuredService = Math.max(work, cpu == null ? 0 : cpu);
         boolean keepDeclared = measuredService < SMALLEST_MILLIS && declaredService != null;
         double service = keepDeclared ? 1000 * Units.seconds(declaredService) : Math.max(SMALLEST_MILLIS, measuredService);

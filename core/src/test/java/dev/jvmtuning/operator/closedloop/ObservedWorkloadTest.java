@@ -185,12 +185,31 @@ class ObservedWorkloadTest {
     }
 
     @Test
-    void gcPausesAreNotServiceTime() {
+    void gcPausesStopTheTimeARequestRunsOrWaitsToRunNotItsIo() {
         Observed thrashing = observed(150, 300, 4.0, 20.0, null, null);
         thrashing.setGcTimePercent(60.0);
 
         assertThat(ObservedWorkload.estimate(thrashing, null).orElseThrow().getMeanLatency())
-                .as("(300 - 20) ms, of which 60%% stopped for GC").isEqualTo("112ms");
+                .as("300 - 20 ms, less the pauses over its 4 + 20 ms runnable: 24 * 0.6 / 0.4 = 36 ms").isEqualTo("244ms");
+    }
+
+    @Test
+    void anIoBoundRequestSleepsThroughTheGcPauses() {
+        // The lab's io-bound service at 1200 threads: a 100-500 ms call, a third of the time in GC.
+        Observed ioBound = observed(2700, 338, 0.32, 5.0, null, null);
+        ioBound.setGcTimePercent(34.0);
+
+        assertThat(ObservedWorkload.estimate(ioBound, null).orElseThrow().getMeanLatency())
+                .as("338 - 5 ms, less the pauses over its 0.32 + 5 ms runnable: 2.74 ms, not a third of 338").isEqualTo("330.259ms");
+    }
+
+    @Test
+    void withoutTheCpuMeasuredARequestIsStoppedForGcsShareOfItsTime() {
+        Observed thrashing = observed(150, 300, null, 20.0, null, null);
+        thrashing.setGcTimePercent(60.0);
+
+        assertThat(ObservedWorkload.estimate(thrashing, null).orElseThrow().getMeanLatency())
+                .as("300 - 20 ms, less 60%% of the 300 ms in flight").isEqualTo("100ms");
     }
 
     @Test

@@ -184,32 +184,19 @@ class ObservedWorkloadTest {
         assertThat(ObservedWorkload.remeasure(declared, o).orElseThrow().getMeanLatency()).isEqualTo("5ms");
     }
 
-    @Test
-    void gcPausesStopTheTimeARequestRunsOrWaitsToRunNotItsIo() {
-        Observed thrashing = observed(150, 300, 4.0, 20.0, null, null);
-        thrashing.setGcTimePercent(60.0);
+    /** req/s, latency ms, CPU ms, run-queue ms, GC % of wall time; the service time read. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            thrashing: 300 - 20 ms, less the pauses over its 4 + 20 ms runnable (24 * 0.6 / 0.4) | 150  | 300 | 4.0  | 20.0 | 60 | 244ms
+            io-bound at 1200 threads: a 100-500 ms call sleeps through the pauses (2.74 ms)      | 2700 | 338 | 0.32 | 5.0  | 34 | 330.259ms
+            no CPU measured: 300 - 20 ms, less 60% of the 300 ms in flight                       | 150  | 300 | -    | 20.0 | 60 | 100ms
+            """)
+    void gcPausesStopTheTimeARequestRunsOrWaitsToRunNotItsIo(String name, double rate, double latency, Double cpu, double runQueue,
+            double gcPercent, String service) {
+        Observed window = observed(rate, latency, cpu, runQueue, null, null);
+        window.setGcTimePercent(gcPercent);
 
-        assertThat(ObservedWorkload.estimate(thrashing, null).orElseThrow().getMeanLatency())
-                .as("300 - 20 ms, less the pauses over its 4 + 20 ms runnable: 24 * 0.6 / 0.4 = 36 ms").isEqualTo("244ms");
-    }
-
-    @Test
-    void anIoBoundRequestSleepsThroughTheGcPauses() {
-        // The lab's io-bound service at 1200 threads: a 100-500 ms call, a third of the time in GC.
-        Observed ioBound = observed(2700, 338, 0.32, 5.0, null, null);
-        ioBound.setGcTimePercent(34.0);
-
-        assertThat(ObservedWorkload.estimate(ioBound, null).orElseThrow().getMeanLatency())
-                .as("338 - 5 ms, less the pauses over its 0.32 + 5 ms runnable: 2.74 ms, not a third of 338").isEqualTo("330.259ms");
-    }
-
-    @Test
-    void withoutTheCpuMeasuredARequestIsStoppedForGcsShareOfItsTime() {
-        Observed thrashing = observed(150, 300, null, 20.0, null, null);
-        thrashing.setGcTimePercent(60.0);
-
-        assertThat(ObservedWorkload.estimate(thrashing, null).orElseThrow().getMeanLatency())
-                .as("300 - 20 ms, less 60%% of the 300 ms in flight").isEqualTo("100ms");
+        assertThat(ObservedWorkload.estimate(window, null).orElseThrow().getMeanLatency()).isEqualTo(service);
     }
 
     @Test

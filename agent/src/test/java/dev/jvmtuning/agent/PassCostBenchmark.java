@@ -14,16 +14,13 @@ import java.util.function.Supplier;
  * What one pass over /proc/self/task costs the agent's thread in CPU, with and without the pass's CPU budget, and
  * what the agent's whole collection (every collector, its own pass included) costs, in this process of THREADS
  * extra threads: idle ones (parked), or busy ones (each wakes once a second, so every pass reads its status file
- * too). The variants run over the same threads in turn, one collection interval
- * apart as in the agent. Prints the median, p25 and p75 of each variant's CPU milliseconds a pass and the threads
+ * too). The variants run over the same threads in turn, one collection interval apart as in the agent. Prints the median, p25 and p75 of each variant's CPU milliseconds a pass and the threads
  * it read, and the CPU microseconds a read thread cost. Linux only; after {@code ./mvnw -f agent/pom.xml package}:
  * {@code java -cp agent/target/jvm-tuning-agent.jar:agent/target/test-classes dev.jvmtuning.agent.PassCostBenchmark THREADS idle|busy ROUNDS}
  */
 public final class PassCostBenchmark {
 
     private static final Duration WAKE_INTERVAL = Duration.ofSeconds(1);
-    /** The agent's, whose class the shaded jar's other classes load with it. */
-    private static final Duration COLLECTION_INTERVAL = BackgroundCollector.INTERVAL;
 
     private PassCostBenchmark() {}
 
@@ -50,7 +47,7 @@ public final class PassCostBenchmark {
                 }));
         for (int round = -5; round < rounds; round++) {
             for (Variant variant : variants) {
-                Thread.sleep(COLLECTION_INTERVAL.toMillis() / variants.size());
+                Thread.sleep(BackgroundCollector.INTERVAL.toMillis() / variants.size());
                 long started = mx.getCurrentThreadCpuTime();
                 Integer read = variant.collection.get();
                 long cpuNanos = mx.getCurrentThreadCpuTime() - started;

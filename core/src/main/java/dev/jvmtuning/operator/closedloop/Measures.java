@@ -138,7 +138,7 @@ public final class Measures {
         if (rose(before.getErrorPercent(), after.getErrorPercent(), tolerance, ERROR_FLOOR_POINTS)) {
             worse.add("server errors " + text(before.getErrorPercent()) + "% -> " + text(after.getErrorPercent()) + "%");
         }
-        if (!rose(spec, before, after, AutoFigures::getRequestsPerSecond, AutoFigures::getRequestsPerSecondError)
+        if (!servedMore(spec, before, after)
                 && rose(before.getGcTimePercent(), after.getGcTimePercent(), tolerance, GC_FLOOR_POINTS)) {
             worse.add("GC time " + text(before.getGcTimePercent()) + "% -> " + text(after.getGcTimePercent()) + "%");
         }
@@ -168,7 +168,12 @@ public final class Measures {
     private static boolean servedMoreOfAQueue(Auto spec, AutoFigures before, AutoFigures after) {
         Double queued = before.getQueueWaitMillisPerRequest();
         return queued != null && queued > WAIT_FLOOR_MILLIS
-                && rose(spec, before, after, AutoFigures::getRequestsPerSecond, AutoFigures::getRequestsPerSecondError);
+                && servedMore(spec, before, after);
+    }
+
+    /** Whether {@code after} served more requests than {@code before}, beyond the noise. */
+    private static boolean servedMore(Auto spec, AutoFigures before, AutoFigures after) {
+        return rose(spec, before, after, AutoFigures::getRequestsPerSecond, AutoFigures::getRequestsPerSecondError);
     }
 
     /** The latency figure's rise beyond the tolerance, unless the load rose at least as much. */
@@ -192,8 +197,8 @@ public final class Measures {
         if (regression(spec, best, now).isPresent()) {
             return false;
         }
-        boolean moreServed = rose(spec, best, now, AutoFigures::getRequestsPerSecond, AutoFigures::getRequestsPerSecondError);
-        boolean sameLoad = !moreServed && !rose(spec, now, best, AutoFigures::getRequestsPerSecond, AutoFigures::getRequestsPerSecondError);
+        boolean moreServed = servedMore(spec, best, now);
+        boolean sameLoad = !moreServed && !servedMore(spec, now, best);
         return moreServed || sameLoad && (rose(spec, best, now, AutoFigures::getRequestsPerCpuSecond, AutoFigures::getRequestsPerCpuSecondError)
                 || rose(spec, now, best, AutoFigures::getMeanLatencyMillis, AutoFigures::getMeanLatencyMillisError));
     }

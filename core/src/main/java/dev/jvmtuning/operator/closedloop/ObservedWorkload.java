@@ -54,16 +54,17 @@ public final class ObservedWorkload {
 
     /**
      * The time a request stood still in stop-the-world pauses. A pause stops the threads that run or wait to run, and a
-     * request blocked on I/O sleeps through it: its call goes on outside the JVM. So pauses take GC's share of wall time
-     * from the time a request runs or waits for a CPU, not from all of it; taken from all of it, an I/O-bound service at a
-     * third of its time in GC read a 300 ms call as 230 ms, and its plan stepped down. Where the CPU a request costs is not
-     * measured, every moment of it counts as running, as a CPU-bound request's do.
+     * request blocked on I/O sleeps through it: its call goes on outside the JVM. So pauses stretch the time a request
+     * runs or waits for a CPU by GC's share of wall time, and no more (docs/development/lab.md: taken from all of a request's
+     * time, an I/O-bound service's call read far shorter than it was). Where the CPU a request costs is not measured,
+     * all its time in flight counts as running, as a CPU-bound request's does.
+     *
+     * @param inFlight the request's time once it had a worker and a connection: its work, run-queue delay and pauses
      */
-    private static double gcPauseMillis(Observed observed, Double cpu) {
+    private static double gcPauseMillis(Observed observed, Double cpu, double inFlight) {
         double share = Math.min(MAX_GC_SHARE, zeroIfAbsent(observed.getGcTimePercent()) / 100);
-        double inFlight = observed.getMeanLatencyMillis() - queueWaitMillis(observed) - zeroIfAbsent(observed.getConnectionWaitMillisPerRequest());
-        double runnable = cpu == null ? inFlight * (1 - share) : cpu + zeroIfAbsent(observed.getRunQueueMillisPerRequest());
-        return Math.max(0, Math.min(inFlight, runnable * share / (1 - share)));
+        double pauses = cpu == null ? inFlight * share : (cpu + zeroIfAbsent(observed.getRunQueueMillisPerRequest())) * share / (1 - share);
+        return Math.max(0, Math.min(inFlight, pauses));
     }
 
     /**
@@ -89,9 +90,8 @@ public final class ObservedWorkload {
             return Optional.empty();
         }
         Double cpu = Measures.workCpuMillisPerRequest(observed);
-        double congestion = queueWaitMillis(observed) + zeroIfAbsent(observed.getRunQueueMillisPerRequest())
-                + zeroIfAbsent(observed.getConnectionWaitMillisPerRequest());
-        double unpaused = observed.getMeanLatencyMillis() - congestion - gcPauseMillis(observed, cpu);
+        double inFlight = observed.getMeanLatencyMillis() - queueWaitMillis(observed) - zeroIfAbsent(observed.getConnectionWaitMillisPerRequest());
+        double unpaused = inFlight - zeroIfAbsent(observed.getRunQueueMillisPerRequest()) - gcPauseMillis(observed, cpu, inFlight);
         // The failed requests (5xx; under overload those that timed out waiting for a connection, their time all wait) did no
         // work: what remains once the waits are out is the served requests' work, spread over all, so it is spread back over them.
         double served = 1 - Math.min(zeroIfAbsent(observed.getErrorPercent()), MAX_FAILED_PERCENT) / 100;

@@ -42,27 +42,46 @@ final class ProcParsers {
     }
 
     private static final byte[] NAME = "Name:".getBytes(StandardCharsets.US_ASCII);
+
+    /** What a JVM thread does, as far as the agent's figures care. */
+    enum ThreadRole { JIT_COMPILER, GARBAGE_COLLECTOR, OTHER }
+
     /**
      * HotSpot names its compiler threads "C1 CompilerThread0", "C2 CompilerThread1", and Graal's
      * "JVMCI CompilerThread0" or "JVMCI-native CompilerThread0"; the kernel keeps the first 15 bytes.
      */
-    private static final byte[][] JIT_COMPILER_NAMES = {
-        "C1 CompilerThre".getBytes(StandardCharsets.US_ASCII),
-        "C2 CompilerThre".getBytes(StandardCharsets.US_ASCII),
-        "JVMCI".getBytes(StandardCharsets.US_ASCII)};
+    private static final byte[][] JIT_COMPILER_NAMES = ascii("C1 CompilerThre", "C2 CompilerThre", "JVMCI");
+    /**
+     * The collectors' threads as JDK 17 to 25 name them: G1's and Parallel's workers ("GC Thread#0"), G1's concurrent and
+     * refinement threads, ZGC's (generational or not) and Shenandoah's. Serial collects on the VM thread, which otherwise only
+     * brings the other threads to safepoints, so its time counts as the collector's.
+     */
+    private static final byte[][] GARBAGE_COLLECTOR_NAMES = ascii("GC Thread#", "G1 ", "VM Thread", "ZDirector", "ZDriver",
+            "ZStat", "ZUncommitter", "ZUnmapper", "ZWorker", "Shenandoah ");
 
-    /** Whether a task's status file (its first {@code length} bytes) names one of the JVM's JIT compiler threads. */
-    static boolean isJitCompiler(byte[] status, int length) {
+    /** The role of a task by the name on the first line of its status file (its first {@code length} bytes). */
+    static ThreadRole threadRole(byte[] status, int length) {
         if (!startsWith(status, 0, length, NAME)) {
-            return false;
+            return ThreadRole.OTHER;
         }
         int name = skipBlanks(status, NAME.length, length);
-        for (byte[] compiler : JIT_COMPILER_NAMES) {
-            if (startsWith(status, name, length, compiler)) {
+        if (startsWithAny(status, name, length, JIT_COMPILER_NAMES)) {
+            return ThreadRole.JIT_COMPILER;
+        }
+        return startsWithAny(status, name, length, GARBAGE_COLLECTOR_NAMES) ? ThreadRole.GARBAGE_COLLECTOR : ThreadRole.OTHER;
+    }
+
+    private static boolean startsWithAny(byte[] bytes, int offset, int length, byte[][] prefixes) {
+        for (byte[] prefix : prefixes) {
+            if (startsWith(bytes, offset, length, prefix)) {
                 return true;
             }
         }
         return false;
+    }
+
+    private static byte[][] ascii(String... names) {
+        return Arrays.stream(names).map(name -> name.getBytes(StandardCharsets.US_ASCII)).toArray(byte[][]::new);
     }
 
     /** schedstat is "time on cpu (ns), time waiting on a run queue (ns), timeslices run". */

@@ -2,6 +2,7 @@ package dev.jvmtuning.agent;
 
 import dev.jvmtuning.agent.ProcParsers.ContextSwitches;
 import dev.jvmtuning.agent.ProcParsers.Schedstat;
+import dev.jvmtuning.agent.ProcParsers.ThreadRole;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
@@ -15,8 +16,9 @@ import java.util.function.LongSupplier;
 /**
  * One pass over /proc/self/task per collection, feeding every per-thread metric: the task directory is
  * listed once and each thread's schedstat and status read at most once. The status's name tells the
- * JIT compiler threads, whose schedstat time on a CPU is what compiling cost: the JVM's own compilation
- * time is wall time, which runs long when the compilers wait for a CPU.
+ * JIT compiler threads and the garbage collector's, whose schedstat time on a CPU is what compiling and
+ * collecting cost: the JVM's own compilation and collection times are wall time, which runs long when
+ * those threads wait for a CPU, and a concurrent collector's work is in neither.
  *
  * <p>On a saturated CPU the scraping thread gets a sliver of it, so the pass does as little as it can:
  * a thread whose schedstat has not changed has not run since the last pass, so its context switch
@@ -35,6 +37,7 @@ final class TaskScan {
             Optional<ContextSwitches> contextSwitches,
             OptionalLong runQueueWaitNanos,
             OptionalLong jitCompilerCpuNanos,
+            OptionalLong garbageCollectorCpuNanos,
             long passNanos) {}
 
     /**
@@ -61,8 +64,8 @@ final class TaskScan {
     private static final class ThreadCounters {
         Schedstat schedstat;
         ContextSwitches contextSwitches;
-        /** Read with the first status: a thread's role does not change, and the compilers never rename theirs. */
-        Boolean jitCompiler;
+        /** Read with the first status: a thread's role does not change, and the JVM never renames its own threads. */
+        ThreadRole role;
     }
 
     private final HostFiles files;
@@ -76,7 +79,8 @@ final class TaskScan {
     private final PerThreadCounterSum voluntary = new PerThreadCounterSum();
     private final PerThreadCounterSum involuntary = new PerThreadCounterSum();
     private final PerThreadCounterSum runQueueWaitNanos = new PerThreadCounterSum();
-    private final PerThreadCounterSum jitCompilerCpuNanos = new PerThreadCounterSum();
+    private final Map<ThreadRole, PerThreadCounterSum> cpuNanosByRole = Map.of(
+            ThreadRole.JIT_COMPILER, new PerThreadCounterSum(), ThreadRole.GARBAGE_COLLECTOR, new PerThreadCounterSum());
     private Map<Long, ThreadCounters> threads = new HashMap<>();
     /** The thread after which the next pass starts, so that a pass cut short is continued next time. */
     private long resumeAfterThreadId = -1;
@@ -142,18 +146,18 @@ final class TaskScan {
                 : ProcParsers.parseSchedstat(schedstatBuffer, length);
         // Less time on a CPU than before: the id was reused by a new thread, whose role is not known yet.
         if (schedstat.isPresent() && counters.schedstat != null && schedstat.get().runNanos() < counters.schedstat.runNanos()) {
-            counters.jitCompiler = null;
+            counters.role = null;
         }
         // Without schedstats (no CONFIG_SCHED_INFO) the kernel writes "0 0 0": nothing to compare.
         boolean mayHaveRun = schedstat.isEmpty() || counters.schedstat == null
                 || schedstat.get().runNanos() == 0 || !schedstat.get().equals(counters.schedstat);
-        if (mayHaveRun || counters.contextSwitches == null || counters.jitCompiler == null) {
+        if (mayHaveRun || counters.contextSwitches == null || counters.role == null) {
             int statusLength = files.read(directory + "/status", statusBuffer);
             if (statusLength >= 0) {
                 ProcParsers.parseContextSwitches(statusBuffer, statusLength)
                         .ifPresent(switches -> counters.contextSwitches = switches);
-                if (counters.jitCompiler == null) {
-                    counters.jitCompiler = ProcParsers.isJitCompiler(statusBuffer, statusLength);
+                if (counters.role == null) {
+                    counters.role = ProcParsers.threadRole(statusBuffer, statusLength);
                 }
             }
         }
@@ -164,7 +168,8 @@ final class TaskScan {
         Map<String, Long> voluntaryByThread = new HashMap<>();
         Map<String, Long> involuntaryByThread = new HashMap<>();
         Map<String, Long> waitByThread = new HashMap<>();
-        Map<String, Long> jitCpuByThread = new HashMap<>();
+        Map<ThreadRole, Map<String, Long>> cpuByRoleAndThread = Map.of(
+                ThreadRole.JIT_COMPILER, new HashMap<>(), ThreadRole.GARBAGE_COLLECTOR, new HashMap<>());
         threads.forEach((threadId, counters) -> {
             String key = String.valueOf(threadId);
             if (counters.contextSwitches != null) {
@@ -173,8 +178,9 @@ final class TaskScan {
             }
             if (counters.schedstat != null) {
                 waitByThread.put(key, counters.schedstat.runQueueWaitNanos());
-                if (Boolean.TRUE.equals(counters.jitCompiler)) {
-                    jitCpuByThread.put(key, counters.schedstat.runNanos());
+                Map<String, Long> cpuByThread = counters.role == null ? null : cpuByRoleAndThread.get(counters.role);
+                if (cpuByThread != null) {
+                    cpuByThread.put(key, counters.schedstat.runNanos());
                 }
             }
         });
@@ -183,10 +189,18 @@ final class TaskScan {
                         voluntary.update(voluntaryByThread), involuntary.update(involuntaryByThread)));
         OptionalLong runQueueWait = waitByThread.isEmpty() ? OptionalLong.empty()
                 : OptionalLong.of(runQueueWaitNanos.update(waitByThread));
-        long jitCpu = jitCompilerCpuNanos.update(jitCpuByThread);
-        // Zero: no compiler thread found yet, or no schedstats; a JVM's compilers always run at start.
-        OptionalLong jitCompilerCpu = jitCpu == 0 ? OptionalLong.empty() : OptionalLong.of(jitCpu);
-        return new Snapshot(tasks, threadsRead, contextSwitches, runQueueWait, jitCompilerCpu, nanoClock.getAsLong() - started);
+        return new Snapshot(tasks, threadsRead, contextSwitches, runQueueWait,
+                cpuNanos(ThreadRole.JIT_COMPILER, cpuByRoleAndThread), cpuNanos(ThreadRole.GARBAGE_COLLECTOR, cpuByRoleAndThread),
+                nanoClock.getAsLong() - started);
+    }
+
+    /**
+     * Zero is no figure: no such thread found yet, or no schedstats. A JVM's compilers always run at start, and its VM thread
+     * (counted as the collector's) at its first safepoint.
+     */
+    private OptionalLong cpuNanos(ThreadRole role, Map<ThreadRole, Map<String, Long>> cpuByRoleAndThread) {
+        long nanos = cpuNanosByRole.get(role).update(cpuByRoleAndThread.get(role));
+        return nanos == 0 ? OptionalLong.empty() : OptionalLong.of(nanos);
     }
 
     /** Numeric task directory names, ascending, so that a pass can resume where the last one stopped. */

@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Context switches, run-queue delay, the JIT compilers' CPU time and task count of this process, and what reading them cost, all
+ * Context switches, run-queue delay, the JIT compilers' and the garbage collector's CPU time and task count of this process, and what reading them cost, all
  * from one pass over /proc/self/task per collection: one collector, so that the metrics cannot each start
  * their own pass.
  */
@@ -28,6 +28,9 @@ final class ThreadSchedulingMetrics implements MultiCollector {
             "Time the threads of this process spent runnable but waiting for a CPU", Unit.SECONDS);
     private static final MetricMetadata JIT_COMPILER_CPU = new MetricMetadata("jvmtuning_jit_compiler_cpu_seconds",
             "Time the JIT compiler threads of this process ran on a CPU", Unit.SECONDS);
+    private static final MetricMetadata GARBAGE_COLLECTOR_CPU = new MetricMetadata("jvmtuning_gc_cpu_seconds",
+            "Time the garbage collector's threads of this process ran on a CPU, concurrent work and the VM thread included",
+            Unit.SECONDS);
     private static final MetricMetadata TASKS = new MetricMetadata("jvmtuning_tasks",
             "Threads of this process as the kernel sees them, JVM-internal ones included");
     private static final MetricMetadata SCRAPE_SECONDS = new MetricMetadata("jvmtuning_agent_scrape_seconds",
@@ -64,15 +67,18 @@ final class ThreadSchedulingMetrics implements MultiCollector {
             pass.contextSwitches().ifPresent(switches -> metrics.add(new CounterSnapshot(CONTEXT_SWITCHES, List.of(
                     counter(switches.voluntary(), Labels.of("kind", "voluntary")),
                     counter(switches.involuntary(), Labels.of("kind", "involuntary"))))));
-            pass.runQueueWaitNanos().ifPresent(nanos -> metrics.add(new CounterSnapshot(RUN_QUEUE_DELAY,
-                    List.of(counter(Unit.nanosToSeconds(nanos), Labels.EMPTY)))));
-            pass.jitCompilerCpuNanos().ifPresent(nanos -> metrics.add(new CounterSnapshot(JIT_COMPILER_CPU,
-                    List.of(counter(Unit.nanosToSeconds(nanos), Labels.EMPTY)))));
+            pass.runQueueWaitNanos().ifPresent(nanos -> metrics.add(seconds(RUN_QUEUE_DELAY, nanos)));
+            pass.jitCompilerCpuNanos().ifPresent(nanos -> metrics.add(seconds(JIT_COMPILER_CPU, nanos)));
+            pass.garbageCollectorCpuNanos().ifPresent(nanos -> metrics.add(seconds(GARBAGE_COLLECTOR_CPU, nanos)));
             metrics.add(gauge(TASKS, pass.tasks()));
             metrics.add(gauge(SCRAPE_SECONDS, Unit.nanosToSeconds(pass.passNanos())));
             metrics.add(gauge(SCRAPE_THREADS, pass.threadsRead()));
         });
         return new MetricSnapshots(metrics);
+    }
+
+    private static CounterSnapshot seconds(MetricMetadata metadata, long nanos) {
+        return new CounterSnapshot(metadata, List.of(counter(Unit.nanosToSeconds(nanos), Labels.EMPTY)));
     }
 
     private static CounterDataPointSnapshot counter(double value, Labels labels) {

@@ -94,6 +94,8 @@ class AgentProcessIT {
         assertThat(second.get("jvmtuning_tasks")).isGreaterThan(3);
         // Every JVM compiles as it starts; its compiler threads' time on a CPU is bounded by the process's.
         assertThat(second.get("jvmtuning_jit_compiler_cpu_seconds_total")).isGreaterThan(0).isLessThan(second.get(PROCESS_CPU));
+        // Every JVM reaches safepoints, which its VM thread runs; with the collector's threads, bounded by the process's CPU too.
+        assertThat(second.get("jvmtuning_gc_cpu_seconds_total")).isGreaterThan(0).isLessThan(second.get(PROCESS_CPU));
         assertThat(second.keySet()).anyMatch(series -> series.startsWith("jvmtuning_vm_option{option=\"MaxHeapSize\""));
     }
 

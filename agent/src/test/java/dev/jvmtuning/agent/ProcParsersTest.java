@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jvmtuning.agent.ProcParsers.CgroupPaths;
 import dev.jvmtuning.agent.ProcParsers.ContextSwitches;
 import dev.jvmtuning.agent.ProcParsers.Schedstat;
+import dev.jvmtuning.agent.ProcParsers.ThreadRole;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ProcParsersTest {
 
@@ -49,13 +52,27 @@ class ProcParsersTest {
 
     @Test
     void tellsTheJitCompilerThreadsByTheirName() {
-        assertThat(jitCompiler(TASK_STATUS)).isTrue();
-        assertThat(jitCompiler("Name:\tC1 CompilerThre\nState:\tS (sleeping)\n")).isTrue();
-        assertThat(jitCompiler("Name:\tJVMCI-native Co\n")).isTrue();
-        assertThat(jitCompiler("Name:\thttp-nio-8080-e\n")).isFalse();
-        assertThat(jitCompiler("Name:\tC2 Compiler\n")).as("cut short").isFalse();
-        assertThat(jitCompiler("State:\tS (sleeping)\nName:\tC2 CompilerThre\n")).as("not the first line").isFalse();
-        assertThat(jitCompiler("")).isFalse();
+        assertThat(role(TASK_STATUS)).isEqualTo(ThreadRole.JIT_COMPILER);
+        assertThat(role("Name:\tC1 CompilerThre\nState:\tS (sleeping)\n")).isEqualTo(ThreadRole.JIT_COMPILER);
+        assertThat(role("Name:\tJVMCI-native Co\n")).isEqualTo(ThreadRole.JIT_COMPILER);
+        assertThat(role("Name:\thttp-nio-8080-e\n")).isEqualTo(ThreadRole.OTHER);
+        assertThat(role("Name:\tC2 Compiler\n")).as("cut short").isEqualTo(ThreadRole.OTHER);
+        assertThat(role("State:\tS (sleeping)\nName:\tC2 CompilerThre\n")).as("not the first line").isEqualTo(ThreadRole.OTHER);
+        assertThat(role("")).isEqualTo(ThreadRole.OTHER);
+    }
+
+    /** The names JDK 17 and 25 give their collectors' threads, as /proc shows them (cut to 15 bytes). */
+    @ParameterizedTest
+    @ValueSource(strings = {"GC Thread#0", "G1 Main Marker", "G1 Conc#0", "G1 Refine#1", "G1 Service", "VM Thread", "ZDirector",
+        "ZDriverMajor", "ZStat", "ZUncommitter#0", "ZUnmapper", "ZWorkerYoung#1", "ZWorkerOld#0", "Shenandoah Cont", "Shenandoah GC T"})
+    void tellsTheGarbageCollectorsThreadsByTheirName(String name) {
+        assertThat(role("Name:\t" + name + "\nState:\tS (sleeping)\n")).isEqualTo(ThreadRole.GARBAGE_COLLECTOR);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"VM Periodic Tas", "Service Thread", "Reference Handl", "Finalizer", "java", "Zipkin-reporter", "GC-logger"})
+    void otherThreadsAreNotTheCollectors(String name) {
+        assertThat(role("Name:\t" + name + "\n")).isEqualTo(ThreadRole.OTHER);
     }
 
     @Test
@@ -131,8 +148,8 @@ class ProcParsersTest {
         assertThat(ProcParsers.parseCgroupPaths("")).isEqualTo(new CgroupPaths(Optional.empty(), Optional.empty()));
     }
 
-    private static boolean jitCompiler(String status) {
+    private static ThreadRole role(String status) {
         byte[] bytes = status.getBytes(StandardCharsets.ISO_8859_1);
-        return ProcParsers.isJitCompiler(bytes, bytes.length);
+        return ProcParsers.threadRole(bytes, bytes.length);
     }
 }

@@ -125,21 +125,40 @@ class TaskScanTest {
     @Test
     void theJitCompilersCpuIsTheirTimeOnACpuKeptWhenOneExits() {
         thread("100", 3, 1, 9_000_000_000L, 5);
-        compilerThread("101", "C2 CompilerThre", 2_000_000_000L);
-        compilerThread("102", "C1 CompilerThre", 500_000_000L);
+        namedThread("101", "C2 CompilerThre", 2_000_000_000L);
+        namedThread("102", "C1 CompilerThre", 500_000_000L);
         TaskScan scan = scan(Duration.ofSeconds(10));
 
         assertThat(scan.snapshot().orElseThrow().jitCompilerCpuNanos()).hasValue(2_500_000_000L);
 
         // A compiler thread the JVM stopped (UseDynamicNumberOfCompilerThreads) keeps what it ran.
         tree.delete("/proc/self/task/102");
-        compilerThread("101", "C2 CompilerThre", 2_100_000_000L);
+        namedThread("101", "C2 CompilerThre", 2_100_000_000L);
         assertThat(scan.snapshot().orElseThrow().jitCompilerCpuNanos()).hasValue(2_600_000_000L);
     }
 
     @Test
+    void theCollectorsCpuIsItsThreadsTimeOnACpuApartFromTheCompilers() {
+        thread("100", 3, 1, 9_000_000_000L, 5);
+        namedThread("101", "C2 CompilerThre", 2_000_000_000L);
+        namedThread("102", "GC Thread#0", 700_000_000L);
+        namedThread("103", "G1 Conc#0", 200_000_000L);
+        namedThread("104", "VM Thread", 100_000_000L);
+        TaskScan scan = scan(Duration.ofSeconds(10));
+
+        Snapshot pass = scan.snapshot().orElseThrow();
+        assertThat(pass.garbageCollectorCpuNanos()).hasValue(1_000_000_000L);
+        assertThat(pass.jitCompilerCpuNanos()).hasValue(2_000_000_000L);
+
+        // G1 stops a worker it no longer needs (UseDynamicNumberOfGCThreads): what it ran stays counted.
+        tree.delete("/proc/self/task/102");
+        namedThread("103", "G1 Conc#0", 300_000_000L);
+        assertThat(scan.snapshot().orElseThrow().garbageCollectorCpuNanos()).hasValue(1_100_000_000L);
+    }
+
+    @Test
     void aCompilersThreadIdReusedByAnotherThreadNoLongerCounts() {
-        compilerThread("101", "C2 CompilerThre", 2_000_000_000L);
+        namedThread("101", "C2 CompilerThre", 2_000_000_000L);
         TaskScan scan = scan(Duration.ofSeconds(10));
         scan.snapshot();
 
@@ -206,7 +225,7 @@ class TaskScanTest {
                 runNanos + " " + runQueueWaitNanos + " " + (voluntary + involuntary) + "\n");
     }
 
-    private void compilerThread(String threadId, String name, long runNanos) {
+    private void namedThread(String threadId, String name, long runNanos) {
         tree.file("/proc/self/task/" + threadId + "/status", status(name, 10, 2));
         tree.file("/proc/self/task/" + threadId + "/schedstat", runNanos + " 0 12\n");
     }

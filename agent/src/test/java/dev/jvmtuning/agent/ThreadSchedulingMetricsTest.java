@@ -105,6 +105,16 @@ class ThreadSchedulingMetricsTest {
     }
 
     @Test
+    void theCollectorsTimeOnACpuIsACounterOfItsOwn() {
+        thread("100", 3, 1, 2_000_000_000L);
+        tree.file("/proc/self/task/101/status", "Name:\tGC Thread#0\nvoluntary_ctxt_switches:\t5\nnonvoluntary_ctxt_switches:\t1\n")
+                .file("/proc/self/task/101/schedstat", "250000000 0 6\n");
+
+        assertThat(Exposition.samples(registry)).containsEntry("jvmtuning_gc_cpu_seconds_total", 0.25)
+                .doesNotContainKey("jvmtuning_jit_compiler_cpu_seconds_total");
+    }
+
+    @Test
     void noSeriesWithoutProc() {
         assertThat(Exposition.text(registry)).doesNotContain("jvmtuning_");
     }

@@ -54,6 +54,7 @@ public final class Measures {
         mean.setP99LatencyMillis(mean(windows, Observed::getP99LatencyMillis));
         mean.setCpuMillisPerRequest(mean(windows, Observed::getCpuMillisPerRequest));
         mean.setCompilationMillisPerRequest(mean(windows, Observed::getCompilationMillisPerRequest));
+        mean.setGcCpuMillisPerRequest(mean(windows, Observed::getGcCpuMillisPerRequest));
         mean.setQueueWaitMillisPerRequest(mean(windows, Observed::getQueueWaitMillisPerRequest));
         mean.setQueuedRequests(mean(windows, Observed::getQueuedRequests));
         mean.setLatencyIncludesQueueWait(last.getLatencyIncludesQueueWait());
@@ -87,14 +88,21 @@ public final class Measures {
     }
 
     /**
-     * The CPU a request costs, in milliseconds, without the JIT compilers' share: compilation is warm-up
-     * work that fades, and a short window after a rollout counts plenty of it; a plan whose CPU bound (R2)
-     * is sized by it keeps an I/O-bound pool too small for good (docs/explanation/closed-loop.md).
+     * The CPU a request costs, in milliseconds, without the JIT compilers' share or the garbage collector's. Compilation is
+     * warm-up work that fades, and a short window after a rollout counts plenty of it; a plan whose CPU bound (R2) is sized
+     * by it keeps an I/O-bound pool too small for good (docs/explanation/closed-loop.md). The collector's CPU depends on the
+     * settings as much as on the requests: each collection scans every thread's stack and the garbage the requests in
+     * flight hold, so it grows with the threads, and counted as the requests' own it capped the lab's io-bound app at half
+     * its best (docs/development/lab.md). The heap rules (R12a, R15) answer for it, and the loop's judgement of each step.
      */
     public static Double workCpuMillisPerRequest(Observed window) {
         Double cpu = window.getCpuMillisPerRequest();
         Double compilation = window.getCompilationMillisPerRequest();
-        return cpu == null || compilation == null ? cpu : Double.valueOf(Math.max(0, cpu - compilation));
+        Double collector = window.getGcCpuMillisPerRequest();
+        if (cpu == null || (compilation == null && collector == null)) {
+            return cpu;
+        }
+        return Math.max(0, cpu - ObservedWorkload.zeroIfAbsent(compilation) - ObservedWorkload.zeroIfAbsent(collector));
     }
 
     /** Requests per CPU-second of the window, the JIT compilers' CPU taken out. */

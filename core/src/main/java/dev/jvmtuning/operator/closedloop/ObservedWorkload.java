@@ -266,7 +266,7 @@ public final class ObservedWorkload {
         return Math.max(counted, observed.getMeanLatencyMillis() - holding);
     }
 
-    private static double zeroIfAbsent(Double value) {
+    static double zeroIfAbsent(Double value) {
         return value == null ? 0 : value;
     }
 

@@ -181,15 +181,16 @@ class MeasuresTest {
     @Test
     void aPeriodCarriesWhatTheRePlanNeedsBeyondTheTimes() {
         Observed a = new Observed().setAllocatedKibPerRequest(2000.0).setQueueWaitMillisPerRequest(10.0).setCompilationMillisPerRequest(0.4)
-                .setLoadedClasses(9000).setEnd("t1");
+                .setGcCpuMillisPerRequest(0.1).setLoadedClasses(9000).setEnd("t1");
         Observed b = new Observed().setAllocatedKibPerRequest(2100.0).setQueueWaitMillisPerRequest(30.0).setCompilationMillisPerRequest(0.2)
-                .setLoadedClasses(9010).setEnd("t2");
+                .setGcCpuMillisPerRequest(0.3).setLoadedClasses(9010).setEnd("t2");
 
         Observed mean = Measures.mean(List.of(a, b));
 
         assertThat(mean.getAllocatedKibPerRequest()).as("R12a's garbage in flight").isEqualTo(2050.0);
         assertThat(mean.getQueueWaitMillisPerRequest()).as("queueing is no service time").isEqualTo(20.0);
         assertThat(mean.getCompilationMillisPerRequest()).isEqualTo(0.3);
+        assertThat(mean.getGcCpuMillisPerRequest()).isEqualTo(0.2);
         assertThat(mean.getLoadedClasses()).as("a gauge: the newest").isEqualTo(9010);
     }
 }

@@ -47,14 +47,20 @@ class ObservedWorkloadTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
-            JIT compilation is not the requests' CPU | 1.08 | 0.8  | 0.28ms
-            the JVM reports no compilation time       | 1.08 | -    | 1.08ms
-            compilation counted past the CPU read     | 0.5  | 0.9  | -
+            JIT compilation is not the requests' CPU   | 1.08 | 0.8  | -    | 0.28ms
+            the JVM reports no compilation time         | 1.08 | -    | -    | 1.08ms
+            compilation counted past the CPU read       | 0.5  | 0.9  | -    | -
+            the collector's CPU is not the requests'    | 0.46 | -    | 0.17 | 0.29ms
+            neither the compilers' nor the collector's  | 1.08 | 0.5  | 0.3  | 0.28ms
+            the two together past the CPU read          | 0.5  | 0.3  | 0.3  | -
             """)
-    void theJitCompilersCpuIsNotTheRequests(String name, double cpu, Double compilation, String cpuPerRequest) {
-        // The lab's io-bound app early after a rollout: 300 ms per request, almost all of it waiting on I/O.
+    void theJitCompilersAndTheCollectorsCpuIsNotTheRequests(String name, double cpu, Double compilation, Double collector,
+            String cpuPerRequest) {
+        // The lab's io-bound app: 300 ms per request, almost all of it waiting on I/O; early after a rollout the compilers
+        // take a share of its CPU, and at 1200 threads the collector a third of it.
         Observed o = observed(668, 300, cpu, null, null, null);
         o.setCompilationMillisPerRequest(compilation);
+        o.setGcCpuMillisPerRequest(collector);
 
         assertThat(ObservedWorkload.estimate(o, null).orElseThrow().getCpuPerRequest()).isEqualTo(cpuPerRequest);
     }

@@ -51,17 +51,19 @@ public record PodSnapshot(
      * @param compilationSeconds     time the JIT compilers spent, counted in the process CPU: their threads' time on a CPU
      *                               (this project's agent), else the JVM's CompilationMXBean, which is wall time and runs
      *                               long when the compilers wait for a CPU
+     * @param collectorCpuSeconds    time the garbage collector's threads spent on a CPU, concurrent work included (this
+     *                               project's agent): the JVM's own GC figures are pause wall time
      */
     public record Service(Double requests, Double requestSeconds, Double runQueueDelaySeconds, Double connectionWaitSeconds,
             Double connectionHoldSeconds, Double serverErrors, Double allocatedBytes, LatencyHistogram latency, Queue queue,
-            Double compilationSeconds) {
+            Double compilationSeconds, Double collectorCpuSeconds) {
         public static final Service NONE = new Service(null, null, null, null, null, null, null);
 
         /** A server without a request-duration histogram or a queue. */
         public Service(Double requests, Double requestSeconds, Double runQueueDelaySeconds, Double connectionWaitSeconds,
                 Double connectionHoldSeconds, Double serverErrors, Double allocatedBytes) {
             this(requests, requestSeconds, runQueueDelaySeconds, connectionWaitSeconds, connectionHoldSeconds, serverErrors, allocatedBytes, null,
-                    Queue.NONE, null);
+                    Queue.NONE, null, null);
         }
     }
 
@@ -90,7 +92,7 @@ public record PodSnapshot(
             "hikaricp_connections_usage_seconds_sum", "jvm_gc_memory_allocated_bytes_total", "jvm_memory_pool_allocated_bytes_total",
             "jvm_classes_loaded_classes", "jvm_classes_currently_loaded", "jetty_threads_jobs", "worker_pool_queue_size", "executor_queued_tasks",
             "worker_pool_queue_delay_seconds_sum", "jvmtuning_jit_compiler_cpu_seconds_total", "jvm_compilation_time_seconds_total",
-            "jvm_compilation_time_ms_total");
+            "jvm_compilation_time_ms_total", "jvmtuning_gc_cpu_seconds_total");
 
     /** Reads a scrape; the first dialect that exposes a figure wins. */
     public static PodSnapshot of(Scrape scrape, long atMillis) {
@@ -131,7 +133,8 @@ public record PodSnapshot(
                                 firstSum(samples, series("jetty_threads_jobs"), series("worker_pool_queue_size").and(PodSnapshot::quarkusWorkers),
                                         series("executor_queued_tasks").and(s -> "worker".equals(s.label("name")))),
                                 firstSum(samples, series("worker_pool_queue_delay_seconds_sum").and(PodSnapshot::quarkusWorkers))),
-                        compilationSeconds(samples)));
+                        compilationSeconds(samples),
+                        firstSum(samples, series("jvmtuning_gc_cpu_seconds_total"))));
     }
 
     /** Quarkus's worker pool (quarkus.thread-pool.*), where @Blocking endpoints run, in Vert.x's pool metrics. */

@@ -34,14 +34,14 @@ public final class Window {
      */
     record ServiceRates(Double requestsPerSecond, Double latencyMillis, Double cpuMillis, Double runQueueMillis,
             Double connectionWaitMillis, Double connectionHoldMillis, Double errorPercent, Double allocatedBytes,
-            Double queueWaitMillis, Double queuedRequests, Double compilationMillis) {
+            Double queueWaitMillis, Double queuedRequests, Double compilationMillis, Double collectorCpuMillis) {
 
         static ServiceRates of(PodSnapshot.Service before, PodSnapshot.Service now, Double cpuSeconds, double seconds) {
             Double requests = increase(before.requests(), now.requests());
             // A gauge read at both ends of the window: their mean stands for the window's (a stuck server queues, serving nothing).
             Double queued = Units.mean(List.of(before.queue(), now.queue()), PodSnapshot.Queue::queued);
             if (requests == null || requests <= 0) {
-                return new ServiceRates(requests == null ? null : 0.0, null, null, null, null, null, null, null, null, queued, null);
+                return new ServiceRates(requests == null ? null : 0.0, null, null, null, null, null, null, null, null, queued, null, null);
             }
             Double queueWait = millisPerRequest(increase(before.queue().waitSeconds(), now.queue().waitSeconds()), requests);
             if (queueWait == null && queued != null) {
@@ -62,7 +62,8 @@ public final class Window {
                     percentOf(failed, requests),
                     perRequest(allocated(before.allocatedBytes(), now.allocatedBytes()), requests),
                     queueWait, queued,
-                    millisPerRequest(increase(before.compilationSeconds(), now.compilationSeconds()), requests));
+                    millisPerRequest(increase(before.compilationSeconds(), now.compilationSeconds()), requests),
+                    millisPerRequest(increase(before.collectorCpuSeconds(), now.collectorCpuSeconds()), requests));
         }
 
         /** The JVM's allocation counters move at collections: a window without one says nothing, it does not say zero. */
@@ -166,6 +167,7 @@ public final class Window {
         observed.setP99LatencyMillis(plus(serverP99, queueWait));
         observed.setCpuMillisPerRequest(mean(rates, r -> r.service().cpuMillis()));
         observed.setCompilationMillisPerRequest(mean(rates, r -> r.service().compilationMillis()));
+        observed.setGcCpuMillisPerRequest(mean(rates, r -> r.service().collectorCpuMillis()));
         observed.setRunQueueMillisPerRequest(mean(rates, r -> r.service().runQueueMillis()));
         observed.setConnectionWaitMillisPerRequest(mean(rates, r -> r.service().connectionWaitMillis()));
         observed.setConnectionHoldMillisPerRequest(mean(rates, r -> r.service().connectionHoldMillis()));

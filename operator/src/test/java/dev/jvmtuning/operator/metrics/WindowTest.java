@@ -89,9 +89,9 @@ class WindowTest {
     @Test
     void requestCountersBecomePerRequestFigures() {
         PodSnapshot before = new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 2.0, 10.0, 200.0, 0.0, 0.5, 9000.0,
-                new PodSnapshot.Service(1000.0, 300.0, 5.0, 2.0, 20.0, 10.0, 1.0e9, null, PodSnapshot.Queue.NONE, 30.0));
+                new PodSnapshot.Service(1000.0, 300.0, 5.0, 2.0, 20.0, 10.0, 1.0e9, null, PodSnapshot.Queue.NONE, 30.0, 40.0));
         PodSnapshot after = new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 14.0, 2.0, 10.0, 200.0, 0.0, 0.5, 9001.0,
-                new PodSnapshot.Service(3000.0, 900.0, 7.0, 2.0, 120.0, 50.0, 1.0e9 + 2000 * 2 * 1024 * 1024.0, null, PodSnapshot.Queue.NONE, 31.0));
+                new PodSnapshot.Service(3000.0, 900.0, 7.0, 2.0, 120.0, 50.0, 1.0e9 + 2000 * 2 * 1024 * 1024.0, null, PodSnapshot.Queue.NONE, 31.0, 40.4));
 
         Observed o = Window.observe(Map.of("a", before), Map.of("a", after), null);
 
@@ -99,6 +99,7 @@ class WindowTest {
         assertThat(o.getMeanLatencyMillis()).isEqualTo(300.0);
         assertThat(o.getCpuMillisPerRequest()).isEqualTo(2.0);
         assertThat(o.getCompilationMillisPerRequest()).as("1 s of JIT over 2000 requests").isEqualTo(0.5);
+        assertThat(o.getGcCpuMillisPerRequest()).as("0.4 s of the collector's CPU over 2000 requests").isEqualTo(0.2);
         assertThat(o.getRunQueueMillisPerRequest()).isEqualTo(1.0);
         assertThat(o.getConnectionWaitMillisPerRequest()).isEqualTo(0.0);
         assertThat(o.getConnectionHoldMillisPerRequest()).as("100 s held by the 1960 requests served").isEqualTo(51.02);
@@ -126,9 +127,9 @@ class WindowTest {
     static Observed overloaded(PodSnapshot.Queue before, PodSnapshot.Queue after) {
         return Window.observe(
                 Map.of("a", new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 2.0, 200.0, 200.0, 0.0, 0.5, null,
-                        new PodSnapshot.Service(1000.0, 20.0, null, null, null, 0.0, null, histogram(1000, 0.02), before, null))),
+                        new PodSnapshot.Service(1000.0, 20.0, null, null, null, 0.0, null, histogram(1000, 0.02), before, null, null))),
                 Map.of("a", new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 12.0, 2.0, 200.0, 200.0, 0.0, 0.5, null,
-                        new PodSnapshot.Service(2000.0, 40.0, null, null, null, 0.0, null, histogram(2000, 0.02), after, null))),
+                        new PodSnapshot.Service(2000.0, 40.0, null, null, null, 0.0, null, histogram(2000, 0.02), after, null, null))),
                 null);
     }
 
@@ -261,10 +262,10 @@ class WindowTest {
         assertThat(p.busyThreads()).isNull();
         assertThat(m.cpuSeconds()).as("Micrometer counts nanoseconds").isEqualTo(2.5);
         assertThat(m.service()).as("management endpoints are not the workload")
-                .isEqualTo(new PodSnapshot.Service(100.0, 30.0, null, 4.0, 5.0, 10.0, 6.0e9, null, PodSnapshot.Queue.NONE, 1.5));
+                .isEqualTo(new PodSnapshot.Service(100.0, 30.0, null, 4.0, 5.0, 10.0, 6.0e9, null, PodSnapshot.Queue.NONE, 1.5, null));
         assertThat(p.cpuSeconds()).isEqualTo(3.0);
         assertThat(p.service()).as("allocation is counted in eden only: the other pools count copies of the same bytes")
-                .isEqualTo(new PodSnapshot.Service(null, null, 0.25, null, null, null, 4.0e9, null, PodSnapshot.Queue.NONE, 2.0));
+                .isEqualTo(new PodSnapshot.Service(null, null, 0.25, null, null, null, 4.0e9, null, PodSnapshot.Queue.NONE, 2.0, null));
         assertThat(m.loadedClasses()).isEqualTo(11_500);
         assertThat(p.loadedClasses()).isEqualTo(9_800);
     }
@@ -277,6 +278,17 @@ class WindowTest {
                 new Sample("jvmtuning_jit_compiler_cpu_seconds_total", Map.of(), 2.0, null)), 0, List.of());
 
         assertThat(PodSnapshot.of(agent, 1).service().compilationSeconds()).isEqualTo(2.0);
+    }
+
+    @Test
+    void theCollectorsCpuIsReadFromTheAgentOnlyNeverFromPauses() {
+        Scrape agent = new Scrape(List.of(
+                new Sample("jvm_gc_collection_seconds_sum", Map.of("gc", "G1 Young Generation"), 3.0, null),
+                new Sample("jvmtuning_gc_cpu_seconds_total", Map.of(), 4.5, null)), 0, List.of());
+        Scrape withoutAgent = new Scrape(List.of(new Sample("jvm_gc_pause_seconds_sum", Map.of(), 3.0, null)), 0, List.of());
+
+        assertThat(PodSnapshot.of(agent, 1).service().collectorCpuSeconds()).isEqualTo(4.5);
+        assertThat(PodSnapshot.of(withoutAgent, 1).service().collectorCpuSeconds()).isNull();
     }
 
     @Test
@@ -297,7 +309,7 @@ class WindowTest {
         java.util.TreeMap<Double, Double> buckets = new java.util.TreeMap<>(Map.of(0.01, under10ms, 0.1, under100ms, 0.2, all,
                 Double.POSITIVE_INFINITY, all));
         return new PodSnapshot(at, 0.0, 0.0, 0.0, 0.0, 10.0, 2.0, 10.0, 200.0, 0.0, 0.5, null,
-                new PodSnapshot.Service(all, all * 0.01, null, null, null, null, null, new LatencyHistogram(buckets), PodSnapshot.Queue.NONE, null));
+                new PodSnapshot.Service(all, all * 0.01, null, null, null, null, null, new LatencyHistogram(buckets), PodSnapshot.Queue.NONE, null, null));
     }
 
     /** Spring Boot on Undertow with a management port of its own: a second XNIO worker, labelled by the agent. */

@@ -63,6 +63,10 @@ public class Observed {
     @JsonPropertyDescription("Of that CPU time, the time the JIT compilers spent, per request, in milliseconds: warm-up work that "
             + "fades, which the closed loop takes out of the CPU a request costs.")
     private Double compilationMillisPerRequest;
+    @JsonPropertyDescription("Of that CPU time, the time the garbage collector's threads spent, per request, in milliseconds (this "
+            + "project's agent): a cost of the current settings as much as of the requests, as every collection scans every thread's "
+            + "stack, which the closed loop takes out of the CPU a request costs when it sizes threads.")
+    private Double gcCpuMillisPerRequest;
     @JsonPropertyDescription("Time the JVM's threads waited for a CPU per request, in milliseconds: CPU contention, not work.")
     private Double runQueueMillisPerRequest;
     @JsonPropertyDescription("Time spent waiting for a database connection per request, in milliseconds.")

@@ -78,11 +78,15 @@ public final class ObservedWorkload {
 
     /**
      * @param declaredService the service time to plan with where the window measures none, or null to plan with the
-     *                        floor then: where the waits it counts take up the whole latency and the CPU it counts is all
-     *                        the JIT compilers', some wait was counted twice (a run-queue delay is the whole process's, the
-     *                        event loop's and the collector's too, and Little's law already put a worker's in its hold),
-     *                        and what is left says only that the requests' time went to waiting for a CPU: fewer
-     *                        threads, which mode Auto takes a bounded step at a time and judges
+     *                        floor then. A window measures none in two cases. Where the waits it counts take up the whole
+     *                        latency and the CPU it counts is all the JIT compilers', some wait was counted twice (a
+     *                        run-queue delay is the whole process's, the event loop's and the collector's too, and
+     *                        Little's law already put a worker's in its hold), and what is left says only that the
+     *                        requests' time went to waiting for a CPU: fewer threads, which mode Auto takes a bounded step
+     *                        at a time and judges. Where GC pauses, more than the waits for a CPU, took the time, the
+     *                        requests' own waits (their calls, their sleeps) are lost among the pauses, and the CPU alone
+     *                        would plan them as if they did nothing but run: the lab's allocation-heavy app at 200 threads,
+     *                        its 10 ms wait hidden in 300 ms of pauses, was planned 2 threads where 10 serve best
      */
     private static Optional<Workload> estimate(Observed observed, Double targetRate, String declaredService) {
         if (observed == null || observed.getMeanLatencyMillis() == null || observed.getRequestsPerSecond() == null
@@ -91,13 +95,16 @@ public final class ObservedWorkload {
         }
         Double cpu = Measures.workCpuMillisPerRequest(observed);
         double inFlight = observed.getMeanLatencyMillis() - queueWaitMillis(observed) - zeroIfAbsent(observed.getConnectionWaitMillisPerRequest());
-        double unpaused = inFlight - zeroIfAbsent(observed.getRunQueueMillisPerRequest()) - gcPauseMillis(observed, cpu, inFlight);
+        double runQueue = zeroIfAbsent(observed.getRunQueueMillisPerRequest());
+        double pauses = gcPauseMillis(observed, cpu, inFlight);
+        double unpaused = inFlight - runQueue - pauses;
         // The failed requests (5xx; under overload those that timed out waiting for a connection, their time all wait) did no
         // work: what remains once the waits are out is the served requests' work, spread over all, so it is spread back over them.
         double served = 1 - Math.min(zeroIfAbsent(observed.getErrorPercent()), MAX_FAILED_PERCENT) / 100;
         double work = unpaused / served;
         double measuredService = Math.max(work, cpu == null ? 0 : cpu);
-        boolean keepDeclared = measuredService < SMALLEST_MILLIS && declaredService != null;
+        boolean pausesHidTheWork = work < SMALLEST_MILLIS && pauses > runQueue;
+        boolean keepDeclared = declaredService != null && (measuredService < SMALLEST_MILLIS || pausesHidTheWork);
         double service = keepDeclared ? 1000 * Units.seconds(declaredService) : Math.max(SMALLEST_MILLIS, measuredService);
 
         Workload workload = new Workload();

@@ -66,6 +66,30 @@ class ObservedWorkloadTest {
     }
 
     @Test
+    void aWindowWhosePausesTookTheRequestsTimeKeepsTheDeclaredServiceTime() {
+        // The lab's allocation-heavy app at its defaults, 200 threads: 1 ms of CPU, a 10 ms wait and 2 MiB of garbage a request;
+        // 353 ms in the server, 51 of them waiting for a CPU, and nearly all the rest stopped by the collector.
+        Observed o = observed(83, 353, 15.0, 51.3, null, null);
+        o.setGcTimePercent(88.0);
+        o.setCompilationMillisPerRequest(0.5);
+        o.setGcCpuMillisPerRequest(12.75);
+        o.setAllocatedKibPerRequest(1533.0);
+        Workload declared = new Workload().setRequestsPerSecond(4545.45).setMeanLatency("11ms").setCpuPerRequest("1ms")
+                .setAllocationPerRequest("2Mi");
+
+        Workload w = ObservedWorkload.remeasure(declared, o).orElseThrow();
+
+        assertThat(w.getMeanLatency()).as("the 10 ms wait is lost among the pauses: the declared time stays").isEqualTo("11ms");
+        assertThat(w.getCpuPerRequest()).as("the CPU is measured all the same, the compilers' and the collector's out").isEqualTo("1.75ms");
+        assertThat(ObservedWorkload.estimate(o, null).orElseThrow().getMeanLatency()).as("nothing declared: the CPU's floor")
+                .isEqualTo("1.75ms");
+        o.setGcTimePercent(2.0);
+        o.setRunQueueMillisPerRequest(360.0);
+        assertThat(ObservedWorkload.remeasure(declared, o).orElseThrow().getMeanLatency())
+                .as("waits for a CPU took the time, not pauses: the CPU's floor, fewer threads").isEqualTo("1.75ms");
+    }
+
+    @Test
     void requestsThatTimedOutWaitingForAConnectionDidNoWork() {
         // The lab's virtual-thread pool-bound app unbounded, 60% of the requests failed after waiting for one of the 10 connections:
         // 295 ms per request, 247 of them waiting for a connection (the failed ones' whole time), 5 for a CPU; the served held one 108 ms.

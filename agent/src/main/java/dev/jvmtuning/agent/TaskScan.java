@@ -7,6 +7,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -79,8 +80,9 @@ final class TaskScan {
     private final PerThreadCounterSum voluntary = new PerThreadCounterSum();
     private final PerThreadCounterSum involuntary = new PerThreadCounterSum();
     private final PerThreadCounterSum runQueueWaitNanos = new PerThreadCounterSum();
-    private final Map<ThreadRole, PerThreadCounterSum> cpuNanosByRole = Map.of(
-            ThreadRole.JIT_COMPILER, new PerThreadCounterSum(), ThreadRole.GARBAGE_COLLECTOR, new PerThreadCounterSum());
+    /** The roles whose threads' time on a CPU the agent sums. */
+    private final Map<ThreadRole, PerThreadCounterSum> cpuNanosByRole = new EnumMap<>(Map.of(
+            ThreadRole.JIT_COMPILER, new PerThreadCounterSum(), ThreadRole.GARBAGE_COLLECTOR, new PerThreadCounterSum()));
     private Map<Long, ThreadCounters> threads = new HashMap<>();
     /** The thread after which the next pass starts, so that a pass cut short is continued next time. */
     private long resumeAfterThreadId = -1;
@@ -168,8 +170,7 @@ final class TaskScan {
         Map<String, Long> voluntaryByThread = new HashMap<>();
         Map<String, Long> involuntaryByThread = new HashMap<>();
         Map<String, Long> waitByThread = new HashMap<>();
-        Map<ThreadRole, Map<String, Long>> cpuByRoleAndThread = Map.of(
-                ThreadRole.JIT_COMPILER, new HashMap<>(), ThreadRole.GARBAGE_COLLECTOR, new HashMap<>());
+        Map<ThreadRole, Map<String, Long>> cpuByRoleAndThread = new EnumMap<>(ThreadRole.class);
         threads.forEach((threadId, counters) -> {
             String key = String.valueOf(threadId);
             if (counters.contextSwitches != null) {
@@ -178,9 +179,8 @@ final class TaskScan {
             }
             if (counters.schedstat != null) {
                 waitByThread.put(key, counters.schedstat.runQueueWaitNanos());
-                Map<String, Long> cpuByThread = counters.role == null ? null : cpuByRoleAndThread.get(counters.role);
-                if (cpuByThread != null) {
-                    cpuByThread.put(key, counters.schedstat.runNanos());
+                if (counters.role != null && cpuNanosByRole.containsKey(counters.role)) {
+                    cpuByRoleAndThread.computeIfAbsent(counters.role, role -> new HashMap<>()).put(key, counters.schedstat.runNanos());
                 }
             }
         });
@@ -199,7 +199,7 @@ final class TaskScan {
      * (counted as the collector's) at its first safepoint.
      */
     private OptionalLong cpuNanos(ThreadRole role, Map<ThreadRole, Map<String, Long>> cpuByRoleAndThread) {
-        long nanos = cpuNanosByRole.get(role).update(cpuByRoleAndThread.get(role));
+        long nanos = cpuNanosByRole.get(role).update(cpuByRoleAndThread.getOrDefault(role, Map.of()));
         return nanos == 0 ? OptionalLong.empty() : OptionalLong.of(nanos);
     }
 

@@ -16,9 +16,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Context switches, run-queue delay, the JIT compilers' and the garbage collector's CPU time and task count of this process, and what reading them cost, all
- * from one pass over /proc/self/task per collection: one collector, so that the metrics cannot each start
- * their own pass.
+ * Context switches, run-queue delay, the JIT compilers' and the garbage collector's CPU time and task count of this
+ * process, and what reading them cost, all from one pass over /proc/self/task per collection: one collector, so that the
+ * metrics cannot each start their own pass.
  */
 final class ThreadSchedulingMetrics implements MultiCollector {
 

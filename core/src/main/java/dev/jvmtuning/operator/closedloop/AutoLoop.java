@@ -170,7 +170,7 @@ public final class AutoLoop {
     }
 
     private static Decision minInterval(Input in, AutoStatus next, List<ProfileEvent> events) {
-        Instant until = Instant.parse(next.getChangedAt()).plus(seconds(in.spec().getMinInterval()));
+        Instant until = Instant.parse(next.getChangedAt()).plus(Units.duration(in.spec().getMinInterval()));
         return waiting(next, events, "the minimum interval: " + in.spec().getMinInterval() + " since the last change at " + next.getChangedAt(),
                 until);
     }
@@ -199,7 +199,7 @@ public final class AutoLoop {
         if (latest == null || latest.getWindow() == null) {
             return null;
         }
-        Duration length = seconds(latest.getWindow());
+        Duration length = Units.duration(latest.getWindow());
         List<Observed> counted = next.getWindows();
         Instant from = counted.isEmpty() ? countsFrom(in, next) : Instant.parse(counted.get(counted.size() - 1).getEnd());
         int missing = in.spec().getObservationWindows() - counted.size();
@@ -294,7 +294,7 @@ public final class AutoLoop {
     }
 
     private static boolean tooSoon(Input in, AutoStatus next) {
-        return in.now().isBefore(Instant.parse(next.getChangedAt()).plus(seconds(in.spec().getMinInterval())));
+        return in.now().isBefore(Instant.parse(next.getChangedAt()).plus(Units.duration(in.spec().getMinInterval())));
     }
 
     /**
@@ -303,20 +303,16 @@ public final class AutoLoop {
      */
     private static void collect(Input in, AutoStatus next) {
         Observed window = in.window();
-        if (window == null || window.getEnd() == null || window.getWindow() == null) {
-            return;
-        }
-        Instant end = Instant.parse(window.getEnd());
-        Instant start = end.minus(seconds(window.getWindow()));
-        boolean seen = next.getWindows().stream().anyMatch(w -> window.getEnd().equals(w.getEnd()));
-        if (!seen && !start.isBefore(countsFrom(in, next))) {
+        Optional<Instant> start = window == null ? Optional.empty() : ObservedWorkload.start(window);
+        boolean seen = start.isPresent() && next.getWindows().stream().anyMatch(w -> window.getEnd().equals(w.getEnd()));
+        if (start.isPresent() && !seen && !start.get().isBefore(countsFrom(in, next))) {
             next.getWindows().add(window);
         }
     }
 
     /** When windows start to count: the warm-up after the later of the change, its rollout's completion and the youngest JVM's start. */
     private static Instant countsFrom(Input in, AutoStatus next) {
-        return warmUpStart(in, next).plus(seconds(in.spec().getWarmUp()));
+        return warmUpStart(in, next).plus(Units.duration(in.spec().getWarmUp()));
     }
 
     private static Instant warmUpStart(Input in, AutoStatus next) {
@@ -375,9 +371,5 @@ public final class AutoLoop {
         while (history.size() > HISTORY) {
             history.remove(0);
         }
-    }
-
-    private static Duration seconds(String duration) {
-        return Duration.ofMillis(Math.round(Units.seconds(duration) * 1000));
     }
 }

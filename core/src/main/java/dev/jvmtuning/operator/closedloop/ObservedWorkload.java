@@ -18,6 +18,8 @@ import dev.jvmtuning.operator.planner.Planner;
 import dev.jvmtuning.operator.pressure.PressureDetector;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -194,6 +196,21 @@ public final class ObservedWorkload {
         return remeasure(declared, observed).map(measured -> Planner.plan(withWorkload(spec, measured), facts, flagPolicy)
                 instanceof PlanResult.Plan replanned ? recommend(declared, measured, plan.values(), replanned.values(), observed)
                 : List.<Recommendation>of()).orElse(List.of());
+    }
+
+    /**
+     * Whether a window began once the youngest JVM it read had run for the warm-up: before that, a request costs the CPU of
+     * code not yet compiled and caches not yet filled, which a warm JVM does not spend. With no JVM known to run, none is
+     * known to be cold; a window that says neither its end nor its length is not known to be warm.
+     */
+    public static boolean fromWarmJvms(Observed window, Optional<Instant> youngestJvmStart, Duration warmUp) {
+        return start(window).filter(start -> youngestJvmStart.map(jvm -> !start.isBefore(jvm.plus(warmUp))).orElse(true)).isPresent();
+    }
+
+    /** When a window began: its end less its length. */
+    static Optional<Instant> start(Observed window) {
+        return window.getEnd() == null || window.getWindow() == null ? Optional.empty()
+                : Optional.of(Instant.parse(window.getEnd()).minus(Units.duration(window.getWindow())));
     }
 
     /**

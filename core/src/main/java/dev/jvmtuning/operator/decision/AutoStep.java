@@ -6,6 +6,7 @@ import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.RollBack;
 import dev.jvmtuning.operator.closedloop.AutoLoop;
 import dev.jvmtuning.operator.closedloop.MeasuredReplan;
+import dev.jvmtuning.operator.deployment.TargetPods;
 import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.CurrentSettings;
@@ -13,7 +14,6 @@ import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.TuningValues;
 import dev.jvmtuning.operator.planner.PlanResult;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import java.time.Instant;
@@ -46,18 +46,10 @@ final class AutoStep {
                 + current.threading().source() + "), which no worker pool bounds; the loop steps the connection pool, which the "
                 + "connection limit follows (R18), and the heap";
         AutoLoop.Decision decision = AutoLoop.decide(new AutoLoop.Input(spec, status.auto(), inForce(plan.values(), current, facts, window),
-                facts.memoryBudgetBytes(), status.rolloutCompletedAt().orElse(null), youngestStart(seen.pods()), podFailure, window,
+                facts.memoryBudgetBytes(), status.rolloutCompletedAt().orElse(null), TargetPods.youngestStart(seen.pods()).orElse(null), podFailure, window,
                 new MeasuredReplan(seen.profile().getSpec(), facts, flagPolicy), seen.now(), threadsFixed));
         status.auto(decision.status().setAutoscaler(autoscaler(seen.autoscalers(), target)));
         return decision.events();
-    }
-
-    /** When the youngest running container of the target's pods (last) started: a JVM younger than the warm-up is still cold. */
-    private static Instant youngestStart(List<Pod> pods) {
-        return pods.stream().filter(p -> p.getStatus() != null && p.getStatus().getContainerStatuses() != null)
-                .flatMap(p -> p.getStatus().getContainerStatuses().stream())
-                .map(c -> c.getState() == null || c.getState().getRunning() == null ? null : c.getState().getRunning().getStartedAt())
-                .filter(Objects::nonNull).map(Instant::parse).max(Instant::compareTo).orElse(null);
     }
 
     /**

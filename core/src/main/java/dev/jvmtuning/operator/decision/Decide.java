@@ -1,9 +1,11 @@
 package dev.jvmtuning.operator.decision;
 
 import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
+import dev.jvmtuning.operator.api.v1alpha1.Metrics;
 import dev.jvmtuning.operator.api.v1alpha1.Mode;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.closedloop.ObservedWorkload;
 import dev.jvmtuning.operator.deployment.TargetPods;
@@ -13,6 +15,7 @@ import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.CurrentSettings;
 import dev.jvmtuning.operator.model.MemoryUse;
+import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.model.Rule;
@@ -36,6 +39,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -312,16 +316,23 @@ public final class Decide {
         });
     }
 
-    /** The metrics of the target's pods, judged against the plan in force, and the closed loop's advice. */
+    /**
+     * The metrics of the target's pods, judged against the plan in force, and the closed loop's advice: the workload measured
+     * only from a window of warm JVMs (spec.metrics.warmUp), judged by the window as polled, not as steadied for status.
+     */
     private static void report(Observation seen, PlanResult.Plan plan, ContainerFacts facts, CurrentSettings current, Installation installation,
             StatusBuilder status) {
-        seen.metrics().map(polled -> polled.steadied(status.observed())).ifPresent(report -> {
+        TuningProfileSpec spec = seen.profile().getSpec();
+        seen.metrics().ifPresent(polled -> {
+            MetricsReport report = polled.steadied(status.observed());
             var verdict = report.observed() == null ? null
-                    : PressureDetector.judge(report.observed(), report.previous(), seen.profile().getSpec().getPressure(), current)
+                    : PressureDetector.judge(report.observed(), report.previous(), spec.getPressure(), current)
                             .with(CarrierPinning.judge(report.virtualThreads(), report.observed().getWindow()));
+            boolean warm = polled.observed() != null && ObservedWorkload.fromWarmJvms(polled.observed(), TargetPods.youngestStart(seen.pods()),
+                    Units.duration(Objects.requireNonNullElseGet(spec.getMetrics(), Metrics::new).getWarmUp()));
             List<Recommendation> remeasured = plan == null ? List.of() : Stream.concat(
-                    ObservedWorkload.replan(seen.profile().getSpec(), facts, plan, report.observed(), installation.preview().flagPolicy()).stream(),
-                    seen.profile().getSpec().getMode() == Mode.Recommend ? oomAnswer(plan, status.lastOomKill()).stream() : Stream.empty()).toList();
+                    warm ? ObservedWorkload.replan(spec, facts, plan, report.observed(), installation.preview().flagPolicy()).stream() : Stream.empty(),
+                    spec.getMode() == Mode.Recommend ? oomAnswer(plan, status.lastOomKill()).stream() : Stream.empty()).toList();
             status.metrics(report, verdict, remeasured);
         });
     }

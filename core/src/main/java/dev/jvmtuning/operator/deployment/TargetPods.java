@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -26,6 +27,14 @@ public final class TargetPods {
         return pod.getMetadata().getDeletionTimestamp() == null && pod.getStatus() != null
                 && Objects.requireNonNullElse(pod.getStatus().getConditions(), List.<PodCondition>of()).stream()
                         .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    }
+
+    /** When the youngest running container of the pods (last) started: a JVM younger than a warm-up is still cold. Empty: none runs. */
+    public static Optional<Instant> youngestStart(List<Pod> pods) {
+        return pods.stream().filter(p -> p.getStatus() != null && p.getStatus().getContainerStatuses() != null)
+                .flatMap(p -> p.getStatus().getContainerStatuses().stream())
+                .map(c -> c.getState() == null || c.getState().getRunning() == null ? null : c.getState().getRunning().getStartedAt())
+                .filter(Objects::nonNull).map(Instant::parse).max(Instant::compareTo);
     }
 
     public static boolean belongsTo(Pod pod, Deployment deployment) {

@@ -3,6 +3,7 @@ package dev.jvmtuning.operator.model;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -36,6 +37,11 @@ public final class Units {
             case "m" -> value * 60;
             default -> value * 3600;
         };
+    }
+
+    /** A duration such as 300ms, 1.5s, 2m or 1h, to the millisecond. */
+    public static Duration duration(String duration) {
+        return Duration.ofMillis(Math.round(seconds(duration) * 1000));
     }
 
     /** Bytes in a Kubernetes memory quantity such as 1536Mi, 2Gi, 1.5G or 1073741824. */

@@ -118,7 +118,7 @@ public final class StartupBoosts {
     public static Verdict judge(Facts facts) {
         Steady steady = Steady.of(facts.template());
         String notPossible = facts.boost() == null ? null : facts.notPossible() != null ? facts.notPossible() : steady.whyNot(facts.boost());
-        Duration warmUp = facts.boost() == null ? Duration.ZERO : Duration.ofMillis((long) (Units.seconds(facts.boost().getWarmUp()) * 1000));
+        Duration warmUp = facts.boost() == null ? Duration.ZERO : Units.duration(facts.boost().getWarmUp());
         List<PodFacts> pods = facts.pods().stream().map(p -> PodFacts.of(p, facts.template().getName())).flatMap(Optional::stream)
                 .sorted(Comparator.comparing(PodFacts::name)).toList();
 

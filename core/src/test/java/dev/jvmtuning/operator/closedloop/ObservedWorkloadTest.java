@@ -15,6 +15,9 @@ import dev.jvmtuning.operator.model.TuningValues;
 import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.planner.PlanResult.Plan;
 import dev.jvmtuning.operator.planner.Planner;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.DoubleRange;
@@ -33,6 +36,20 @@ class ObservedWorkloadTest {
         o.setConnectionWaitMillisPerRequest(connectionWait);
         o.setConnectionHoldMillisPerRequest(connectionHold);
         return o;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiterString = "|", nullValues = "none", textBlock = """
+            begins 30 s after the youngest JVM started, its warm-up | 2026-11-23T10:00:40Z | 10s  | 2026-11-23T10:00:00Z | true
+            begins a millisecond before                            | 2026-11-23T10:00:40Z | 10.001s | 2026-11-23T10:00:00Z | false
+            a JVM started during the window                        | 2026-11-23T10:05:00Z | 10s  | 2026-11-23T10:04:55Z | false
+            no JVM known to run                                    | 2026-11-23T10:00:40Z | 10s  | none                 | true
+            a window that says no length                           | 2026-11-23T10:00:40Z | none | 2026-11-23T10:00:00Z | false
+            """)
+    void aWindowCountsOnlyOnceItsYoungestJvmRanTheWarmUp(String label, String end, String length, String youngestStart, boolean warm) {
+        Observed window = new Observed().setEnd(end).setWindow(length);
+        assertThat(ObservedWorkload.fromWarmJvms(window, Optional.ofNullable(youngestStart).map(Instant::parse), Duration.ofSeconds(30)))
+                .isEqualTo(warm);
     }
 
     @Test

@@ -9,6 +9,7 @@ import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.AutoVerdict;
 import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
+import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.Setting;
 import dev.jvmtuning.operator.api.v1alpha1.ThreadingModel;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
@@ -651,6 +652,32 @@ class DecideTest {
         assertThat(world.eventReasons()).contains(Reason.RECOMMEND_ONLY);
         world.reconcile();
         assertThat(world.last.writes()).isEmpty();
+    }
+
+    @Test
+    void theMeasuredWorkloadIsAdvisedOnlyFromWindowsOfJvmsPastTheirWarmUp() {
+        World world = new World("mode: Recommend\nruntime: SpringBootTomcat\nworkload: {requestsPerSecond: 100, meanLatency: 500ms}\n"
+                + "threads: {}\nmetrics: {warmUp: 30s}");
+        world.meanLatencyMillis = 50.0;
+        // The pod started at T0; each window is the 10 s before its reconcile: the first to begin 30 s after T0 ends at T0+40s.
+        for (int reconcile = 1; reconcile <= 3; reconcile++) {
+            world.reconcile();
+            assertThat(world.profile.getStatus().getObserved()).as("every window is shown").isNotNull();
+            assertThat(measuredAdvice(world)).as("window %d begins %d s after the JVM started", reconcile, 10 * (reconcile - 1)).isEmpty();
+        }
+        world.reconcile();
+        assertThat(measuredAdvice(world)).contains("workload.meanLatency");
+
+        world.rollOut();
+        world.reconcile();
+        assertThat(measuredAdvice(world)).as("a new JVM is cold again").isEmpty();
+        assertThat(world.profile.getStatus().getLastRecommendations().getRecommendations())
+                .extracting(Recommendation::getField).contains("workload.meanLatency");
+    }
+
+    private static List<String> measuredAdvice(World world) {
+        return Objects.requireNonNullElse(world.profile.getStatus().getRecommendations(), List.<Recommendation>of()).stream()
+                .map(Recommendation::getField).filter(field -> field.startsWith("workload.")).toList();
     }
 
     @Test

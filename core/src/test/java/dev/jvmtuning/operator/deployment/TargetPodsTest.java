@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -53,6 +55,20 @@ class TargetPodsTest {
         assertThat(TargetPods.belongsTo(pod("shop", "web-5d8f", "5d8f", "api"), web)).isFalse();
         assertThat(TargetPods.belongsTo(new PodBuilder().withNewMetadata().withName("bare").withNamespace("shop")
                 .addToLabels("app", "web").endMetadata().build(), web)).as("a pod no ReplicaSet owns").isFalse();
+    }
+
+    @Test
+    void theYoungestJvmIsTheLatestRunningContainerOfAnyPodAndAWaitingOneIsNone() {
+        Pod older = new PodBuilder().withNewStatus().addNewContainerStatus().withName("app").withNewState().withNewRunning()
+                .withStartedAt("2026-11-23T10:00:00Z").endRunning().endState().endContainerStatus()
+                .addNewContainerStatus().withName("sidecar").withNewState().withNewRunning()
+                .withStartedAt("2026-11-23T10:02:00Z").endRunning().endState().endContainerStatus().endStatus().build();
+        Pod restarting = new PodBuilder().withNewStatus().addNewContainerStatus().withName("app").withNewState().withNewWaiting()
+                .withReason("CrashLoopBackOff").endWaiting().endState().endContainerStatus().endStatus().build();
+        Pod scheduled = new PodBuilder().withNewStatus().endStatus().build();
+
+        assertThat(TargetPods.youngestStart(List.of(older, restarting, scheduled))).contains(Instant.parse("2026-11-23T10:02:00Z"));
+        assertThat(TargetPods.youngestStart(List.of(restarting, scheduled))).isEmpty();
     }
 
     private static Pod pod(String namespace, String replicaSet, String hash, String app) {

@@ -147,7 +147,7 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
     /** Asked each time a profile's next poll is scheduled (the first, and after each poll): the heartbeat of its polling. */
     @Override
     public Optional<Duration> fetchDelay(Set<MetricsReport> lastFetched, TuningProfile profile) {
-        Duration interval = Duration.ofMillis((long) (Units.seconds(metrics(profile).getInterval()) * 1000));
+        Duration interval = Units.duration(metrics(profile).getInterval());
         heartbeat.beat(profile.key(), interval);
         return Optional.of(interval);
     }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.jvmtuning.lab.harness.ClosedLoopLoad;
 import dev.jvmtuning.lab.harness.Container;
 import dev.jvmtuning.lab.harness.LabApp;
+import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.model.Units;
@@ -26,7 +27,8 @@ import org.junit.jupiter.api.Test;
  * The closed loop in the operator, against the lab's real Spring Boot app behind a loopback pod:
  * the pool-bound shape (a connection held 100 ms by a slow query, Hikari's default pool of 10) under
  * closed-loop load, with a profile that declares 20 ms at the database. The operator must read
- * the real actuator counters and recommend the measured figures, with the congestion taken out.
+ * the real actuator counters and recommend the measured figures, with the congestion taken out, once
+ * the profile's warm-up has passed.
  */
 @StartsProcesses
 class ClosedLoopRecommendationTest {
@@ -55,9 +57,18 @@ class ClosedLoopRecommendationTest {
                       workload: {requestsPerSecond: 400, meanLatency: 120ms, dbTimePerRequest: 20ms}
                       threads: {}
                       connectionPool: {}
-                      metrics: {port: %d, path: /actuator/prometheus, interval: 5s}
+                      metrics: {port: %d, path: /actuator/prometheus, interval: 5s, warmUp: 1h}
                     """.formatted(app.managementPort())).inNamespace(namespace).create();
 
+            // The status write that first shows a window also says what it advises.
+            await().atMost(TIMEOUT).pollInterval(Duration.ofSeconds(1)).until(() -> observed(client, namespace) != null);
+            assertThat(recommendations(client, namespace)).as("no window of these pods is an hour past their start")
+                    .extracting(Recommendation::getField).noneMatch(field -> field.startsWith("workload."));
+            client.resources(TuningProfile.class).inNamespace(namespace).withName("orders")
+                    .edit(p -> {
+                        p.getSpec().getMetrics().setWarmUp("0s");
+                        return p;
+                    });
             await().atMost(TIMEOUT).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
                     assertThat(recommendations(client, namespace)).extracting(Recommendation::getField).contains("workload.dbTimePerRequest"));
         }
@@ -77,6 +88,11 @@ class ClosedLoopRecommendationTest {
         assertThat(profile.getStatus().getObserved().getConnectionWaitMillisPerRequest()).isGreaterThan(150);
         // R9's input, read from the real JVM: Spring Boot with Tomcat, Hikari and the actuator loads ~10,000+ classes.
         assertThat(profile.getStatus().getObserved().getLoadedClasses()).isBetween(5_000, 40_000);
+    }
+
+    private static Observed observed(KubernetesClient client, String namespace) {
+        TuningProfile profile = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders").get();
+        return profile == null || profile.getStatus() == null ? null : profile.getStatus().getObserved();
     }
 
     private static List<Recommendation> recommendations(KubernetesClient client, String namespace) {

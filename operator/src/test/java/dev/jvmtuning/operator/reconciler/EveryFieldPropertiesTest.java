@@ -120,6 +120,7 @@ class EveryFieldPropertiesTest {
             new Field("metrics.path", strings("/metrics", "/actuator/prometheus", "/q/metrics"),
                     strings("", "metrics", "/metrics?x=1", "http://evil/", "/m\u00e9trics", "/" + "m".repeat(256), "/../../etc/passwd", "/a b")),
             new Field("metrics.interval", durations(), hostileDurations()),
+            new Field("metrics.warmUp", durations(), hostileDurations()),
             new Field("pressure.gcTimePercent", ints(1, 100), hostileInts(1, 100)),
             new Field("pressure.cpuThrottlePercent", ints(1, 100), hostileInts(1, 100)),
             new Field("pressure.involuntarySwitchesPerCorePerSecond", ints(1, 100_000), hostileInts(1, 10_000_000)),

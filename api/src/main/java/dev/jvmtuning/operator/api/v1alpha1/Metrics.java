@@ -39,6 +39,17 @@ public class Metrics {
     @JsonPropertyDescription("How often the metrics are read, e.g. 30s.")
     private String interval = "30s";
 
+    @Default("1m")
+    @Size(max = Patterns.DURATION_MAX_LENGTH)
+    @Pattern(Patterns.DURATION)
+    @ValidationRule(value = "duration(self) <= duration('" + WARM_UP_MAX + "')", message = "metrics.warmUp must be at most " + WARM_UP_MAX)
+    @JsonPropertyDescription("Time after the youngest JVM of the target started before a metrics window counts for the workload the operator "
+            + "measures (the workload.* entries of status.recommendations): a cold JVM spends CPU on compiling and filling caches that "
+            + "a warm one does not, so its requests read dearer than they are. status.observed shows every window all the same. "
+            + "Mode Auto also waits auto.warmUp after each rollout. At most " + WARM_UP_MAX + ".")
+    private String warmUp = "1m";
+
+    static final String WARM_UP_MAX = "1h";
     public static final int AGENT_PORT = 9404;
     public static final int SERVER_PORT = 8080;
 

@@ -105,6 +105,7 @@ class CrdAdmissionTest {
                 Arguments.of("targetRef: {name: web}\njvmOptions: ['Xmx1g']", "jvmOptions entry 'Xmx1g' is not exactly one JVM flag"),
                 Arguments.of("targetRef: {name: web}\njvmOptionsVariable: MAVEN_OPTS", "spec.jvmOptionsVariable: Unsupported value: \"MAVEN_OPTS\""),
                 Arguments.of("targetRef: {name: web}\nmetrics: {interval: 1s}", "metrics.interval must be at least 5s"),
+                Arguments.of("targetRef: {name: web}\nmetrics: {warmUp: 61m}", "metrics.warmUp must be at most 1h"),
                 Arguments.of("targetRef: {name: web}\nmetrics: {port: 70000}", "spec.metrics.port in body should be less than or equal to 65535"),
                 Arguments.of("targetRef: {name: web}\nmetrics: {path: 'http://evil'}", "spec.metrics.path: Invalid value"),
                 Arguments.of("targetRef: {name: web}\npressure: {gcTimePercent: 150}", "spec.pressure.gcTimePercent in body should be less than or equal to 100"),

@@ -65,8 +65,9 @@ final class LabReport {
                 the target does not meet it.
                 *best* is the sweep's highest mean throughput (the defaults included); each sweep starts from the best setting
                 found so far. *planner* is the plan from the scenario's workload figures, *loop 1* the plan from the metrics the
-                operator's own window read after the defaults' warm-up (`ObservedWorkload`: the target rate, the server time
-                without CPU and connection waits, CPU and connection time per request), *loop 2* the same from loop 1's. *auto n*
+                operator's own window read once the defaults ran %d s more under load, the profile's `metrics.warmUp`
+                (`ObservedWorkload`: the target rate, the server time without CPU and connection waits, CPU and connection time
+                per request), *loop 2* the same from loop 1's. *auto n*
                 is mode Auto's loop itself (`AutoLoop`, `MeasuredReplan`: the operator's classes with their defaults, step
                 limit, threshold, regression guard and %d windows a period, each taken fresh from the setting in force under the
                 same load) from the defaults; each new setting it
@@ -82,7 +83,7 @@ final class LabReport {
                 settings are read back from the app's metrics.
 
                 """.formatted(TuningLab.APP_CPUS, TuningLab.WARMUP_SECONDS, TuningLab.OBSERVE_SECONDS, TuningLab.ROUNDS, TuningLab.SETTLE_SECONDS,
-                TuningLab.RUN_SECONDS, TuningLab.TIGHT_HALF_WIDTH, TuningLab.MAX_EXTRA_ROUNDS, new Auto().getObservationWindows(), TuningLab.STABLE_ITERATIONS));
+                TuningLab.RUN_SECONDS, TuningLab.TIGHT_HALF_WIDTH, TuningLab.MAX_EXTRA_ROUNDS, TuningLab.METRICS_WARMUP_SECONDS, new Auto().getObservationWindows(), TuningLab.STABLE_ITERATIONS));
         md.append("## Summary\n\n");
         md.append("| scenario | runtime | default req/s | best req/s (setting) | planner req/s | planner/best | planner/default | p99 planner/best "
                 + "| loop 1/best | loop 2/best | Auto iterations to 0.95 | stable | steal %% |\n".formatted());

@@ -76,6 +76,11 @@ public final class TuningLab {
      * the agent's first background collection, both late in a cold JVM on one CPU.
      */
     static final int OBSERVE_SECONDS = Integer.getInteger("lab.observe-seconds", QUICK ? 3 : 4);
+    /**
+     * The profile's metrics.warmUp in the lab: the closed loop plans from a window of the previous setting taken after its
+     * process ran this much longer under load, as the operator advises only from windows of warm JVMs.
+     */
+    static final int METRICS_WARMUP_SECONDS = Integer.getInteger("lab.metrics-warmup-seconds", QUICK ? 12 : 20);
     static final int RUN_SECONDS = Integer.getInteger("lab.run-seconds", QUICK ? 2 : 3);
     /** Before each run: the clients connect (one a millisecond) and the app wakes its idle threads. */
     static final int SETTLE_SECONDS = 1;
@@ -111,6 +116,7 @@ public final class TuningLab {
         Container container;
         LabApp app;
         Measurement.Effective effective = Measurement.Effective.UNKNOWN;
+        /** The operator's latest window of it: the one after its start, or the closed loop's once warm. */
         Observed observed;
         String failure;
         long peakRssBytes;
@@ -249,9 +255,16 @@ public final class TuningLab {
                 .max(Comparator.comparingDouble(s -> s.measurement().throughput().value())).orElse(defaults);
     }
 
-    /** Defaults (or the last iteration) -> observe -> plan: the operator's own window and estimate (as in its recommendations), then the planner. */
+    /**
+     * Defaults (or the last iteration) -> observe once warm -> plan: the operator's own window and estimate (as in its
+     * recommendations), then the planner.
+     */
     private Setting closedLoop(Scenario scenario, String origin, Setting previous, List<String> notes) throws IOException, InterruptedException {
-        Observed observed = previous.process().observed;
+        Instance observedProcess = previous.process();
+        Observed observed = observe(scenario, observedProcess, 1, METRICS_WARMUP_SECONDS).stream().findFirst().orElse(null);
+        if (observed != null) {
+            observedProcess.observed = observed;
+        }
         Optional<Workload> estimate = observed == null ? Optional.empty() : ObservedWorkload.remeasure(scenario.nominal(), observed);
         if (estimate.isEmpty()) {
             notes.add(origin + ": nothing to plan from, the previous setting observed no requests");
@@ -290,7 +303,7 @@ public final class TuningLab {
         int windowsPerPeriod = spec.getAuto().getObservationWindows();
         // The cap bounds the search for the best; a loop that reached it runs on until it kept its settings that long.
         for (int i = 1; reached == null ? i <= MAX_AUTO_ITERATIONS : unchangedSince < STABLE_ITERATIONS && i <= MAX_AUTO_ITERATIONS + STABLE_ITERATIONS; i++) {
-            List<Observed> period = observe(scenario, current.process(), windowsPerPeriod);
+            List<Observed> period = observe(scenario, current.process(), windowsPerPeriod, SETTLE_SECONDS);
             if (period.size() < windowsPerPeriod) {
                 notes.add("auto " + i + ": " + current.label() + " failed under load, the loop stopped: " + current.process().failure);
                 break;
@@ -461,12 +474,12 @@ public final class TuningLab {
      * Fresh observation windows of a setting that is up: mode Auto's next period, as its pods would serve it now. Empty
      * when the setting fails, which marks it as a round does.
      */
-    private List<Observed> observe(Scenario scenario, Instance p, int count) throws InterruptedException {
+    private List<Observed> observe(Scenario scenario, Instance p, int count, int loadedSecondsBefore) throws InterruptedException {
         if (!p.measurable()) {
             return List.of();
         }
         try (ClosedLoopLoad load = startLoad(scenario, p)) {
-            load.measure(SETTLE_SECONDS);
+            load.measure(loadedSecondsBefore);
             List<Observed> windows = windows(scenario, p.app, load, timedScrape(p.app), count);
             if (!p.app.alive()) {
                 p.died();

@@ -97,8 +97,8 @@ public final class AutoLoop {
             return waiting(next, events, "a period at one replica count: the replicas moved during the step's windows; "
                     + windowsSeen(in, next), nextPeriodEnd(in, next));
         }
-        AutoFigures period = Measures.figures(next.getWindows());
-        Observed measured = Measures.mean(next.getWindows());
+        List<Observed> windows = List.copyOf(next.getWindows());
+        AutoFigures period = Measures.figures(windows);
         next.getWindows().clear();
         switch (next.getState()) {
             case Reverted -> {
@@ -139,7 +139,7 @@ public final class AutoLoop {
         if (tooSoon(in, next)) {
             return minInterval(in, next, events);
         }
-        step(in, next, measured, period, events);
+        step(in, next, windows, period, events);
         if (holds(next)) {
             return holding(in, next, events);
         }
@@ -208,11 +208,12 @@ public final class AutoLoop {
 
     /**
      * Re-plans from the period and takes a step, or rests (Converged) when steps stopped beating the best beyond
-     * the noise, when no knob would move by the threshold, when a period already showed the target no better
-     * than now, when the target does not fit, or when the planner rejects the measured workload.
+     * the noise, when no knob would move by the threshold, when the value in force lies among what the period's
+     * windows each ask for, when a period already showed the target no better than now, when the target does not
+     * fit, or when the planner rejects the measured workload.
      */
-    private static void step(Input in, AutoStatus next, Observed measured, AutoFigures period, List<ProfileEvent> events) {
-        Optional<Replanner.Replan> replan = in.replanner().propose(measured);
+    private static void step(Input in, AutoStatus next, List<Observed> windows, AutoFigures period, List<ProfileEvent> events) {
+        Optional<Replanner.Replan> replan = in.replanner().propose(Measures.mean(windows));
         if (replan.isEmpty()) {
             return;
         }
@@ -243,6 +244,11 @@ public final class AutoLoop {
                     + in.spec().getChangeThresholdPercent() + "% from " + current, false, events);
             return;
         }
+        Optional<String> withinNoise = PlanNoise.holds(current, target, windowPlans(in, windows));
+        if (withinNoise.isPresent()) {
+            converge(in, next, current, period, "re-planned " + target + " from " + planned + "; " + withinNoise.get(), false, events);
+            return;
+        }
         Optional<String> measuredThere = BestSoFar.measuredNoBetter(in.spec(), next, target, period, in.memoryBytes());
         if (measuredThere.isPresent()) {
             converge(in, next, current, period, "re-planned " + target + " from " + planned + "; " + measuredThere.get(), false, events);
@@ -260,6 +266,13 @@ public final class AutoLoop {
                 .setVerdict(AutoVerdict.Pending).setReason(reason));
         next.setState(AutoState.Applying).setSettings(settings).setChangedAt(in.now().toString());
         events.add(new ProfileEvent(false, Reason.AUTO_STEP, "step " + current + " -> " + target + ": " + reason));
+    }
+
+    /** The knobs each window planned alone, as the step would set them (no thread count where none is stepped). */
+    private static List<AutoSettings> windowPlans(Input in, List<Observed> windows) {
+        return windows.stream().map(w -> in.replanner().propose(Measures.mean(List.of(w))))
+                .flatMap(Optional::stream).filter(Replanner.Proposal.class::isInstance).map(p -> ((Replanner.Proposal) p).settings())
+                .map(s -> in.threadsFixed() == null ? s : new AutoSettings(null, s.getConnectionPool(), s.getHeapPercentOfLimit())).toList();
     }
 
     /** Rests at the current settings until the workload shifts from this period. */

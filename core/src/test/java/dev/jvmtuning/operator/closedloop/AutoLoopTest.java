@@ -338,6 +338,29 @@ class AutoLoopTest {
     }
 
     @Test
+    void aStepWithinWhatThePeriodsWindowsEachAskForIsNotTaken() {
+        // Little's law at 1000 req/s: alone, a window of 14 ms asks for 14 threads and one of 30 ms for 30; together they ask for 22.
+        Function<double[], Driver> from25 = latencies -> {
+            Driver d = new Driver(fast(), period -> Optional.of(new Replanner.Proposal(
+                    new AutoSettings((int) Math.ceil(period.getMeanLatencyMillis()), null, null), "Little's law at 1000 req/s")));
+            d.defaultThreads = 25;
+            for (int i = 0; i < 20; i++) {
+                d.poll(new Observed().setRequestsPerSecond(1000.0).setMeanLatencyMillis(latencies[i % 2]).setCpuCores(0.5).setErrorPercent(0.0));
+            }
+            return d;
+        };
+
+        Driver noisy = from25.apply(new double[] {14, 30});
+        assertThat(noisy.threads()).as("22 differs from 25 by the threshold, but 25 lies between 14 and 30").isEqualTo(25);
+        assertThat(noisy.status.getHistory()).extracting(AutoIteration::getVerdict).containsExactly(AutoVerdict.Converged);
+        assertThat(noisy.last().getReason()).contains("re-planned threads 22", "the period's 2 windows, each planned alone, ask for threads 14 to 30, "
+                + "which holds threads 25");
+
+        Driver steady = from25.apply(new double[] {14, 16});
+        assertThat(steady.status.getHistory().get(0).getTo().getThreads()).as("every window asks for fewer than 25").isEqualTo(15);
+    }
+
+    @Test
     void aPlanWithinTheThresholdIsNoStep() {
         Driver d = new Driver(fast(), period -> Optional.of(new Replanner.Proposal(new AutoSettings(215, null, null), "close")));
 

@@ -2,6 +2,7 @@ package dev.jvmtuning.operator.closedloop;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jvmtuning.operator.api.v1alpha1.Auto;
+import dev.jvmtuning.operator.api.v1alpha1.AutoBest;
 import dev.jvmtuning.operator.api.v1alpha1.AutoFigures;
 import dev.jvmtuning.operator.api.v1alpha1.AutoIteration;
 import dev.jvmtuning.operator.api.v1alpha1.AutoSettings;
@@ -208,8 +209,8 @@ public final class AutoLoop {
 
     /**
      * Re-plans from the period and takes a step, or rests (Converged) when steps stopped beating the best beyond
-     * the noise, when no knob would move by the threshold, when the value in force lies among what the period's
-     * windows each ask for, when a period already showed the target no better than now, when the target does not
+     * the noise, when no knob would move by the threshold, when near the best the value in force lies among what the
+     * period's windows each ask for, when a period already showed the target no better than now, when the target does not
      * fit, or when the planner rejects the measured workload.
      */
     private static void step(Input in, AutoStatus next, List<Observed> windows, AutoFigures period, List<ProfileEvent> events) {
@@ -244,7 +245,7 @@ public final class AutoLoop {
                     + in.spec().getChangeThresholdPercent() + "% from " + current, false, events);
             return;
         }
-        Optional<String> withinNoise = PlanNoise.holds(current, target, windowPlans(in, windows));
+        Optional<String> withinNoise = nearTheBest(in, next, period) ? PlanNoise.holds(current, target, windowPlans(in, windows)) : Optional.empty();
         if (withinNoise.isPresent()) {
             converge(in, next, current, period, "re-planned " + target + " from " + planned + "; " + withinNoise.get(), false, events);
             return;
@@ -266,6 +267,16 @@ public final class AutoLoop {
                 .setVerdict(AutoVerdict.Pending).setReason(reason));
         next.setState(AutoState.Applying).setSettings(settings).setChangedAt(in.now().toString());
         events.add(new ProfileEvent(false, Reason.AUTO_STEP, "step " + current + " -> " + target + ": " + reason));
+    }
+
+    /**
+     * Whether the loop stepped since the workload last shifted and this period is within its noise of the best: where a
+     * step within the windows' noise would flap. Before any step, or far from the best, a noisy window must not hold the
+     * loop where it started.
+     */
+    private static boolean nearTheBest(Input in, AutoStatus next, AutoFigures period) {
+        AutoBest best = next.getBest();
+        return best != null && BestSoFar.lastIteration(next) >= best.getSince() && Measures.withinNoise(in.spec(), best.getFigures(), period);
     }
 
     /** The knobs each window planned alone, as the step would set them (no thread count where none is stepped). */

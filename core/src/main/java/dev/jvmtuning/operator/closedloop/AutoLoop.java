@@ -327,11 +327,10 @@ public final class AutoLoop {
      */
     private static void collect(Input in, AutoStatus next) {
         Observed window = in.window();
-        Optional<Instant> start = window == null ? Optional.empty() : ObservedWorkload.start(window);
-        boolean seen = start.isPresent() && next.getWindows().stream().anyMatch(w -> window.getEnd().equals(w.getEnd()));
-        if (start.isPresent() && !seen && !start.get().isBefore(countsFrom(in, next))) {
-            next.getWindows().add(window);
+        if (window == null || next.getWindows().stream().anyMatch(w -> Objects.equals(window.getEnd(), w.getEnd()))) {
+            return;
         }
+        ObservedWorkload.start(window).filter(start -> !start.isBefore(countsFrom(in, next))).ifPresent(start -> next.getWindows().add(window));
     }
 
     /** When windows start to count: the warm-up after the later of the change, its rollout's completion and the youngest JVM's start. */

@@ -471,8 +471,9 @@ public final class TuningLab {
     }
 
     /**
-     * Fresh observation windows of a setting that is up: mode Auto's next period, as its pods would serve it now. Empty
-     * when the setting fails, which marks it as a round does.
+     * Fresh observation windows of a setting that is up, after it ran {@code loadedSecondsBefore} under load: mode Auto's
+     * next period, or the closed loop's window once warm, as its pods would serve it now. Empty when the setting fails,
+     * which marks it as a round does.
      */
     private List<Observed> observe(Scenario scenario, Instance p, int count, int loadedSecondsBefore) throws InterruptedException {
         if (!p.measurable()) {

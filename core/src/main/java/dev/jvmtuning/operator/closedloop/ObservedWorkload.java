@@ -79,16 +79,17 @@ public final class ObservedWorkload {
     }
 
     /**
-     * @param declaredService the service time to plan with where the window measures none, or null to plan with the
-     *                        floor then. A window measures none in two cases. Where the waits it counts take up the whole
-     *                        latency and the CPU it counts is all the JIT compilers', some wait was counted twice (a
-     *                        run-queue delay is the whole process's, the event loop's and the collector's too, and
-     *                        Little's law already put a worker's in its hold), and what is left says only that the
-     *                        requests' time went to waiting for a CPU: fewer threads, which mode Auto takes a bounded step
-     *                        at a time and judges. Where GC pauses, more than the waits for a CPU, took the time, the
-     *                        requests' own waits (their calls, their sleeps) are lost among the pauses, and the CPU alone
-     *                        would plan them as if they did nothing but run: the lab's allocation-heavy app at 200 threads,
-     *                        its 10 ms wait hidden in 300 ms of pauses, was planned 2 threads where 10 serve best
+     * @param declaredService the service time to plan with where the window measures none beyond the CPU, or null to plan
+     *                        with the CPU (or the floor) then. Where the waits a window counts take up the whole latency,
+     *                        what is left is the requests' CPU, and that is only a lower bound: some wait was counted twice
+     *                        (a run-queue delay is the whole process's, the event loop's and the collector's too, and
+     *                        Little's law already put a worker's in its hold), or GC pauses hid the requests' own waits
+     *                        (their calls, their sleeps). Planned from the CPU alone, the requests would be sized as if they
+     *                        did nothing but run: the lab's allocation-heavy app at 200 threads, its 10 ms wait hidden in
+     *                        300 ms of pauses, was planned 2 threads where 10 serve best, and its overloaded Quarkus app,
+     *                        5 ms of CPU and a 20 ms wait a request, 2 threads where the declared 25 ms plans 7. So the
+     *                        declared time stands unless the CPU alone exceeds it. Without one, the loop plans from the
+     *                        CPU: fewer threads, which mode Auto takes a bounded step at a time and judges
      */
     private static Optional<Workload> estimate(Observed observed, Double targetRate, String declaredService) {
         if (observed == null || observed.getMeanLatencyMillis() == null || observed.getRequestsPerSecond() == null
@@ -105,8 +106,7 @@ public final class ObservedWorkload {
         double served = 1 - Math.min(zeroIfAbsent(observed.getErrorPercent()), MAX_FAILED_PERCENT) / 100;
         double work = unpaused / served;
         double measuredService = Math.max(work, cpu == null ? 0 : cpu);
-        boolean pausesHidTheWork = work < SMALLEST_MILLIS && pauses > runQueue;
-        boolean keepDeclared = declaredService != null && (measuredService < SMALLEST_MILLIS || pausesHidTheWork);
+        boolean keepDeclared = declaredService != null && work < SMALLEST_MILLIS && 1000 * Units.seconds(declaredService) >= measuredService;
         double service = keepDeclared ? 1000 * Units.seconds(declaredService) : Math.max(SMALLEST_MILLIS, measuredService);
 
         Workload workload = new Workload();

@@ -103,7 +103,34 @@ class ObservedWorkloadTest {
         o.setGcTimePercent(2.0);
         o.setRunQueueMillisPerRequest(360.0);
         assertThat(ObservedWorkload.remeasure(declared, o).orElseThrow().getMeanLatency())
-                .as("waits for a CPU took the time, not pauses: the CPU's floor, fewer threads").isEqualTo("1.75ms");
+                .as("waits for a CPU took the time, not pauses: the CPU is a lower bound, and the declared time stays").isEqualTo("11ms");
+        declared.setMeanLatency("1ms");
+        assertThat(ObservedWorkload.remeasure(declared, o).orElseThrow().getMeanLatency())
+                .as("a declared time below the CPU measured is wrong: the CPU").isEqualTo("1.75ms");
+    }
+
+    @Test
+    void aWarmWindowWhoseWaitsTakeUpItsLatencyMeasuresOnlyTheCpuSoTheDeclaredServiceStays() {
+        // The lab's overloaded Quarkus pod, warm: 6.86 ms of the requests' own CPU, and the process's waits for a CPU longer
+        // than a worker held a request. The 20 ms wait of each request is gone among them; planned from the CPU, 2 threads.
+        Observed o = observed(262, 2534, 6.86, 505.0, null, null);
+        o.setLatencyIncludesQueueWait(true);
+        o.setBusyThreads(119.0);
+        o.setMaxThreads(200.0);
+        o.setBusyThreadsAveraged(true);
+        Workload declared = new Workload().setRequestsPerSecond(200.0).setMeanLatency("25ms").setCpuPerRequest("5ms");
+
+        Workload w = ObservedWorkload.remeasure(declared, o).orElseThrow();
+
+        assertThat(w.getMeanLatency()).isEqualTo("25ms");
+        assertThat(w.getCpuPerRequest()).as("the CPU is measured all the same").isEqualTo("6.86ms");
+        assertThat(ObservedWorkload.estimate(o, null).orElseThrow().getMeanLatency()).as("nothing declared: the CPU, fewer threads")
+                .isEqualTo("6.86ms");
+        o.setBusyThreads(12.0);
+        o.setRunQueueMillisPerRequest(20.0);
+        // 12 busy workers at 262 req/s hold a request 45.8 ms, 20 of them waiting for a CPU.
+        assertThat(ObservedWorkload.remeasure(declared, o).orElseThrow().getMeanLatency())
+                .as("a window that measures work beyond its CPU is read as measured").isEqualTo("25.801ms");
     }
 
     @Test

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Predicate;
+import java.util.regex.Pattern;
 
 /**
  * The figures the detector needs from one scrape of one pod, whatever the dialect (Micrometer,
@@ -78,6 +79,8 @@ public record PodSnapshot(
         public static final Queue NONE = new Queue(null, null);
     }
 
+    private static final Pattern HTTP_STATUS = Pattern.compile("[1-5]\\d\\d");
+
     /** Every series name this reads, for a Prometheus query. */
     public static final List<String> SERIES = List.of("jvm_gc_pause_seconds_sum", "jvm_gc_collection_seconds_sum",
             "jvmtuning_context_switches_total", "jvmtuning_cpu_cfs_periods_total", "container_cpu_cfs_periods_total",
@@ -147,10 +150,16 @@ public record PodSnapshot(
         return !"management".equals(s.label("role"));
     }
 
-    /** Scrapes and probes of the management endpoints are not the workload. */
+    /**
+     * The workload's requests the server answered. Scrapes and probes of the management endpoints are not the workload, and
+     * neither is a request whose connection closed before an answer: Quarkus counts those with the status {@code RESET},
+     * thousands a second when a connection limit sheds, each in a fraction of a millisecond of no work.
+     */
     private static boolean servesRequests(Sample s) {
         String uri = s.label("uri");
-        return uri == null || !(uri.startsWith("/actuator") || uri.startsWith("/q/"));
+        String status = s.label("status");
+        return (uri == null || !(uri.startsWith("/actuator") || uri.startsWith("/q/")))
+                && (status == null || HTTP_STATUS.matcher(status).matches());
     }
 
     /** Requests answered 5xx; zero when the server counts requests but none failed (Micrometer's status label). */

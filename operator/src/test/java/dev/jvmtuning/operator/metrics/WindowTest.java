@@ -226,7 +226,10 @@ class WindowTest {
                 new Sample("http_server_requests_seconds_count", Map.of("uri", "/work", "status", "200"), 90, null),
                 new Sample("http_server_requests_seconds_count", Map.of("uri", "/work", "status", "500"), 10, null),
                 new Sample("http_server_requests_seconds_count", Map.of("uri", "/actuator/prometheus", "status", "200"), 7, null),
+                // Quarkus counts a request whose connection closed before an answer (a connection limit shedding) as RESET.
+                new Sample("http_server_requests_seconds_count", Map.of("uri", "/work", "status", "RESET"), 42_000, null),
                 new Sample("http_server_requests_seconds_sum", Map.of("uri", "/work", "status", "200"), 30, null),
+                new Sample("http_server_requests_seconds_sum", Map.of("uri", "/work", "status", "RESET"), 6, null),
                 new Sample("http_server_requests_seconds_sum", Map.of("uri", "/actuator/prometheus", "status", "200"), 1, null),
                 new Sample("hikaricp_connections_acquire_seconds_sum", Map.of("pool", "HikariPool-1"), 4, null),
                 new Sample("hikaricp_connections_usage_seconds_sum", Map.of("pool", "HikariPool-1"), 5, null),
@@ -261,7 +264,7 @@ class WindowTest {
         assertThat(p.heapAfterGcRatio()).isEqualTo(0.3);
         assertThat(p.busyThreads()).isNull();
         assertThat(m.cpuSeconds()).as("Micrometer counts nanoseconds").isEqualTo(2.5);
-        assertThat(m.service()).as("management endpoints are not the workload")
+        assertThat(m.service()).as("management endpoints and requests never answered are not the workload")
                 .isEqualTo(new PodSnapshot.Service(100.0, 30.0, null, 4.0, 5.0, 10.0, 6.0e9, null, PodSnapshot.Queue.NONE, 1.5, null));
         assertThat(p.cpuSeconds()).isEqualTo(3.0);
         assertThat(p.service()).as("allocation is counted in eden only: the other pools count copies of the same bytes")

@@ -28,7 +28,7 @@ import java.util.Optional;
  * best period beyond the noise its windows measured ({@link BestSoFar}), and never steps back to settings
  * a period already found no better. After a revert, and once converged, it holds its settings until the
  * workload itself moves; a reverted step that went further than maxStepPercent (after kept steps the same
- * way, {@link Steps#limit}) is first followed by one at maxStepPercent. Everything it needs is in its input and the previous status, so a reconcile stays a function
+ * way, or from a period whose windows all asked for more, {@link Steps#limit}) is first followed by one at maxStepPercent. Everything it needs is in its input and the previous status, so a reconcile stays a function
  * of spec, status and metrics. Pure.
  */
 public final class AutoLoop {
@@ -238,14 +238,16 @@ public final class AutoLoop {
             converge(in, next, current, period, stalled.get(), false, events);
             return;
         }
-        AutoSettings target = Steps.worthMoving(in.spec(), current, Steps.limit(in.spec(), next.getHistory(), current, proposed), in.memoryBytes());
+        List<AutoSettings> windowPlans = windowPlans(in, windows);
+        AutoSettings target = Steps.worthMoving(in.spec(), current, Steps.limit(in.spec(), next.getHistory(), current, proposed, windowPlans),
+                in.memoryBytes());
         Optional<String> why = Steps.significant(in.spec(), current, target, in.memoryBytes());
         if (why.isEmpty()) {
             converge(in, next, current, period, "re-planned " + target + " from " + planned + "; no knob moves by "
                     + in.spec().getChangeThresholdPercent() + "% from " + current, false, events);
             return;
         }
-        Optional<String> withinNoise = nearTheBest(in, next, period) ? PlanNoise.holds(current, target, windowPlans(in, windows)) : Optional.empty();
+        Optional<String> withinNoise = nearTheBest(in, next, period) ? PlanNoise.holds(current, target, windowPlans) : Optional.empty();
         if (withinNoise.isPresent()) {
             converge(in, next, current, period, "re-planned " + target + " from " + planned + "; " + withinNoise.get(), false, events);
             return;

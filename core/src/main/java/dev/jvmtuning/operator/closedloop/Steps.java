@@ -31,20 +31,25 @@ public final class Steps {
      * A knob whose value in force is unknown has no step to limit: it takes the bounded proposal.
      * The limit is maxStepPercent, doubled for each step just before this one that moved the knob the same
      * way and was kept: the windows after each of them found the way no worse, so the loop gallops where
-     * the evidence keeps agreeing, and a revert, a rest or a turn starts it again at maxStepPercent.
+     * the evidence keeps agreeing, and a revert, a rest or a turn starts it again at maxStepPercent. It
+     * doubles once more where every window of the period, planned alone, asks to move the knob past that
+     * limit the same way: evidence that agrees across the period's windows counts as a kept step does (not
+     * right after a revert, where the windows just misled).
      *
-     * @param history the loop's iterations, oldest first, the last one judged
+     * @param history     the loop's iterations, oldest first, the last one judged
+     * @param windowPlans the knobs each window of the period planned alone
      */
-    public static AutoSettings limit(Auto spec, List<AutoIteration> history, AutoSettings current, AutoSettings proposed) {
+    public static AutoSettings limit(Auto spec, List<AutoIteration> history, AutoSettings current, AutoSettings proposed,
+            List<AutoSettings> windowPlans) {
         double step = spec.getMaxStepPercent() / 100.0;
         return new AutoSettings(
-                knob(current.getThreads(), proposed.getThreads(), step, spec.getThreads(), history, AutoSettings::getThreads),
-                knob(current.getConnectionPool(), proposed.getConnectionPool(), step, spec.getConnectionPool(), history,
+                knob(current.getThreads(), proposed.getThreads(), step, spec.getThreads(), history, windowPlans, AutoSettings::getThreads),
+                knob(current.getConnectionPool(), proposed.getConnectionPool(), step, spec.getConnectionPool(), history, windowPlans,
                         AutoSettings::getConnectionPool),
                 // Without bounds the heap is not the loop's: the plan sizes it around the threads.
                 spec.getHeapPercentOfLimit() == null ? null
                         : knob(current.getHeapPercentOfLimit(), proposed.getHeapPercentOfLimit(), step, spec.getHeapPercentOfLimit(), history,
-                                AutoSettings::getHeapPercentOfLimit));
+                                windowPlans, AutoSettings::getHeapPercentOfLimit));
     }
 
     /** Whether some knob moved from {@code from} to {@code to} by more than maxStepPercent, as only a run of kept steps allows. */
@@ -98,7 +103,7 @@ public final class Steps {
     }
 
     private static Integer knob(Integer current, Integer proposed, double step, Bounds bounds, List<AutoIteration> history,
-            Function<AutoSettings, Integer> knob) {
+            List<AutoSettings> windowPlans, Function<AutoSettings, Integer> knob) {
         if (proposed == null) {
             return current;
         }
@@ -106,8 +111,24 @@ public final class Steps {
         if (current == null) {
             return target;
         }
-        double limit = step * (1 << Math.min(MAX_DOUBLINGS, keptRun(history, knob, Integer.signum(target - current))));
+        int direction = Integer.signum(target - current);
+        int doublings = keptRun(history, knob, direction);
+        if (!justReverted(history) && everyWindowGoesPast(windowPlans.stream().map(knob).toList(), current, step * (1 << Math.min(MAX_DOUBLINGS, doublings)), direction)) {
+            doublings++;
+        }
+        double limit = step * (1 << Math.min(MAX_DOUBLINGS, doublings));
         return Math.max(lowest(current, limit), Math.min(highest(current, limit), target));
+    }
+
+    /** A step just reverted is evidence that the period's windows misled: the next one goes no further than the kept steps allow. */
+    private static boolean justReverted(List<AutoIteration> history) {
+        return !history.isEmpty() && history.get(history.size() - 1).getVerdict() == AutoVerdict.Reverted;
+    }
+
+    /** Whether at least two windows plan the knob and each of them past a step of {@code limit} from {@code current}, the same way. */
+    private static boolean everyWindowGoesPast(List<Integer> planned, int current, double limit, int direction) {
+        return planned.size() >= 2 && direction != 0 && planned.stream().allMatch(p -> p != null
+                && (direction > 0 ? p > highest(current, limit) : p < lowest(current, limit)));
     }
 
     /** How many of the last iterations, back from the latest, are kept steps that moved the knob in this direction. */

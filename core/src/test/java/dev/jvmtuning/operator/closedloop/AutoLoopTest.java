@@ -115,9 +115,12 @@ class AutoLoopTest {
                 : new Observed().setRequestsPerSecond(3000.0).setMeanLatencyMillis(100.0 * threads / 300).setCpuCores(3.0).setErrorPercent(0.0);
     }
 
-    /** The loop over that service, planned by Little's law, from {@code threads}. */
+    /**
+     * The loop over that service, planned by Little's law, from {@code threads}, one window a period: no windows agree
+     * to lengthen a step, so each goes as far as the kept steps before it allow.
+     */
     private static Driver cpuBoundPast300From(int threads) {
-        Driver d = new Driver(fast(), AutoLoopTest::littlesLaw);
+        Driver d = new Driver(fast().setObservationWindows(1), AutoLoopTest::littlesLaw);
         d.defaultThreads = threads;
         return d;
     }
@@ -156,7 +159,7 @@ class AutoLoopTest {
 
         assertThat(d.threads()).as("at the plateau (1000 clients) with its headroom").isBetween(1000, 1300);
         List<AutoIteration> steps = d.status.getHistory().stream().filter(it -> it.getVerdict() == AutoVerdict.Kept).toList();
-        assertThat(steps).extracting(it -> it.getTo().getThreads()).containsExactly(600, 1250);
+        assertThat(steps).extracting(it -> it.getTo().getThreads()).as("every window past 600: up to five times").containsExactly(1000, 1250);
         assertThat(d.last().getVerdict()).isEqualTo(AutoVerdict.Converged);
         assertThat(d.events).extracting(ProfileEvent::reason)
                 .containsExactly(Reason.AUTO_STEP, Reason.AUTO_KEPT, Reason.AUTO_STEP, Reason.AUTO_KEPT, Reason.AUTO_CONVERGED);
@@ -184,7 +187,7 @@ class AutoLoopTest {
         }
 
         assertThat(d.status.getHistory()).filteredOn(it -> it.getVerdict() == AutoVerdict.Kept).extracting(it -> it.getTo().getThreads())
-                .as("halved, then a third, then the plan within a fifth").containsExactly(100, 34, 10);
+                .as("every window past each limit: a third, then a fifth, then the plan").containsExactly(67, 14, 10);
         assertThat(d.last().getVerdict()).isEqualTo(AutoVerdict.Converged);
     }
 
@@ -338,7 +341,7 @@ class AutoLoopTest {
     }
 
     /**
-     * Little's law at 1000 req/s, from 40 threads: the first period's windows read 14 and 16 ms, a step to 20 follows; at 20
+     * Little's law at 1000 req/s, from 40 threads: the first period's windows read 14 and 26 ms, a step to 20 follows; at 20
      * the windows read {@code low} and {@code high} ms, as much on average, at {@code rate} req/s.
      */
     private static Driver from40Then(double low, double high, double rate) {
@@ -346,7 +349,7 @@ class AutoLoopTest {
                 new AutoSettings((int) Math.ceil(period.getMeanLatencyMillis()), null, null), "Little's law at 1000 req/s")));
         d.defaultThreads = 40;
         for (int i = 0; i < 20; i++) {
-            double latency = d.threads() == 40 ? (i % 2 == 0 ? 14 : 16) : (i % 2 == 0 ? low : high);
+            double latency = d.threads() == 40 ? (i % 2 == 0 ? 14 : 26) : (i % 2 == 0 ? low : high);
             d.poll(new Observed().setRequestsPerSecond(d.threads() == 40 ? 1000.0 : rate).setMeanLatencyMillis(latency).setCpuCores(0.5)
                     .setErrorPercent(0.0));
         }
@@ -450,7 +453,7 @@ class AutoLoopTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
-            platform: threads and pool step                               | false | 150 | 1250 | 40 | 300 | 40 | Pending
+            platform: threads and pool step                               | false | 150 | 1250 | 40 | 450 | 40 | Pending
             virtual threads: the pool steps alone, the loop's threads go  | true  | 150 | 1250 | 40 |     | 40 | Pending
             virtual threads: a thread move alone is no step               | true  |     | 1250 |    |     |    | Converged
             """)
@@ -485,7 +488,7 @@ class AutoLoopTest {
         assertThat(d.threads()).as("110 s after the start").isEqualTo(200);
         d.poll(ioBound(d.threads()));
         d.poll(ioBound(d.threads()));
-        assertThat(d.threads()).isEqualTo(400);
+        assertThat(d.threads()).as("every window past 400: up to three times").isEqualTo(600);
     }
 
     @Test
@@ -505,18 +508,18 @@ class AutoLoopTest {
 
     @Test
     void aStepFromBelowTheBoundsMovesAtMostTheStepLimitTowardThem() {
-        // The documented bounds over a plan of 7 threads: a 100% step from 7 reaches 14, the next one the bound.
+        // The bounds over a plan of 5 threads: every window asks for the bound, so a 100% step from 5 reaches 15, the next one 20.
         Driver d = new Driver(fast().setThreads(new Bounds(20, 800)), period -> Optional.of(new Replanner.Proposal(
                 new AutoSettings(20, null, null), "the plan")));
-        d.defaultThreads = 7;
+        d.defaultThreads = 5;
 
         d.pollWhileSettled(threads -> ioBound(threads), 10);
-        assertThat(d.last().getTo().getThreads()).as("from 7, doubled at most").isEqualTo(14);
+        assertThat(d.last().getTo().getThreads()).as("from 5, tripled at most").isEqualTo(15);
         d.pollWhileSettled(threads -> ioBound(threads), 10);
         d.pollWhileSettled(threads -> ioBound(threads), 10);
 
         assertThat(d.status.getHistory()).filteredOn(it -> it.getVerdict() == AutoVerdict.Kept).extracting(it -> it.getTo().getThreads())
-                .containsExactly(14, 20);
+                .containsExactly(15, 20);
     }
 
     @Test
@@ -563,7 +566,7 @@ class AutoLoopTest {
             d.poll(ioBound(200));
         }
         assertThat(d.now).as("the first step, at the end of the minimum interval").isEqualTo(changedAt.plus(java.time.Duration.ofMinutes(10)));
-        assertThat(d.status.getWaitingFor()).isEqualTo("the rollout of threads 400, pool default, heap as planned to complete");
+        assertThat(d.status.getWaitingFor()).isEqualTo("the rollout of threads 600, pool default, heap as planned to complete");
     }
 
     @Test

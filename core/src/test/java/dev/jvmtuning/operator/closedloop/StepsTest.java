@@ -34,7 +34,7 @@ class StepsTest {
     void aStepIsLimitedThenBounded(String name, Integer current, Integer proposed, int maxStep, Integer min, Integer max, Integer expected) {
         Auto spec = new Auto().setMaxStepPercent(maxStep).setThreads(new Bounds(min, max));
 
-        AutoSettings limited = Steps.limit(spec, List.of(), new AutoSettings(current, null, null), new AutoSettings(proposed, null, null));
+        AutoSettings limited = Steps.limit(spec, List.of(), new AutoSettings(current, null, null), new AutoSettings(proposed, null, null), List.of());
 
         assertThat(limited.getThreads()).isEqualTo(expected);
     }
@@ -56,7 +56,31 @@ class StepsTest {
             up, after two kept steps up: five times        | 50>100 Kept; 100>200 Kept                                 | 200 | 5000 | 1000
             """)
     void keptStepsTheSameWayLengthenTheNextOne(String name, String history, int current, int proposed, int expected) {
-        AutoSettings limited = Steps.limit(new Auto(), history(history), new AutoSettings(current, 10, null), new AutoSettings(proposed, null, null));
+        AutoSettings limited = Steps.limit(new Auto(), history(history), new AutoSettings(current, 10, null), new AutoSettings(proposed, null, null), List.of());
+
+        assertThat(limited.getThreads()).isEqualTo(expected);
+    }
+
+    /** Windows: the threads each window of the period planned alone. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            every window past the limit: a third                 | -             | 10 20 12   | 200 | 11   | 67
+            one window within the limit: halved at most          | -             | 10 120 12  | 200 | 11   | 100
+            the plan nearer than the windows: the plan           | -             | 10 20 12   | 200 | 150  | 150
+            one window alone is no agreement                     | -             | 10         | 200 | 11   | 100
+            no window planned the knob                           | -             | -          | 200 | 11   | 100
+            windows the other way                                | -             | 500 600    | 200 | 11   | 100
+            up, after a kept step up: five times                 | 100>200 Kept  | 5000 4000  | 200 | 5000 | 1000
+            no faster than a run of three kept steps             | 1600>800 Kept; 800>400 Kept; 400>200 Kept | 10 12 | 200 | 1 | 23
+            right after a revert: halved at most                 | 200>400 Reverted | 10 20 12 | 200 | 11   | 100
+            """)
+    void windowsThatAgreePastTheLimitLengthenTheStepOnce(String name, String history, String windows, int current, int proposed,
+            int expected) {
+        List<AutoSettings> windowPlans = windows == null ? List.of(new AutoSettings(null, 10, null), new AutoSettings(null, 10, null))
+                : Arrays.stream(windows.split(" ")).map(w -> new AutoSettings(Integer.parseInt(w), 10, null)).toList();
+
+        AutoSettings limited = Steps.limit(new Auto(), history(history), new AutoSettings(current, 10, null), new AutoSettings(proposed, null, null),
+                windowPlans);
 
         assertThat(limited.getThreads()).isEqualTo(expected);
     }
@@ -133,7 +157,7 @@ class StepsTest {
     void theHeapMovesOnlyWithinBoundsTheSpecGives(String name, Integer min, Integer max, int current, int proposed, Integer expected) {
         Auto spec = new Auto().setHeapPercentOfLimit(min == null && max == null ? null : new Bounds(min, max));
 
-        assertThat(Steps.limit(spec, List.of(), new AutoSettings(null, null, current), new AutoSettings(null, null, proposed)).getHeapPercentOfLimit())
+        assertThat(Steps.limit(spec, List.of(), new AutoSettings(null, null, current), new AutoSettings(null, null, proposed), List.of()).getHeapPercentOfLimit())
                 .isEqualTo(expected);
     }
 }

@@ -224,6 +224,24 @@ class AutoLoopTest {
     }
 
     @Test
+    void aStepThatLeavesEveryWorkerBusyServingLessIsRevertedThoughItsLatencyInTheServerHolds() {
+        // 1000 clients, each request a 300 ms call: below 1000 threads every worker is busy, and the rest of the clients wait
+        // in the accept backlog, outside the server's clock, so the server's latency stays 300 ms.
+        Function<Integer, Observed> world = threads -> new Observed().setRequestsPerSecond(Math.min(threads, 1000) / 0.3)
+                .setMeanLatencyMillis(300.0).setCpuCores(0.8).setErrorPercent(0.0).setBusyThreads((double) Math.min(threads, 1000));
+        Driver d = new Driver(fast(), period -> Optional.of(new Replanner.Proposal(new AutoSettings(417, null, null), "the survivor space")));
+        d.defaultThreads = 1251;
+
+        d.pollWhileSettled(world, 10);
+        assertThat(d.threads()).isEqualTo(417);
+        d.pollWhileSettled(world, 10);
+
+        assertThat(d.last().getVerdict()).isEqualTo(AutoVerdict.Reverted);
+        assertThat(d.last().getReason()).contains("requests served 3333.33 -> 1390 req/s with 100% of the workers busy");
+        assertThat(d.threads()).isEqualTo(1251);
+    }
+
+    @Test
     void aStepBeyondTheStepLimitThatIsRevertedIsFollowedByOneWithinItBeforeTheLoopHolds() {
         Driver d = cpuBoundPast300From(150);
         Function<Integer, Observed> world = AutoLoopTest::cpuBoundPast300;

@@ -49,6 +49,36 @@ class MeasuresTest {
         }
     }
 
+    /** req/s with its standard error and the busy workers' percent, before then after; the measure named or empty. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            fewer served with every worker busy: the step's doing  | 2460 | 50  | 69 | 1500 | 40  | 100 | requests served 2460 -> 1500 req/s with 100% of the workers busy
+            fewer served with workers free: the load fell          | 2460 | 50  | 69 | 1500 | 40  | 60  | -
+            fewer served, within the tolerance                     | 2460 | 50  | 69 | 2300 | 40  | 100 | -
+            fewer served, within the windows' noise                | 2460 | 400 | 69 | 1500 | 400 | 100 | -
+            no pool figures                                        | 2460 | 50  | -  | 1500 | 40  | -   | -
+            """)
+    void servingLessWithEveryWorkerBusyIsWorse(String name, double rate, double rateError, Double busy, double rate2, double rateError2,
+            Double busy2, String worse) {
+        AutoFigures before = new AutoFigures().setWindows(3).setRequestsPerSecond(rate).setRequestsPerSecondError(rateError).setBusyWorkersPercent(busy);
+        AutoFigures after = new AutoFigures().setWindows(3).setRequestsPerSecond(rate2).setRequestsPerSecondError(rateError2).setBusyWorkersPercent(busy2);
+
+        if (worse == null) {
+            assertThat(Measures.regression(new Auto(), before, after)).isEmpty();
+        } else {
+            assertThat(Measures.regression(new Auto(), before, after)).hasValueSatisfying(r -> assertThat(r).contains(worse));
+        }
+    }
+
+    @Test
+    void aPeriodsBusyWorkersAreItsWindowsMeanOverThePoolsMaximum() {
+        List<Observed> windows = List.of(new Observed().setBusyThreads(400.0).setMaxThreads(417.0), new Observed().setBusyThreads(417.0)
+                .setMaxThreads(417.0));
+
+        assertThat(Measures.figures(windows).getBusyWorkersPercent()).isEqualTo(97.96);
+        assertThat(Measures.figures(List.of(new Observed().setBusyThreads(3.0))).getBusyWorkersPercent()).isNull();
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
             the same workload        | 500 | 100 | 500 | 100 | false

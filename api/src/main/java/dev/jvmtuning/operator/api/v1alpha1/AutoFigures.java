@@ -31,6 +31,9 @@ public class AutoFigures {
     @JsonPropertyDescription("Time a request waited for a worker thread, in milliseconds, Little's law on the pool included "
             + "(status.observed): more than a millisecond says the pool had more requests than workers.")
     private Double queueWaitMillisPerRequest;
+    @JsonPropertyDescription("Percent of the worker pool's threads busy (the windows' mean busy threads over the pool's maximum), where "
+            + "the server exposes both: at 95 or more every worker is taken and requests wait for one.")
+    private Double busyWorkersPercent;
     @JsonPropertyDescription("The guardrail query's value.")
     private Double guardrail;
 }

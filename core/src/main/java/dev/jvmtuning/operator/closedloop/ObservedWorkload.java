@@ -106,8 +106,9 @@ public final class ObservedWorkload {
         double served = 1 - Math.min(zeroIfAbsent(observed.getErrorPercent()), MAX_FAILED_PERCENT) / 100;
         double work = unpaused / served;
         double measuredService = Math.max(work, cpu == null ? 0 : cpu);
-        boolean keepDeclared = declaredService != null && work < SMALLEST_MILLIS && 1000 * Units.seconds(declaredService) >= measuredService;
-        double service = keepDeclared ? 1000 * Units.seconds(declaredService) : Math.max(SMALLEST_MILLIS, measuredService);
+        Double declaredMillis = declaredService == null ? null : 1000 * Units.seconds(declaredService);
+        boolean keepDeclared = declaredMillis != null && work < SMALLEST_MILLIS && declaredMillis >= measuredService;
+        double service = keepDeclared ? declaredMillis : Math.max(SMALLEST_MILLIS, measuredService);
 
         Workload workload = new Workload();
         workload.setRequestsPerSecond(targetRate != null ? targetRate : observed.getRequestsPerSecond());

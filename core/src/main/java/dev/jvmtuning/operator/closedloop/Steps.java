@@ -113,11 +113,15 @@ public final class Steps {
         }
         int direction = Integer.signum(target - current);
         int doublings = keptRun(history, knob, direction);
-        if (!justReverted(history) && everyWindowGoesPast(windowPlans.stream().map(knob).toList(), current, step * (1 << Math.min(MAX_DOUBLINGS, doublings)), direction)) {
+        if (!justReverted(history) && everyWindowGoesPast(windowPlans.stream().map(knob).toList(), current, doubled(step, doublings), direction)) {
             doublings++;
         }
-        double limit = step * (1 << Math.min(MAX_DOUBLINGS, doublings));
+        double limit = doubled(step, doublings);
         return Math.max(lowest(current, limit), Math.min(highest(current, limit), target));
+    }
+
+    private static double doubled(double step, int doublings) {
+        return step * (1 << Math.min(MAX_DOUBLINGS, doublings));
     }
 
     /** A step just reverted is evidence that the period's windows misled: the next one goes no further than the kept steps allow. */

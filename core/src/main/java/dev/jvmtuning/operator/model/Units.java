@@ -101,6 +101,11 @@ public final class Units {
         return (bytes / MI) + "Mi";
     }
 
+    /** Whole MiB from a MiB up, whole KiB below it, as Kubernetes writes them: 2Mi, 49Ki. */
+    public static String mebibytesOrKibibytes(long bytes) {
+        return bytes >= MI ? mebibytes(bytes) : (bytes / KI) + "Ki";
+    }
+
     /** A HotSpot size argument in whole MiB: 1536m. */
     public static String jvmMebibytes(long bytes) {
         return (bytes / MI) + "m";

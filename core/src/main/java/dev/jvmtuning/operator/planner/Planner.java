@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -89,13 +90,16 @@ public final class Planner {
         Serving early = threading.virtual() ? Serving.of(spec, demand, derivedThreads, threading, cpus, facts, vocabulary, notes) : null;
         VirtualLoad virtualLoad = early == null ? null : new VirtualLoad(carriers.carriers(), early.queues().maxConnections());
         if (demand.allocation() != null) {
-            // R12a needs the young generation, which the heap decides; the heap planned for the uncapped threads is the
-            // smaller one, so the cap taken against it holds for the final heap. That first pass's notes are not the plan's.
-            PlanNotes firstPass = new PlanNotes();
-            MemoryPlan uncapped = MemoryPlan.of(spec.getHeap(), userFlags, facts, spec.getRuntime(), demand.loadedClasses(), derivedThreads,
-                    cpus.cores(), virtualLoad, oomKill.orElse(null), firstPass);
-            GcPlan uncappedGc = GcPlan.of(spec.getGc(), userFlags, facts, cpus, uncapped, firstPass);
-            derivedThreads = uncapped.threads().fitInFlightGarbage(demand.allocation(), uncappedGc.youngGeneration(uncapped.heap()), notes);
+            // R12a needs the young generation, which the heap beside the threads' stacks decides. These trial plans' notes are
+            // not the plan's.
+            PlanNotes trials = new PlanNotes();
+            Function<ThreadPlan, MemoryPlan> memoryBeside = threads -> MemoryPlan.of(spec.getHeap(), userFlags, facts, spec.getRuntime(),
+                    demand.loadedClasses(), threads, cpus.cores(), virtualLoad, oomKill.orElse(null), trials);
+            ThreadPlan besideHeap = memoryBeside.apply(derivedThreads).threads();
+            derivedThreads = besideHeap.fitInFlightGarbage(demand.allocation(), count -> {
+                MemoryPlan trial = memoryBeside.apply(count == besideHeap.max() ? besideHeap : besideHeap.cappedTo(count));
+                return GcPlan.of(spec.getGc(), userFlags, facts, cpus, trial, trials).youngGeneration(trial.heap());
+            }, notes);
         }
         MemoryPlan memory = MemoryPlan.of(spec.getHeap(), userFlags, facts, spec.getRuntime(), demand.loadedClasses(), derivedThreads,
                 cpus.cores(), virtualLoad, oomKill.orElse(null), notes);

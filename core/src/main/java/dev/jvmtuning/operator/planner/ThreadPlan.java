@@ -1,6 +1,7 @@
 package dev.jvmtuning.operator.planner;
 
 import static dev.jvmtuning.operator.model.Units.mebibytes;
+import static dev.jvmtuning.operator.model.Units.mebibytesOrKibibytes;
 import static dev.jvmtuning.operator.model.Units.number;
 
 import dev.jvmtuning.operator.api.v1alpha1.Threads;
@@ -9,6 +10,7 @@ import dev.jvmtuning.operator.model.Rule;
 import dev.jvmtuning.operator.model.ServerVocabulary;
 import dev.jvmtuning.operator.model.Setting;
 import java.util.List;
+import java.util.function.IntFunction;
 import java.util.stream.Stream;
 
 /**
@@ -110,27 +112,55 @@ record ThreadPlan(Integer max, boolean explicit, Integer minSpare, Decision maxD
      * Explicit threads are kept, with a warning.
      *
      * @param allocation heap bytes one request allocates, or null when unknown
-     * @param young      the young generation's size, or null when the collector has none the rule applies to
+     * @param youngFor   the young generation the memory left beside a thread count gives, or null when the collector has
+     *                   none the rule applies to
      */
-    ThreadPlan fitInFlightGarbage(Long allocation, Long young, PlanNotes notes) {
-        if (max == null || allocation == null || young == null) {
+    ThreadPlan fitInFlightGarbage(Long allocation, IntFunction<Long> youngFor, PlanNotes notes) {
+        if (max == null || allocation == null) {
             return this;
         }
-        long survivor = young / SURVIVOR_SHARE_OF_YOUNG;
-        // At least a byte in flight per request: a tiny allocation must not divide by zero.
-        int fit = (int) Math.max(1, survivor / Math.max(1, allocation / IN_FLIGHT_SHARE_OF_ALLOCATION));
-        if (max <= fit) {
+        Long young = youngFor.apply(max);
+        if (young == null || fits(max, young, allocation)) {
             return this;
         }
-        String figures = mebibytes(max * allocation / IN_FLIGHT_SHARE_OF_ALLOCATION) + " in flight at a minor collection ("
-                + max + " threads x " + mebibytes(allocation) + " per request / 2) against a survivor space of " + mebibytes(survivor)
-                + " (young generation " + mebibytes(young) + " / " + SURVIVOR_SHARE_OF_YOUNG + ")";
+        String figures = inFlightFigures(max, young, allocation);
         if (explicit) {
             notes.warnings.add("threads.max " + max + " leaves " + figures + ": live request data is promoted early and fills "
-                    + "the old generation (R12a); " + fit + " threads fit");
+                    + "the old generation (R12a); " + mostThatFit(young, allocation) + " threads fit");
             return this;
         }
-        return cappedTo(fit, Rule.R12A, "so the garbage of the requests in flight fits a survivor space: " + figures);
+        // Fewer threads leave memory for their own larger heap, so the cap is the most threads whose own young generation
+        // holds their garbage: at least as many as fit beside the derived count's stacks, fewer than the derived count.
+        int fit = Math.min(max - 1, mostThatFit(young, allocation));
+        int tooMany = max;
+        while (tooMany - fit > 1) {
+            int probe = (fit + tooMany) >>> 1;
+            Long probeYoung = youngFor.apply(probe);
+            if (probeYoung == null || fits(probe, probeYoung, allocation)) {
+                fit = probe;
+            } else {
+                tooMany = probe;
+            }
+        }
+        Long fitYoung = youngFor.apply(fit);
+        String why = "so the garbage of the requests in flight fits a survivor space: " + figures
+                + (fitYoung == null || fitYoung.equals(young) ? "" : "; " + fit + " threads leave memory for " + inFlightFigures(fit, fitYoung, allocation));
+        return cappedTo(fit, Rule.R12A, why);
+    }
+
+    private static boolean fits(int threads, long young, long allocation) {
+        return threads <= mostThatFit(young, allocation);
+    }
+
+    private static int mostThatFit(long young, long allocation) {
+        // At least a byte in flight per request: a tiny allocation must not divide by zero.
+        return (int) Math.min(MAX_THREADS, Math.max(1, young / SURVIVOR_SHARE_OF_YOUNG / Math.max(1, allocation / IN_FLIGHT_SHARE_OF_ALLOCATION)));
+    }
+
+    private static String inFlightFigures(int threads, long young, long allocation) {
+        return mebibytes(threads * allocation / IN_FLIGHT_SHARE_OF_ALLOCATION) + " in flight at a minor collection (" + threads + " threads x "
+                + mebibytesOrKibibytes(allocation) + " per request / 2) against a survivor space of " + mebibytes(young / SURVIVOR_SHARE_OF_YOUNG)
+                + " (young generation " + mebibytes(young) + " / " + SURVIVOR_SHARE_OF_YOUNG + ")";
     }
 
     private ThreadPlan cappedTo(int fit, Rule rule, String why) {

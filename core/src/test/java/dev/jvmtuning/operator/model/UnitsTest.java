@@ -33,6 +33,14 @@ class UnitsTest {
     }
 
     @Test
+    void aFigureBelowAMebibyteIsWrittenInKibibytes() {
+        assertThat(Units.mebibytesOrKibibytes(2 * Units.MI + 1)).isEqualTo("2Mi");
+        assertThat(Units.mebibytesOrKibibytes(Units.MI)).isEqualTo("1Mi");
+        assertThat(Units.mebibytesOrKibibytes(49 * Units.KI + 512)).isEqualTo("49Ki");
+        assertThat(Units.mebibytesOrKibibytes(100)).isEqualTo("0Ki");
+    }
+
+    @Test
     void aKubernetesQuantityCountsDecimalAndBinarySuffixes() {
         assertThat(Units.bytes("1536Mi")).isEqualTo(1536 * Units.MI);
         assertThat(Units.bytes("1.5G")).isEqualTo(1_500_000_000L);

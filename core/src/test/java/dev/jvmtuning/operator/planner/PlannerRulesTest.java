@@ -364,6 +364,26 @@ class PlannerRulesTest {
         }
 
         @Test
+        void r12a_theCapIsTheMostThreadsWhoseOwnHeapHoldsTheirGarbage() {
+            // The lab's io-bound service as its second loop read it: 49 KiB per request with GC past 5 %, 1 CPU, 1Gi.
+            String workload = "runtime: SpringBootTomcat\nworkload: {requestsPerSecond: 3333, meanLatency: 337ms, cpuPerRequest: 0.32ms%s}";
+            Planned unaware = plan(workload.formatted(""), container(1, "1Gi"));
+            Planned aware = plan(workload.formatted(", allocationPerRequest: 49Ki"), container(1, "1Gi"));
+            long inFlightPerThread = 49 * Units.KI / 2;
+            long fitBesideDerived = unaware.values().youngGenerationBytes() / 10 / inFlightPerThread;
+            int threads = aware.values().maxThreads();
+
+            assertThat(unaware.values().maxThreads()).as("R1").isGreaterThan(1000);
+            assertThat(threads).as("the survivor space of the heap these threads leave holds their garbage")
+                    .isLessThanOrEqualTo((int) (aware.values().youngGenerationBytes() / 10 / inFlightPerThread))
+                    .as("the heap beside the derived threads' stacks would have allowed fewer").isGreaterThan((int) (fitBesideDerived * 3 / 2));
+            assertThat(decision(aware, "threads.max").rationale()).contains(threads + " threads leave memory for");
+            Planned oneMore = plan("runtime: SpringBootTomcat\nthreads: {max: " + (threads + 1) + "}\n" + workload.formatted(", allocationPerRequest: 49Ki")
+                    .substring("runtime: SpringBootTomcat\n".length()), container(1, "1Gi"));
+            assertThat(oneMore.warnings()).as("one thread more does not fit").anyMatch(w -> w.contains("(R12a)"));
+        }
+
+        @Test
         void r12a_explicitThreadsAreKeptWithAWarningAndZgcIsLeftAlone() {
             Planned explicit = plan("threads: {max: 100}\nworkload: {allocationPerRequest: 4Mi}", container(2, "1Gi"));
             Planned zgc = plan("gc: {collector: ZGC}\nworkload: {requestsPerSecond: 4545, meanLatency: 11ms, cpuPerRequest: 1ms, "

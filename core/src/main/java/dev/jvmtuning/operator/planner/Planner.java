@@ -23,7 +23,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import java.util.stream.Stream;
 
 /**
@@ -91,14 +91,15 @@ public final class Planner {
         VirtualLoad virtualLoad = early == null ? null : new VirtualLoad(carriers.carriers(), early.queues().maxConnections());
         if (demand.allocation() != null) {
             // R12a needs the young generation, which the heap beside the threads' stacks decides. These trial plans' notes are
-            // not the plan's.
-            PlanNotes trials = new PlanNotes();
-            Function<ThreadPlan, MemoryPlan> memoryBeside = threads -> MemoryPlan.of(spec.getHeap(), userFlags, facts, spec.getRuntime(),
-                    demand.loadedClasses(), threads, cpus.cores(), virtualLoad, oomKill.orElse(null), trials);
-            ThreadPlan besideHeap = memoryBeside.apply(derivedThreads).threads();
+            // not the plan's; a thread count whose stacks leave no heap has no young generation to hold anything.
+            BiFunction<ThreadPlan, PlanNotes, MemoryPlan> memoryBeside = (threads, trialNotes) -> MemoryPlan.of(spec.getHeap(), userFlags,
+                    facts, spec.getRuntime(), demand.loadedClasses(), threads, cpus.cores(), virtualLoad, oomKill.orElse(null), trialNotes);
+            ThreadPlan besideHeap = memoryBeside.apply(derivedThreads, new PlanNotes()).threads();
             derivedThreads = besideHeap.fitInFlightGarbage(demand.allocation(), count -> {
-                MemoryPlan trial = memoryBeside.apply(count == besideHeap.max() ? besideHeap : besideHeap.cappedTo(count));
-                return GcPlan.of(spec.getGc(), userFlags, facts, cpus, trial, trials).youngGeneration(trial.heap());
+                PlanNotes trialNotes = new PlanNotes();
+                MemoryPlan trial = memoryBeside.apply(count == besideHeap.max() ? besideHeap : besideHeap.cappedTo(count), trialNotes);
+                Long young = GcPlan.of(spec.getGc(), userFlags, facts, cpus, trial, trialNotes).youngGeneration(trial.heap());
+                return trialNotes.infeasible.isEmpty() ? young : Long.valueOf(0);
             }, notes);
         }
         MemoryPlan memory = MemoryPlan.of(spec.getHeap(), userFlags, facts, spec.getRuntime(), demand.loadedClasses(), derivedThreads,

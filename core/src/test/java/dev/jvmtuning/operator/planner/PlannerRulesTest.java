@@ -384,6 +384,21 @@ class PlannerRulesTest {
         }
 
         @Test
+        void r12a_capsThreadsWhoseStacksWouldLeaveNoHeapToTheOnesThatFitTheirOwn() {
+            // allocation-heavy's first loop, 2026-11-27: a cold window read 664 ms in the server and 3 MiB allocated a request.
+            String workload = "runtime: SpringBootTomcat\nworkload: {requestsPerSecond: 4545, meanLatency: 664ms, cpuPerRequest: 1ms, "
+                    + "loadedClasses: 10057%s}";
+            Rejected unaware = rejected(workload.formatted(""), container(1, "512Mi"));
+            Planned aware = plan(workload.formatted(", allocationPerRequest: 3064Ki"), container(1, "512Mi"));
+
+            assertThat(unaware.messages()).anyMatch(m -> m.contains("leaves") && m.contains("for the heap"));
+            int threads = aware.values().maxThreads();
+            assertThat(threads).isPositive()
+                    .isLessThanOrEqualTo((int) (aware.values().youngGenerationBytes() / 10 / (3064 * Units.KI / 2)));
+            assertThat(decision(aware, "threads.max").rule().id()).isEqualTo("R12a");
+        }
+
+        @Test
         void r12a_explicitThreadsAreKeptWithAWarningAndZgcIsLeftAlone() {
             Planned explicit = plan("threads: {max: 100}\nworkload: {allocationPerRequest: 4Mi}", container(2, "1Gi"));
             Planned zgc = plan("gc: {collector: ZGC}\nworkload: {requestsPerSecond: 4545, meanLatency: 11ms, cpuPerRequest: 1ms, "

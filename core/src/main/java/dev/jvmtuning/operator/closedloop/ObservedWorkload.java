@@ -107,7 +107,8 @@ public final class ObservedWorkload {
         double work = unpaused / served;
         double measuredService = Math.max(work, cpu == null ? 0 : cpu);
         Double declaredMillis = declaredService == null ? null : 1000 * Units.seconds(declaredService);
-        boolean keepDeclared = declaredMillis != null && work < SMALLEST_MILLIS && declaredMillis >= measuredService;
+        boolean nothingBeyondCpu = work - (cpu == null ? 0 : cpu) < SMALLEST_MILLIS;
+        boolean keepDeclared = declaredMillis != null && nothingBeyondCpu && declaredMillis >= measuredService;
         double service = keepDeclared ? declaredMillis : Math.max(SMALLEST_MILLIS, measuredService);
 
         Workload workload = new Workload();

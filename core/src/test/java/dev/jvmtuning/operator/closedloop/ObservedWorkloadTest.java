@@ -134,6 +134,21 @@ class ObservedWorkloadTest {
     }
 
     @Test
+    void aWindowWhoseWaitsLeaveLessThanItsCpuMeasuresOnlyTheCpuSoTheDeclaredServiceStays() {
+        // The lab's mixed app at 106 threads, 2026-11-27: 2 ms of CPU and a 40-60 ms call a request; 299.67 ms in the server,
+        // 297.96 of them the process's waits for a CPU, which leave 1.71 ms, less than the 3.77 ms of CPU a request took.
+        Observed o = observed(275.86, 299.67, 3.77, 297.96, null, null);
+        Workload declared = new Workload().setRequestsPerSecond(5769.23).setMeanLatency("52ms").setCpuPerRequest("2ms");
+
+        assertThat(ObservedWorkload.remeasure(declared, o).orElseThrow().getMeanLatency())
+                .as("the call is lost among the waits: the declared time stays, not the CPU's 3.77 ms").isEqualTo("52ms");
+        assertThat(ObservedWorkload.estimate(o, null).orElseThrow().getMeanLatency()).as("nothing declared: the CPU").isEqualTo("3.77ms");
+        o.setRunQueueMillisPerRequest(240.0);
+        assertThat(ObservedWorkload.remeasure(declared, o).orElseThrow().getMeanLatency())
+                .as("59.67 ms left beyond the waits, more than the CPU: read as measured").isEqualTo("59.67ms");
+    }
+
+    @Test
     void requestsThatTimedOutWaitingForAConnectionDidNoWork() {
         // The lab's virtual-thread pool-bound app unbounded, 60% of the requests failed after waiting for one of the 10 connections:
         // 295 ms per request, 247 of them waiting for a connection (the failed ones' whole time), 5 for a CPU; the served held one 108 ms.

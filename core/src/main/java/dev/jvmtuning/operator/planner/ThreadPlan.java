@@ -131,7 +131,7 @@ record ThreadPlan(Integer max, boolean explicit, Integer minSpare, Decision maxD
         }
         // Fewer threads leave memory for their own larger heap, so the cap is the most threads whose own young generation
         // holds their garbage: at least as many as fit beside the derived count's stacks, fewer than the derived count.
-        int fit = Math.min(max - 1, mostThatFit(young, allocation));
+        int fit = mostThatFit(young, allocation);
         int tooMany = max;
         while (tooMany - fit > 1) {
             int probe = (fit + tooMany) >>> 1;

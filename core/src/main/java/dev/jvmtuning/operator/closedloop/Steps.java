@@ -32,9 +32,9 @@ public final class Steps {
      * The limit is maxStepPercent, doubled for each step just before this one that moved the knob the same
      * way and was kept: the windows after each of them found the way no worse, so the loop gallops where
      * the evidence keeps agreeing, and a revert, a rest or a turn starts it again at maxStepPercent. It
-     * doubles once more where every window of the period, planned alone, asks to move the knob past that
-     * limit the same way: evidence that agrees across the period's windows counts as a kept step does (not
-     * right after a revert, where the windows just misled).
+     * doubles again for as long as every window of the period, planned alone, asks to move the knob past
+     * the limit the same way: evidence that agrees across the period's windows counts as kept steps do (not
+     * right after a revert, where the windows just misled). Either way at most {@link #MAX_DOUBLINGS} times.
      *
      * @param history     the loop's iterations, oldest first, the last one judged
      * @param windowPlans the knobs each window of the period planned alone
@@ -113,8 +113,11 @@ public final class Steps {
         }
         int direction = Integer.signum(target - current);
         int doublings = keptRun(history, knob, direction);
-        if (!justReverted(history) && everyWindowGoesPast(windowPlans.stream().map(knob).toList(), current, doubled(step, doublings), direction)) {
-            doublings++;
+        if (!justReverted(history)) {
+            List<Integer> planned = windowPlans.stream().map(knob).toList();
+            while (doublings < MAX_DOUBLINGS && everyWindowGoesPast(planned, current, doubled(step, doublings), direction)) {
+                doublings++;
+            }
         }
         double limit = doubled(step, doublings);
         return Math.max(lowest(current, limit), Math.min(highest(current, limit), target));

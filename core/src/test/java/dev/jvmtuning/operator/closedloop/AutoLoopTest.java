@@ -15,6 +15,7 @@ import dev.jvmtuning.operator.model.Reason;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -159,10 +160,10 @@ class AutoLoopTest {
 
         assertThat(d.threads()).as("at the plateau (1000 clients) with its headroom").isBetween(1000, 1300);
         List<AutoIteration> steps = d.status.getHistory().stream().filter(it -> it.getVerdict() == AutoVerdict.Kept).toList();
-        assertThat(steps).extracting(it -> it.getTo().getThreads()).as("every window past 600: up to five times").containsExactly(1000, 1250);
+        assertThat(steps).extracting(it -> it.getTo().getThreads()).as("every window past 1000: as far as the plan at once").containsExactly(1250);
         assertThat(d.last().getVerdict()).isEqualTo(AutoVerdict.Converged);
         assertThat(d.events).extracting(ProfileEvent::reason)
-                .containsExactly(Reason.AUTO_STEP, Reason.AUTO_KEPT, Reason.AUTO_STEP, Reason.AUTO_KEPT, Reason.AUTO_CONVERGED);
+                .containsExactly(Reason.AUTO_STEP, Reason.AUTO_KEPT, Reason.AUTO_CONVERGED);
 
         int entries = d.status.getHistory().size();
         for (int i = 0; i < 10; i++) {
@@ -172,22 +173,27 @@ class AutoLoopTest {
         assertThat(d.threads()).isEqualTo(1250);
     }
 
-    @Test
-    void keptStepsTheSameWayLengthenTheNextSoAFarPlanIsReachedInFewerPeriods() {
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            one window a period: each kept step doubles the limit, a half, a third, a fifth   | 1 | 100 34 10
+            windows that agree past every limit: a ninth, then the plan                       | 2 | 23 10
+            """)
+    void keptStepsAndAgreeingWindowsLengthenTheNextSoAFarPlanIsReachedInFewerPeriods(String label, int windows, String kept) {
         // Allocation-bound on one CPU: 100 clients, and each thread fewer leaves the young generation more room.
         Function<Integer, Observed> world = threads -> {
             double rate = 100 + 400.0 * 10 / Math.max(threads, 10);
             return new Observed().setRequestsPerSecond(rate).setMeanLatencyMillis(100_000 / rate).setCpuCores(0.9).setGcTimePercent(5.0)
                     .setErrorPercent(0.0);
         };
-        Driver d = new Driver(fast(), period -> Optional.of(new Replanner.Proposal(new AutoSettings(10, null, null), "the young generation")));
+        Driver d = new Driver(fast().setObservationWindows(windows), period -> Optional.of(new Replanner.Proposal(new AutoSettings(10, null, null),
+                "the young generation")));
 
         for (int i = 0; i < 40 && (d.status == null || d.status.getState() != AutoState.Converged); i++) {
             d.poll(world.apply(d.threads()));
         }
 
         assertThat(d.status.getHistory()).filteredOn(it -> it.getVerdict() == AutoVerdict.Kept).extracting(it -> it.getTo().getThreads())
-                .as("every window past each limit: a third, then a fifth, then the plan").containsExactly(67, 14, 10);
+                .containsExactly(Arrays.stream(kept.split(" ")).map(Integer::valueOf).toArray(Integer[]::new));
         assertThat(d.last().getVerdict()).isEqualTo(AutoVerdict.Converged);
     }
 
@@ -471,7 +477,7 @@ class AutoLoopTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
-            platform: threads and pool step                               | false | 150 | 1250 | 40 | 450 | 40 | Pending
+            platform: threads and pool step                               | false | 150 | 1250 | 40 | 1250 | 40 | Pending
             virtual threads: the pool steps alone, the loop's threads go  | true  | 150 | 1250 | 40 |     | 40 | Pending
             virtual threads: a thread move alone is no step               | true  |     | 1250 |    |     |    | Converged
             """)
@@ -506,7 +512,7 @@ class AutoLoopTest {
         assertThat(d.threads()).as("110 s after the start").isEqualTo(200);
         d.poll(ioBound(d.threads()));
         d.poll(ioBound(d.threads()));
-        assertThat(d.threads()).as("every window past 400: up to three times").isEqualTo(600);
+        assertThat(d.threads()).as("every window past 1000: as far as the plan").isEqualTo(1250);
     }
 
     @Test
@@ -526,18 +532,18 @@ class AutoLoopTest {
 
     @Test
     void aStepFromBelowTheBoundsMovesAtMostTheStepLimitTowardThem() {
-        // The bounds over a plan of 5 threads: every window asks for the bound, so a 100% step from 5 reaches 15, the next one 20.
-        Driver d = new Driver(fast().setThreads(new Bounds(20, 800)), period -> Optional.of(new Replanner.Proposal(
+        // The bounds over a plan of 5 threads, one window a period: a 100% step from 5 reaches 10, the next one, kept after it, 20.
+        Driver d = new Driver(fast().setObservationWindows(1).setThreads(new Bounds(20, 800)), period -> Optional.of(new Replanner.Proposal(
                 new AutoSettings(20, null, null), "the plan")));
         d.defaultThreads = 5;
 
         d.pollWhileSettled(threads -> ioBound(threads), 10);
-        assertThat(d.last().getTo().getThreads()).as("from 5, tripled at most").isEqualTo(15);
+        assertThat(d.last().getTo().getThreads()).as("from 5, doubled at most").isEqualTo(10);
         d.pollWhileSettled(threads -> ioBound(threads), 10);
         d.pollWhileSettled(threads -> ioBound(threads), 10);
 
         assertThat(d.status.getHistory()).filteredOn(it -> it.getVerdict() == AutoVerdict.Kept).extracting(it -> it.getTo().getThreads())
-                .containsExactly(15, 20);
+                .containsExactly(10, 20);
     }
 
     @Test
@@ -584,7 +590,7 @@ class AutoLoopTest {
             d.poll(ioBound(200));
         }
         assertThat(d.now).as("the first step, at the end of the minimum interval").isEqualTo(changedAt.plus(java.time.Duration.ofMinutes(10)));
-        assertThat(d.status.getWaitingFor()).isEqualTo("the rollout of threads 600, pool default, heap as planned to complete");
+        assertThat(d.status.getWaitingFor()).isEqualTo("the rollout of threads 1250, pool default, heap as planned to complete");
     }
 
     @Test

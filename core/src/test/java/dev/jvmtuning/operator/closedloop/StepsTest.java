@@ -64,17 +64,21 @@ class StepsTest {
     /** Windows: the threads each window of the period planned alone. */
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
-            every window past the limit: a third                 | -             | 10 20 12   | 200 | 11   | 67
+            every window past every limit: a ninth               | -             | 10 20 12   | 200 | 11   | 23
+            every window past a half, one not past a third       | -             | 10 80 12   | 200 | 11   | 67
+            every window past a third, one not past a fifth      | -             | 10 50 12   | 200 | 11   | 40
             one window within the limit: halved at most          | -             | 10 120 12  | 200 | 11   | 100
             the plan nearer than the windows: the plan           | -             | 10 20 12   | 200 | 150  | 150
             one window alone is no agreement                     | -             | 10         | 200 | 11   | 100
             no window planned the knob                           | -             | -          | 200 | 11   | 100
             windows the other way                                | -             | 500 600    | 200 | 11   | 100
-            up, after a kept step up: five times                 | 100>200 Kept  | 5000 4000  | 200 | 5000 | 1000
+            up, after a kept step up: nine times                 | 100>200 Kept  | 5000 4000  | 200 | 5000 | 1800
+            up, after a kept step up, one window short of nine   | 100>200 Kept  | 5000 800   | 200 | 5000 | 1000
             no faster than a run of three kept steps             | 1600>800 Kept; 800>400 Kept; 400>200 Kept | 10 12 | 200 | 1 | 23
+            after one kept step, no faster than three doublings  | 400>200 Kept  | 10 12      | 200 | 1    | 23
             right after a revert: halved at most                 | 200>400 Reverted | 10 20 12 | 200 | 11   | 100
             """)
-    void windowsThatAgreePastTheLimitLengthenTheStepOnce(String name, String history, String windows, int current, int proposed,
+    void windowsThatAgreePastTheLimitLengthenTheStepAsFarAsTheyAgree(String name, String history, String windows, int current, int proposed,
             int expected) {
         List<AutoSettings> windowPlans = windows == null ? List.of(new AutoSettings(null, 10, null), new AutoSettings(null, 10, null))
                 : Arrays.stream(windows.split(" ")).map(w -> new AutoSettings(Integer.parseInt(w), 10, null)).toList();

@@ -31,9 +31,9 @@ public class Auto {
     @Min(1)
     @Max(1000)
     @JsonPropertyDescription("Largest change of one knob in one step, in percent of its current value: 100 at most doubles or halves it. "
-            + "Each kept step just before that moved the knob the same way doubles the limit, and so does a period whose every "
-            + "window asks to move it past the limit that way (not right after a revert), up to 3 times (100: x2, x3, x5, x9); "
-            + "a revert, a rest or a turn starts the count of kept steps again.")
+            + "Each kept step just before that moved the knob the same way doubles the limit, and so does, limit after limit, a "
+            + "period whose every window asks to move it past the limit that way (not right after a revert), up to 3 times in all "
+            + "(100: x2, x3, x5, x9); a revert, a rest or a turn starts the count of kept steps again.")
     private Integer maxStepPercent = 100;
 
     @Default("10m")

@@ -6,8 +6,8 @@
 # closed-loop HTTP load on 127.0.0.1 from the lab's JVM on CPU 0: with the defaults, every point of
 # a sweep, the planner's settings, the closed loop's (defaults -> observe -> plan, twice) and mode
 # Auto's, the settings of a phase measured in interleaved rounds. Writes lab/results/RESULTS.md,
-# runs.csv and a PNG per scenario. About 5 to 6 minutes a scenario on 2 cores, 3 in quick mode. Needs
-# root (it creates cgroups) and 2 CPUs.
+# runs.csv and a PNG per scenario. A scenario takes minutes even in quick mode (dated timings in
+# docs/development/lab.md). Needs root (it creates cgroups) and 2 CPUs.
 # Usage: [LAB_QUICK=1] [LAB_RESULTS=DIR] deploy/local/lab.sh [SCENARIO ...]
 #   LAB_QUICK=1 is a rougher run for development (3 rounds of 2 s instead of 4 of 3 s, no extra rounds for a
 #   wide ratio, shorter warm-ups) that writes target/lab/quick/RESULTS.md instead of lab/results.

@@ -2,6 +2,8 @@ package dev.jvmtuning.operator.decision;
 
 import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
 import dev.jvmtuning.operator.api.v1alpha1.RollBack;
+import dev.jvmtuning.operator.api.v1alpha1.RollbackPolicy;
+import dev.jvmtuning.operator.api.v1alpha1.TrackedRollout;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.deployment.TargetContainer;
 import dev.jvmtuning.operator.deployment.TargetPods;
@@ -9,6 +11,7 @@ import dev.jvmtuning.operator.model.Attestation;
 import dev.jvmtuning.operator.model.EffectiveOptions;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.MetricsReport;
+import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.planner.MemoryBudget;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.render.Rendering;
@@ -18,10 +21,12 @@ import dev.jvmtuning.operator.rollout.RolloutJudge;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -52,18 +57,23 @@ final class ApplyStep {
         String hash = DeploymentTuning.hash(rendering, configMapName);
         List<OomKills.Kill> kills = OomKills.record(seen, userContainer.getName(),
                 TargetContainer.facts(deployment, userContainer, null, null).memoryLimitBytes(), hash, plannedHeapBytes, budget, status);
-        Optional<RollBack> keptOut = RolloutJudge.keptOut(status.rolledBack(), hash, generation);
+        String template = DeploymentTuning.templateHash(deployment, name);
+        Optional<RollBack> keptOut = RolloutJudge.keptOut(status.rolledBack(), hash, template, generation);
         if (keptOut.isPresent()) {
             status.rolledBack(keptOut.get());
             return List.of();
         }
         Deployment desired = DeploymentTuning.desired(deployment, userContainer, name, rendering, configMapName, agent);
         boolean writing = !DeploymentTuning.upToDate(deployment, desired, name);
+        Rollout live = Rollout.of(deployment);
         // A template still to be written is judged as written: its rollout has started, and its pods are judged next time.
-        Rollout rollout = writing ? Rollout.written(deployment) : Rollout.of(deployment);
+        Rollout rollout = writing ? Rollout.written(deployment) : live;
+        TrackedRollout tracked = RolloutJudge.track(status.rollout(), hash, template, writing, live, rollout, seen.now());
+        status.rollout(tracked);
         AppliedSettings lastHealthy = status.lastHealthy();
         AppliedSettings applying = new AppliedSettings(hash, rendering.jvmOptionsValue(), configMapName, TuningConfigMap.data(rendering));
-        RolloutJudge.Step step = RolloutJudge.judge(rollout, seen.pods(), applying, userContainer.getName(), lastHealthy, generation, seen.now());
+        RolloutJudge.Step step = RolloutJudge.judge(tracked, rollout, seen.pods(), applying, userContainer.getName(), lastHealthy, generation,
+                rollbackWindow(profile), seen.now());
         List<Write> writes = new ArrayList<>();
         if (step instanceof RolloutJudge.TakeBack takeBack) {
             AppliedSettings to = takeBack.to();
@@ -92,10 +102,16 @@ final class ApplyStep {
         }
         status.applied("settings " + hash + " rendered into container " + userContainer.getName() + " of Deployment "
                 + deployment.getMetadata().getName(), progress.rollout());
+        status.podsFailing(progress.unheld());
         if (progress.rollout().complete()) {
             status.attested(Attestation.of(rendering.renderedFlags(), rendering.serverSettings(), optionsOfPodsRunning(hash, seen)));
         }
         return writes;
+    }
+
+    private static Duration rollbackWindow(TuningProfile profile) {
+        RollbackPolicy policy = Objects.requireNonNullElseGet(profile.getSpec().getRollback(), RollbackPolicy::new);
+        return Units.duration(policy.getWindow());
     }
 
     /**
@@ -105,8 +121,8 @@ final class ApplyStep {
     private static RollBack withCause(RollBack rollBack, List<OomKills.Kill> kills) {
         return kills.stream().filter(k -> rollBack.getSettingsHash().equals(k.settingsHash()))
                 .min(Comparator.comparing(k -> !rollBack.getMessage().startsWith("pod " + k.pod() + ",")))
-                .map(k -> new RollBack(rollBack.getSettingsHash(), rollBack.getGeneration(), rollBack.getMessage() + "; " + k.sentence(),
-                        rollBack.getAt()))
+                .map(k -> new RollBack(rollBack.getSettingsHash(), rollBack.getGeneration(), rollBack.getTemplateHash(),
+                        rollBack.getMessage() + "; " + k.sentence(), rollBack.getAt()))
                 .orElse(rollBack);
     }
 

@@ -3,6 +3,7 @@ package dev.jvmtuning.operator.decision;
 import static dev.jvmtuning.operator.model.ConditionType.APPLIED;
 import static dev.jvmtuning.operator.model.ConditionType.METRICS_AVAILABLE;
 import static dev.jvmtuning.operator.model.ConditionType.NATIVE_MEMORY_PRESSURE;
+import static dev.jvmtuning.operator.model.ConditionType.PODS_FAILING;
 import static dev.jvmtuning.operator.model.ConditionType.READY;
 import static dev.jvmtuning.operator.model.ConditionType.ROLLOUT_COMPLETE;
 import static dev.jvmtuning.operator.model.ConditionType.SETTINGS_EFFECTIVE;
@@ -18,6 +19,7 @@ import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.RollBack;
 import dev.jvmtuning.operator.api.v1alpha1.Setting;
 import dev.jvmtuning.operator.api.v1alpha1.ThreadingStatus;
+import dev.jvmtuning.operator.api.v1alpha1.TrackedRollout;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.model.Attestation;
@@ -72,6 +74,7 @@ public final class StatusBuilder {
         status.setLastRecommendations(previous.getLastRecommendations());
         status.setLastHealthy(previous.getLastHealthy());
         status.setRolledBack(previous.getRolledBack());
+        status.setRollout(previous.getRollout());
         // A changed profile is a fresh start for the answers to OOM kills (R9b).
         status.setLastOomKill(Objects.equals(generation, previousGeneration) ? previous.getLastOomKill() : answeredInARow(previous.getLastOomKill(), 0));
         status.setAuto(previous.getAuto());
@@ -85,6 +88,23 @@ public final class StatusBuilder {
     /** The settings last taken back, if any. */
     public RollBack rolledBack() {
         return status.getRolledBack();
+    }
+
+    /** The rollout of the template in force as the last reconcile tracked it, or null. */
+    public TrackedRollout rollout() {
+        return status.getRollout();
+    }
+
+    public StatusBuilder rollout(TrackedRollout rollout) {
+        status.setRollout(rollout);
+        return this;
+    }
+
+    /** A failing pod the settings are not held to account for, and why; or none. */
+    public StatusBuilder podsFailing(Optional<String> unheld) {
+        unheld.ifPresentOrElse(message -> condition(PODS_FAILING, ConditionStatus.TRUE, Reason.NOT_HELD_TO_SETTINGS, message),
+                () -> condition(PODS_FAILING, ConditionStatus.FALSE, Reason.NO_POD_FAILING, "no pod of the target fails"));
+        return this;
     }
 
     /** The Java feature version status records, or null. */
@@ -192,10 +212,10 @@ public final class StatusBuilder {
         String to = status.getLastHealthy() != null && !status.getLastHealthy().getSettingsHash().equals(rollBack.getSettingsHash())
                 ? "the last healthy settings " + status.getLastHealthy().getSettingsHash() : "the Deployment's own template";
         String message = "pods of settings " + rollBack.getSettingsHash() + " failed, so the Deployment went back to " + to + ": "
-                + rollBack.getMessage() + ". They are not applied again until the profile or the Deployment changes";
+                + rollBack.getMessage() + ". They are not applied again until the profile or the Deployment's own template changes";
         condition(APPLIED, ConditionStatus.FALSE, Reason.ROLLED_BACK, message);
         condition(READY, ConditionStatus.FALSE, Reason.ROLLED_BACK, message);
-        status.setConditions(Conditions.remove(status.getConditions(), ROLLOUT_COMPLETE));
+        noRolloutJudged();
         notAttested();
         return this;
     }
@@ -213,7 +233,7 @@ public final class StatusBuilder {
     public StatusBuilder notApplied(Reason reason, String message) {
         condition(APPLIED, ConditionStatus.FALSE, reason, message);
         condition(READY, ConditionStatus.FALSE, reason, message);
-        status.setConditions(Conditions.remove(status.getConditions(), ROLLOUT_COMPLETE));
+        noRolloutJudged();
         notAttested();
         return this;
     }
@@ -233,7 +253,7 @@ public final class StatusBuilder {
         String message = "Recommend mode: nothing is written to the Deployment; status.settings shows what Apply would render";
         condition(APPLIED, ConditionStatus.FALSE, Reason.RECOMMEND_ONLY, message);
         condition(READY, ConditionStatus.TRUE, Reason.RECOMMEND_ONLY, message);
-        status.setConditions(Conditions.remove(status.getConditions(), ROLLOUT_COMPLETE));
+        noRolloutJudged();
         notAttested();
         return this;
     }
@@ -281,6 +301,11 @@ public final class StatusBuilder {
             }
         }
         return this;
+    }
+
+    /** No rollout of the settings is under judgement: nothing says how it stands or which pods fail beside it. */
+    private void noRolloutJudged() {
+        status.setConditions(Conditions.remove(Conditions.remove(status.getConditions(), ROLLOUT_COMPLETE), PODS_FAILING));
     }
 
     /** Nothing judges what the JVMs run: no SettingsEffective, and no setting says what its pods run. */

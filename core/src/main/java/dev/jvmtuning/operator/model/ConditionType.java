@@ -23,6 +23,10 @@ public enum ConditionType {
     VIRTUAL_THREAD_PINNING("VirtualThreadPinning", Polarity.ABNORMAL_TRUE, "virtual threads block while pinned to their carrier "
             + "threads for too much of the carriers' time (the jvm-tuning agent's jvmtuning_virtual_thread_pinned series, JDK 21 on); "
             + "absent while no pod reports such series"),
+    PODS_FAILING("PodsFailing", Polarity.ABNORMAL_TRUE, "a pod of the target fails (crash loop, OOM kill, repeated restarts, a stalled "
+            + "rollout) for what the settings are not held to account for: a release of the Deployment's own template, an incident "
+            + "after spec.rollback.window, a pod of other settings; the message names the pod, what it said and why nothing was rolled "
+            + "back. Absent outside mode Apply and Auto"),
     STARTUP_BOOST("StartupBoost", Polarity.NORMAL_TRUE, "pods of the target run above their CPU limit while their JVMs start "
             + "(spec.startupBoost), by an in-place resize that is taken back after Ready and the warm-up; absent without "
             + "spec.startupBoost");

@@ -27,8 +27,9 @@ public enum Reason {
             + "with two; the message says where", ConditionType.APPLIED, ConditionType.READY),
     APPLY_FAILED("ApplyFailed", "the write to the Deployment was refused; the message quotes the API server", ConditionType.APPLIED,
             ConditionType.READY),
-    ROLLED_BACK("RolledBack", "pods with the new settings failed (crash loop, OOM kill, repeated restarts, stalled rollout), so the "
-            + "Deployment went back to its own template; not applied again until the profile or the Deployment changes",
+    ROLLED_BACK("RolledBack", "pods of a rollout the settings answer for failed (crash loop, OOM kill, repeated restarts, stalled rollout), so the "
+            + "Deployment went back to the last healthy settings or its own template; not applied again until the profile or the "
+            + "Deployment's own template changes",
             ConditionType.APPLIED, ConditionType.READY),
     OOM_KILLS_REPEATED("OomKillsRepeated", "pods were OOM-killed again after three answered kills in a row, each with a larger "
             + "budget for the part that ran over, and no healthy rollout between: the Deployment stays on its own template until the "
@@ -43,6 +44,9 @@ public enum Reason {
             ConditionType.READY),
     DEGRADED("Degraded", "the rollout passed its progress deadline", ConditionType.ROLLOUT_COMPLETE, ConditionType.READY),
     // SettingsEffective
+    NOT_HELD_TO_SETTINGS("NotHeldToSettings", "a pod of the target fails, but not from a rollout the settings answer for: the message "
+            + "names the pod, its state and last words, and why the operator did not roll back", ConditionType.PODS_FAILING),
+    NO_POD_FAILING("NoPodFailing", "no pod of the target crash-loops, keeps restarting or was OOM-killed", ConditionType.PODS_FAILING),
     OPTIONS_IN_EFFECT("OptionsInEffect", "every pod of the settings in force reports the planned JVM options", ConditionType.SETTINGS_EFFECTIVE),
     SETTINGS_NOT_EFFECTIVE("SettingsNotEffective", "a pod's JVM runs another value than planned (a later flag on its command line, "
             + "an image's entrypoint, a JDK without the option); the message names the pod, the option, both values and where the JVM's "

@@ -207,6 +207,14 @@ public final class DeploymentTuning {
         return copy;
     }
 
+    /**
+     * A digest of the Deployment's own pod template, the operator's fields left out: it changes with a release, a restart or
+     * an undo, not with the settings.
+     */
+    public static String templateHash(Deployment current, String profile) {
+        return Names.digest(json(restored(current, profile).getSpec().getTemplate()), HASH_CHARS);
+    }
+
     /** A short digest of everything rendered: it changes, and rolls the pods, exactly when a setting does. */
     public static String hash(Rendering rendering, String configMapName) {
         StringBuilder rendered = new StringBuilder(rendering.jvmOptionsVariable() + "=" + rendering.jvmOptionsValue() + "\n" + configMapName + "\n");
@@ -259,9 +267,9 @@ public final class DeploymentTuning {
         }
     }
 
-    private static String json(OriginalJvmOptions original) {
+    private static String json(Object value) {
         try {
-            return JSON.writeValueAsString(original);
+            return JSON.writeValueAsString(value);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

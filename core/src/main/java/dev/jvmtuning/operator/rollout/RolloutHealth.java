@@ -2,21 +2,20 @@ package dev.jvmtuning.operator.rollout;
 
 import static dev.jvmtuning.operator.model.OomKill.KERNEL_KILL_REASON;
 
-import dev.jvmtuning.operator.model.LabelsAndAnnotations;
-import dev.jvmtuning.operator.model.Reason;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
 
 /**
- * Whether the pods of a rollout the operator caused are failing because of it: the tuned container
- * of a pod that runs the new settings crash-loops, was OOM-killed, cannot be created from its
- * configuration, or keeps restarting; or the rollout passed its progress deadline. Pure.
+ * Which pods' tuned container fails, and how: it crash-loops, was OOM-killed, cannot be created from its configuration,
+ * or keeps restarting. Whether the settings are to blame is {@link RolloutJudge}'s call; what this tells it is whether
+ * the container's own last words point at them. Pure.
  */
 public final class RolloutHealth {
     /** The kubelet's states of a container that cannot start or keeps dying; image pulls are not the settings' fault. */
@@ -26,52 +25,69 @@ public final class RolloutHealth {
     static final int MAX_RESTARTS = 3;
     /** What of a termination message status keeps: the JVM's first lines say why it refused to start. */
     static final int MESSAGE_CHARS = 400;
+    /**
+     * What a JVM says when it cannot run with its options or its memory, whatever else changed: HotSpot refusing an option or a
+     * heap, the launcher refusing an option, and an OutOfMemoryError (ExitOnOutOfMemoryError's last words among them).
+     */
+    static final Pattern JVM_REFUSAL = Pattern.compile("Unrecognized VM option|Improperly specified VM option|Unrecognized option:"
+            + "|Error occurred during initialization of VM|Could not create the Java Virtual Machine|Could not reserve enough space"
+            + "|Invalid (maximum|initial) heap size|Initial heap size set to a larger value|insufficient memory for the Java Runtime"
+            + "|java\\.lang\\.OutOfMemoryError");
 
     private RolloutHealth() {
     }
 
     /**
-     * @param pods      the Deployment's pods
-     * @param hash      the settings hash of the rollout being judged
-     * @param container the tuned container
-     * @param rollout   the Deployment's own judgement of the rollout
-     * @return why the rollout failed, or empty while it is healthy or still under way
+     * A failing pod.
+     *
+     * @param pod         its name
+     * @param description the container's state and last words, as status says them
+     * @param jvmRefusal  its container was OOM-killed, or its JVM refused its options or heap or ran out of memory: the settings
+     *                    can cause that whatever else changed
+     * @param oomKilled   the kernel killed it for memory, which status.lastOomKill and its own Event report
      */
-    public static Optional<String> failure(List<Pod> pods, String hash, String container, Rollout rollout) {
-        for (Pod pod : pods) {
-            Map<String, String> annotations = Objects.requireNonNullElse(pod.getMetadata().getAnnotations(), Map.of());
-            if (!hash.equals(annotations.get(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION)) || pod.getStatus() == null) {
-                continue;
-            }
-            for (ContainerStatus status : Objects.requireNonNullElse(pod.getStatus().getContainerStatuses(), List.<ContainerStatus>of())) {
-                if (container.equals(status.getName())) {
-                    Optional<String> failure = failure(status);
-                    if (failure.isPresent()) {
-                        return Optional.of("pod " + pod.getMetadata().getName() + ", container " + container + ": " + failure.get());
-                    }
-                }
-            }
-        }
-        return rollout.reason() == Reason.DEGRADED ? Optional.of(rollout.message()) : Optional.empty();
+    public record Failure(String pod, String description, boolean jvmRefusal, boolean oomKilled) {
     }
 
-    private static Optional<String> failure(ContainerStatus status) {
+    /** The first failing pod of those {@code judged}, a JVM's refusal first. */
+    public static Optional<Failure> failure(List<Pod> pods, String container, Predicate<Pod> judged) {
+        return pods.stream().filter(p -> p.getStatus() != null && judged.test(p)).flatMap(pod -> failure(pod, container).stream())
+                .min((a, b) -> Boolean.compare(b.jvmRefusal(), a.jvmRefusal()));
+    }
+
+    private static Optional<Failure> failure(Pod pod, String container) {
+        return Objects.requireNonNullElse(pod.getStatus().getContainerStatuses(), List.<ContainerStatus>of()).stream()
+                .filter(s -> container.equals(s.getName())).findFirst().flatMap(RolloutHealth::failure)
+                .map(f -> new Failure(pod.getMetadata().getName(), "pod " + pod.getMetadata().getName() + ", container " + container + ": "
+                        + f.description(), f.jvmRefusal(), f.oomKilled()));
+    }
+
+    private static Optional<Failure> failure(ContainerStatus status) {
         var waiting = status.getState() == null ? null : status.getState().getWaiting();
         ContainerStateTerminated terminated = status.getState() == null ? null : status.getState().getTerminated();
         ContainerStateTerminated last = status.getLastState() == null ? null : status.getLastState().getTerminated();
+        ContainerStateTerminated ended = last != null ? last : terminated;
         int restarts = Objects.requireNonNullElse(status.getRestartCount(), 0);
-        String lastWords = describe(last != null ? last : terminated);
+        boolean killed = (terminated != null && KERNEL_KILL_REASON.equals(terminated.getReason()))
+                || (last != null && KERNEL_KILL_REASON.equals(last.getReason()));
+        boolean refusal = killed || refused(terminated) || refused(last);
+        String lastWords = describe(ended);
         if (waiting != null && FAILING_WAITING_REASONS.contains(waiting.getReason())) {
             boolean said = waiting.getMessage() != null && !waiting.getMessage().isBlank();
-            return Optional.of(waiting.getReason() + (said ? " (" + cut(waiting.getMessage()) + ")" : "") + lastWords);
+            return Optional.of(new Failure(null, waiting.getReason() + (said ? " (" + cut(waiting.getMessage()) + ")" : "") + lastWords, refusal,
+                    killed));
         }
-        if ((terminated != null && KERNEL_KILL_REASON.equals(terminated.getReason())) || (last != null && KERNEL_KILL_REASON.equals(last.getReason()))) {
-            return Optional.of(KERNEL_KILL_REASON + lastWords);
+        if (killed) {
+            return Optional.of(new Failure(null, KERNEL_KILL_REASON + lastWords, true, true));
         }
         if (restarts >= MAX_RESTARTS) {
-            return Optional.of("restarted " + restarts + " times" + lastWords);
+            return Optional.of(new Failure(null, "restarted " + restarts + " times" + lastWords, refusal, false));
         }
         return Optional.empty();
+    }
+
+    private static boolean refused(ContainerStateTerminated terminated) {
+        return terminated != null && terminated.getMessage() != null && JVM_REFUSAL.matcher(terminated.getMessage()).find();
     }
 
     private static String describe(ContainerStateTerminated terminated) {
@@ -88,5 +104,4 @@ public final class RolloutHealth {
         int half = MESSAGE_CHARS / 2;
         return oneLine.length() <= MESSAGE_CHARS ? oneLine : oneLine.substring(0, half) + " ... " + oneLine.substring(oneLine.length() - half);
     }
-
 }

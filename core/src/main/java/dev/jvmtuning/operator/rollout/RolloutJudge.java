@@ -2,18 +2,32 @@ package dev.jvmtuning.operator.rollout;
 
 import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
 import dev.jvmtuning.operator.api.v1alpha1.RollBack;
+import dev.jvmtuning.operator.api.v1alpha1.TrackedRollout;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
+import dev.jvmtuning.operator.model.Reason;
 import io.fabric8.kubernetes.api.model.Pod;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Apply mode's judgement of a rollout: from the Deployment, its pods, the settings being rolled out and
- * what status remembers (the last healthy settings, the last rollback), what to do next and the status
- * facts that follow. The writes are the caller's. Pure.
+ * what status remembers (the rollout in force, the last healthy settings, the last rollback), what to do next and the
+ * status facts that follow. The settings answer only for what they can have caused: the pods their rollout created,
+ * within {@code spec.rollback.window} of its completion; any failure there when the operator's own write started the
+ * rollout over a template that ran healthy, only a JVM's refusal or an OOM kill when the Deployment's own template
+ * changed. The writes are the caller's. Pure.
  */
 public final class RolloutJudge {
+    /**
+     * Pods created this long before the operator first saw their template still count as its rollout's: the Deployment
+     * controller may act on a release before the operator hears of it.
+     */
+    static final Duration SEEN_LATE_BY = Duration.ofSeconds(30);
 
     private RolloutJudge() {
     }
@@ -22,8 +36,11 @@ public final class RolloutJudge {
     public sealed interface Step {
     }
 
-    /** Under way, or complete; when complete, {@code healthy} are the settings a later failure goes back to (else null). */
-    public record Progress(Rollout rollout, AppliedSettings healthy) implements Step {
+    /**
+     * Under way, or complete; when complete, {@code healthy} are the settings a later failure goes back to (else null).
+     * {@code unheld}: a failing pod the settings are not held to account for, and why, for status to report.
+     */
+    public record Progress(Rollout rollout, AppliedSettings healthy, Optional<String> unheld) implements Step {
     }
 
     /** The pods of these settings fail: write {@code to} back (null: the Deployment's own template) and record {@code rollBack}. */
@@ -31,35 +48,86 @@ public final class RolloutJudge {
     }
 
     /**
-     * Before anything is written: the rollback that keeps these settings out, if they were taken back for
-     * this generation of the profile. The same settings come back only once the profile or the Deployment
-     * changes (a different hash).
+     * Before anything is written: the rollback that keeps these settings out, if they were taken back for this generation of
+     * the profile and this template of the Deployment's own. A release, or an edit of the profile, lets them try again. A
+     * rollback recorded before templates were (no template hash) holds until the profile changes.
      */
-    public static Optional<RollBack> keptOut(RollBack lastRollBack, String hash, Long generation) {
+    public static Optional<RollBack> keptOut(RollBack lastRollBack, String hash, String template, Long generation) {
         return Optional.ofNullable(lastRollBack)
-                .filter(r -> hash.equals(r.getSettingsHash()) && Objects.equals(r.getGeneration(), generation));
+                .filter(r -> hash.equals(r.getSettingsHash()) && Objects.equals(r.getGeneration(), generation)
+                        && (r.getTemplateHash() == null || r.getTemplateHash().equals(template)));
+    }
+
+    /**
+     * The rollout of the template in force, from the one status tracks.
+     *
+     * @param previous the rollout status tracks, or null
+     * @param hash     the settings hash of the template in force (once written)
+     * @param template the digest of the Deployment's own template
+     * @param writing  the operator writes the template this reconcile
+     * @param before   the Deployment's rollout before that write: complete, its template ran healthy
+     * @param rollout  the rollout of the template in force
+     */
+    public static TrackedRollout track(TrackedRollout previous, String hash, String template, boolean writing, Rollout before, Rollout rollout,
+            Instant now) {
+        String completedAt = rollout.complete() ? now.toString() : null;
+        if (previous != null && hash.equals(previous.getSettingsHash()) && template.equals(previous.getTemplateHash())) {
+            return previous.getCompletedAt() != null || completedAt == null ? previous
+                    : new TrackedRollout(hash, template, previous.getCause(), previous.getStartedAt(), completedAt);
+        }
+        boolean settingsOnly = writing && before.complete() && (previous == null || template.equals(previous.getTemplateHash()));
+        return new TrackedRollout(hash, template, settingsOnly ? TrackedRollout.CAUSE_SETTINGS : TrackedRollout.CAUSE_TEMPLATE, now.toString(),
+                completedAt);
     }
 
     /**
      * Once the tuned template is written.
      *
+     * @param tracked     the rollout of it, as {@link #track} leaves it
      * @param rollout     the Deployment's rollout of it, or {@link Rollout#written} while the write is still to be made
-     * @param pods        its pods
+     * @param pods        the Deployment's pods
      * @param applying    the settings rolled out, as status would record them once healthy
      * @param container   the tuned container
      * @param lastHealthy the settings that last ran healthy on every pod, or null
      * @param generation  the profile's generation, recorded with a rollback
+     * @param window      how long after the rollout completed its pods' failures still count (spec.rollback.window)
      * @param now         the reconcile's time, recorded with a rollback
      */
-    public static Step judge(Rollout rollout, List<Pod> pods, AppliedSettings applying, String container, AppliedSettings lastHealthy,
-            Long generation, Instant now) {
-        if (rollout.complete()) {
-            return new Progress(rollout, applying);
-        }
+    public static Step judge(TrackedRollout tracked, Rollout rollout, List<Pod> pods, AppliedSettings applying, String container,
+            AppliedSettings lastHealthy, Long generation, Duration window, Instant now) {
         String hash = applying.getSettingsHash();
-        return RolloutHealth.failure(pods, hash, container, rollout)
-                .<Step>map(failure -> new TakeBack(new RollBack(hash, generation, failure, now.toString()),
-                        lastHealthy != null && !lastHealthy.getSettingsHash().equals(hash) ? lastHealthy : null))
-                .orElseGet(() -> new Progress(rollout, null));
+        Instant started = Instant.parse(tracked.getStartedAt());
+        boolean watching = tracked.getCompletedAt() == null || now.isBefore(Instant.parse(tracked.getCompletedAt()).plus(window));
+        boolean settingsOnly = TrackedRollout.CAUSE_SETTINGS.equals(tracked.getCause());
+        Predicate<Pod> ofRollout = p -> hash.equals(settingsHash(p)) && createdSince(p, started.minus(SEEN_LATE_BY));
+        Optional<RolloutHealth.Failure> failing = RolloutHealth.failure(pods, container, ofRollout);
+        boolean stalled = rollout.reason() == Reason.DEGRADED;
+        Optional<String> blamed = !watching ? Optional.empty()
+                : failing.filter(f -> settingsOnly || f.jvmRefusal()).map(RolloutHealth.Failure::description)
+                        .or(() -> settingsOnly && stalled ? Optional.of(rollout.message()) : Optional.empty());
+        if (blamed.isPresent()) {
+            return new TakeBack(new RollBack(hash, generation, tracked.getTemplateHash(), blamed.get(), now.toString()),
+                    lastHealthy != null && !lastHealthy.getSettingsHash().equals(hash) ? lastHealthy : null);
+        }
+        String why = watching ? "the Deployment's own template changed (a rollout the operator first saw at " + tracked.getStartedAt()
+                + "), and the container was neither OOM-killed nor refused by its JVM"
+                : "the settings' rollout completed at " + tracked.getCompletedAt() + ", more than " + window.toSeconds() + " s (spec.rollback.window) "
+                        + "before: they ran healthy, and a failure since is not theirs";
+        // An OOM kill has a report of its own (status.lastOomKill, an OOMKilled Event) and an answer (a larger budget).
+        Optional<String> unheld = failing.filter(f -> !f.oomKilled()).map(f -> f.description() + "; not rolled back: " + why)
+                .or(() -> RolloutHealth.failure(pods, container, ofRollout.negate()).filter(f -> !f.oomKilled())
+                        .map(f -> f.description() + "; not rolled back: not a pod of the rollout of the settings in force"))
+                .or(() -> stalled ? Optional.of(rollout.message() + "; not rolled back: " + why) : Optional.empty());
+        return new Progress(rollout, rollout.complete() ? applying : null, unheld);
+    }
+
+    private static String settingsHash(Pod pod) {
+        return Objects.requireNonNullElse(pod.getMetadata().getAnnotations(), Map.<String, String>of()).get(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION);
+    }
+
+    /** A pod without a creation time (not yet stored) is new. */
+    private static boolean createdSince(Pod pod, Instant since) {
+        String created = pod.getMetadata().getCreationTimestamp();
+        return created == null || !Instant.parse(created).isBefore(since);
     }
 }

@@ -46,6 +46,7 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -205,21 +206,55 @@ class DecideTest {
             deployment.setStatus(status(2, 1, 1));
         }
 
-        /** The kernel kills the running pod's container for memory: it is terminated, not Ready, until the kubelet starts it again. */
+        /**
+         * The kernel kills the running pod's container for memory: it is terminated, not Ready, until the kubelet starts it again,
+         * and the Deployment has one replica fewer available.
+         */
         void oomKill() {
             var status = pods.get(0).getStatus().getContainerStatuses().get(0);
             status.setReady(false);
             status.setState(new ContainerStateBuilder().withNewTerminated().withReason("OOMKilled").withExitCode(137)
                     .withFinishedAt(now.toString()).endTerminated().build());
+            deployment.setStatus(status(1, 1, 0));
         }
 
-        /** The kubelet starts the killed container again: the kill moves to its last state, the restart count grows. */
+        /** The kubelet starts the killed container again: the kill moves to its last state, the restart count grows, the replica is back. */
         void restartKilled() {
             var status = pods.get(0).getStatus().getContainerStatuses().get(0);
             status.setLastState(status.getState());
             status.setRestartCount(status.getRestartCount() + 1);
             status.setReady(true);
             status.setState(new ContainerStateBuilder().withNewRunning().withStartedAt(now.toString()).endRunning().build());
+            deployment.setStatus(status(1, 1, 1));
+        }
+
+        /**
+         * The running pod's application keeps failing on its own (a dependency down, a liveness probe): the kubelet backs off,
+         * and the Deployment has one replica fewer available.
+         */
+        void crashLoop(String lastWords) {
+            var status = pods.get(0).getStatus().getContainerStatuses().get(0);
+            status.setReady(false);
+            status.setRestartCount(status.getRestartCount() + 3);
+            status.setState(new ContainerStateBuilder().withNewWaiting().withReason("CrashLoopBackOff").endWaiting().build());
+            status.setLastState(new ContainerStateBuilder().withNewTerminated().withExitCode(1).withReason("Error").withMessage(lastWords)
+                    .withFinishedAt(now.toString()).endTerminated().build());
+            deployment.setStatus(status(1, 1, 0));
+        }
+
+        /** The user releases a new image: the Deployment's own template changes, the operator's fields stay as they are. */
+        void release(String image) {
+            Deployment next = Serialization.clone(deployment);
+            next.getSpec().getTemplate().getSpec().getContainers().get(0).setImage(image);
+            deployment = newTemplate(next);
+            deployment.setStatus(status(1, 0, 1));
+        }
+
+        /** The released template's new pod fails as {@code lastWords} say, the old one still serves. */
+        void releaseFailing(String lastWords) {
+            rollOut();
+            crashLoop(lastWords);
+            deployment.setStatus(status(2, 1, 1));
         }
 
         private io.fabric8.kubernetes.api.model.ContainerStatus oomKilled(boolean ready, int restarts) {
@@ -236,6 +271,7 @@ class DecideTest {
 
         private Pod pod(io.fabric8.kubernetes.api.model.ContainerStatus status) {
             return new PodBuilder().withNewMetadata().withName("orders-" + deployment.getMetadata().getGeneration()).withNamespace(NAMESPACE)
+                    .withCreationTimestamp(now.toString())
                     .withLabels(deployment.getSpec().getTemplate().getMetadata().getLabels())
                     .withAnnotations(deployment.getSpec().getTemplate().getMetadata().getAnnotations()).endMetadata()
                     .withNewStatus().addNewCondition().withType("Ready").withStatus(String.valueOf(status.getReady()).equals("true") ? "True" : "False")
@@ -635,6 +671,88 @@ class DecideTest {
         assertThat(world.hash()).isNull();
     }
 
+    /** spec.rollback.window's default. */
+    private static final Duration ROLLBACK_WINDOW = Duration.ofMinutes(5);
+    private static final String APP_ERROR = "APPLICATION FAILED TO START\nDescription: Failed to bind properties under 'server.port'";
+
+    @Test
+    void aUsersReleaseThatCrashesIsReportedNotRolledBackAndItsFixKeepsTheTuning() {
+        World world = applied(APPLY);
+        String tuned = world.hash();
+        String flags = world.jvmOptions();
+
+        world.release("example/orders:2");
+        world.reconcile();
+        world.releaseFailing(APP_ERROR);
+        for (int i = 0; i < 3; i++) {
+            world.reconcile();
+            assertThat(world.last.writes()).as("the settings stay").isEmpty();
+        }
+        assertThat(world.reason(ConditionType.APPLIED)).isEqualTo("Applied");
+        assertThat(world.status(ConditionType.PODS_FAILING)).isEqualTo("True");
+        assertThat(world.condition(ConditionType.PODS_FAILING).orElseThrow().getMessage()).contains("CrashLoopBackOff", "server.port",
+                "not rolled back: the Deployment's own template changed");
+        assertThat(world.eventReasons()).contains(Reason.NOT_HELD_TO_SETTINGS).doesNotContain(Reason.ROLLED_BACK);
+        assertThat(world.profile.getStatus().getRollout().getCause()).isEqualTo("Template");
+
+        world.release("example/orders:3");
+        world.reconcile();
+        world.rollOut();
+        world.reconcile();
+        assertThat(world.hash()).isEqualTo(tuned);
+        assertThat(world.jvmOptions()).isEqualTo(flags);
+        assertThat(world.reason(ConditionType.READY)).isEqualTo("Ready");
+        assertThat(world.status(ConditionType.PODS_FAILING)).isEqualTo("False");
+        assertThat(world.last.events()).extracting(ProfileEvent::warning, ProfileEvent::reason).contains(tuple(false, Reason.NO_POD_FAILING));
+    }
+
+    @Test
+    void aReleaseWhoseJvmRefusesTheSettingsTakesThemBackUntilTheNextRelease() {
+        World world = applied(APPLY);
+        String tuned = world.hash();
+        String release = Serialization.asJson(world.deployment.getSpec().getTemplate().getSpec().getContainers().get(0));
+
+        world.release("example/orders:jdk11");
+        world.reconcile();
+        world.releaseFailing("Unrecognized VM option 'UseCompactObjectHeaders'\nError: Could not create the Java Virtual Machine.");
+        world.reconcile();
+        assertThat(world.reason(ConditionType.APPLIED)).isEqualTo("RolledBack");
+        assertThat(world.hash()).as("the user's own template, of the new release").isNull();
+        world.rollOut();
+        world.reconcile();
+        assertThat(world.last.writes()).as("kept out while the release stays").isEmpty();
+
+        world.release("example/orders:4");
+        world.reconcile();
+        assertThat(world.hash()).as("a new release tries the settings again").isEqualTo(tuned);
+        assertThat(release).isNotEqualTo(Serialization.asJson(world.deployment.getSpec().getTemplate().getSpec().getContainers().get(0)));
+    }
+
+    @Test
+    void anIncidentAfterTheRolloutWindowIsReportedNotRolledBack() {
+        World world = applied(APPLY);
+        String tuned = world.hash();
+        world.now = world.now.plus(ROLLBACK_WINDOW);
+
+        world.crashLoop("java.net.ConnectException: Connection refused (the database)");
+        world.reconcile();
+        world.reconcile();
+        assertThat(world.hash()).isEqualTo(tuned);
+        assertThat(world.reason(ConditionType.APPLIED)).isEqualTo("Applied");
+        assertThat(world.condition(ConditionType.PODS_FAILING).orElseThrow().getMessage()).contains("CrashLoopBackOff", "Connection refused",
+                "more than 300 s (spec.rollback.window)");
+        assertThat(world.eventReasons()).contains(Reason.NOT_HELD_TO_SETTINGS).doesNotContain(Reason.ROLLED_BACK);
+    }
+
+    @Test
+    void aCrashWithinTheWindowOfTheOperatorsOwnRolloutTakesTheSettingsBack() {
+        World world = applied(APPLY);
+        world.crashLoop("java.lang.IllegalStateException: too few threads");
+        world.reconcile();
+        assertThat(world.reason(ConditionType.APPLIED)).isEqualTo("RolledBack");
+        assertThat(world.hash()).isNull();
+    }
+
     @Test
     void recommendWritesNothingAndAfterApplyRestoresTheTemplate() {
         World recommending = new World("mode: Recommend\n" + APPLY);
@@ -938,6 +1056,7 @@ class DecideTest {
         World world = applied(APPLY);
         String pod = world.pods.get(0).getMetadata().getName();
         world.memory = Map.of(pod, NATIVE_LEAK);
+        world.now = world.now.plus(ROLLBACK_WINDOW);
         world.reconcile();
         assertThat(world.profile.getStatus().getLastOomKill()).isNull();
 

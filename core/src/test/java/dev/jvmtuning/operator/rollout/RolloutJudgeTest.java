@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
 import dev.jvmtuning.operator.api.v1alpha1.RollBack;
+import dev.jvmtuning.operator.api.v1alpha1.TrackedRollout;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.Reason;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -12,6 +13,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +30,13 @@ class RolloutJudgeTest {
     private static final long GENERATION = 4;
     private static final AppliedSettings APPLYING = new AppliedSettings("new", "-Xmx512m", "web-jvm-tuning-new", Map.of());
     private static final AppliedSettings HEALTHY = new AppliedSettings("old", "-Xmx256m", "web-jvm-tuning-old", Map.of());
+    private static final Duration WINDOW = Duration.ofMinutes(5);
+    /** The operator's own write started the rollout a minute ago, over a template that ran healthy. */
+    private static final TrackedRollout OURS = new TrackedRollout("new", "release-1", TrackedRollout.CAUSE_SETTINGS,
+            NOW.minusSeconds(60).toString(), null);
+    /** The Deployment's own template changed a minute ago: a release. */
+    private static final TrackedRollout RELEASE = new TrackedRollout("new", "release-2", TrackedRollout.CAUSE_TEMPLATE,
+            NOW.minusSeconds(60).toString(), null);
 
     /** A Deployment of 2 replicas at generation 3, with its controller's view of the rollout. */
     private static Deployment deployment(long observed, int updated, int available, int total, String stalled) {
@@ -44,16 +53,29 @@ class RolloutJudgeTest {
 
     private static final Deployment ROLLING = deployment(3, 1, 1, 2, null);
 
-    /** A pod of settings {@code hash} whose container {@code app} is as {@code state} leaves it. */
+    /** A pod of settings {@code hash}, created 50 s ago, whose container {@code app} is as {@code state} leaves it. */
     private static Pod pod(String hash, UnaryOperator<ContainerStatusBuilder> state) {
+        return pod(hash, NOW.minusSeconds(50), state);
+    }
+
+    private static Pod pod(String hash, Instant created, UnaryOperator<ContainerStatusBuilder> state) {
         ContainerStatus status = state.apply(new ContainerStatusBuilder().withName("app").withRestartCount(0)).build();
-        return new PodBuilder().withNewMetadata().withName("web-1").withAnnotations(Map.of(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION, hash))
+        return new PodBuilder().withNewMetadata().withName("web-1").withCreationTimestamp(created.toString())
+                .withAnnotations(Map.of(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION, hash))
                 .endMetadata().withNewStatus().withContainerStatuses(status).endStatus().build();
     }
 
     private static final UnaryOperator<ContainerStatusBuilder> CRASH_LOOPING = c -> c.withRestartCount(2).withNewState().withNewWaiting()
             .withReason("CrashLoopBackOff").withMessage("back-off 20s restarting failed container").endWaiting().endState()
             .withNewLastState().withNewTerminated().withExitCode(1).withMessage("Unrecognized VM option 'UseG2GC'").endTerminated().endLastState();
+    /** The application's own error: Spring Boot refusing its arguments, no word of the JVM's. */
+    private static final UnaryOperator<ContainerStatusBuilder> APP_CRASH_LOOPING = c -> c.withRestartCount(2).withNewState().withNewWaiting()
+            .withReason("CrashLoopBackOff").endWaiting().endState()
+            .withNewLastState().withNewTerminated().withExitCode(1).withReason("Error")
+            .withMessage("APPLICATION FAILED TO START Description: Failed to bind properties under 'server.port'").endTerminated().endLastState();
+    private static final UnaryOperator<ContainerStatusBuilder> OUT_OF_MEMORY = c -> c.withRestartCount(1).withNewState().withNewWaiting()
+            .withReason("CrashLoopBackOff").endWaiting().endState().withNewLastState().withNewTerminated().withExitCode(3)
+            .withMessage("Terminating due to java.lang.OutOfMemoryError: Java heap space").endTerminated().endLastState();
     private static final UnaryOperator<ContainerStatusBuilder> OOM_KILLED = c -> c.withRestartCount(1).withNewState().withNewRunning().endRunning()
             .endState().withNewLastState().withNewTerminated().withExitCode(137).withReason("OOMKilled").endTerminated().endLastState();
     private static final UnaryOperator<ContainerStatusBuilder> RESTARTING = c -> c.withRestartCount(3).withNewState().withNewRunning()
@@ -79,9 +101,12 @@ class RolloutJudgeTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource
     void progress(String situation, Deployment deployment, List<Pod> pods, Reason reason, String message, boolean healthy) {
-        RolloutJudge.Step step = RolloutJudge.judge(Rollout.of(deployment), pods, APPLYING, "app", HEALTHY, GENERATION, NOW);
+        RolloutJudge.Step step = RolloutJudge.judge(OURS, Rollout.of(deployment), pods, APPLYING, "app", HEALTHY, GENERATION, WINDOW, NOW);
 
-        assertThat(step).isEqualTo(new RolloutJudge.Progress(new Rollout(healthy, reason, message), healthy ? APPLYING : null));
+        assertThat(step).isInstanceOfSatisfying(RolloutJudge.Progress.class, p -> {
+            assertThat(p.rollout()).isEqualTo(new Rollout(healthy, reason, message));
+            assertThat(p.healthy()).isEqualTo(healthy ? APPLYING : null);
+        });
     }
 
     static Stream<Arguments> takeBack() {
@@ -104,23 +129,125 @@ class RolloutJudgeTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource
     void takeBack(String situation, Deployment deployment, List<Pod> pods, AppliedSettings lastHealthy, String message, AppliedSettings to) {
-        RolloutJudge.Step step = RolloutJudge.judge(Rollout.of(deployment), pods, APPLYING, "app", lastHealthy, GENERATION, NOW);
+        RolloutJudge.Step step = RolloutJudge.judge(OURS, Rollout.of(deployment), pods, APPLYING, "app", lastHealthy, GENERATION, WINDOW, NOW);
 
-        assertThat(step).isEqualTo(new RolloutJudge.TakeBack(new RollBack("new", GENERATION, message, NOW.toString()), to));
+        assertThat(step).isEqualTo(new RolloutJudge.TakeBack(new RollBack("new", GENERATION, "release-1", message, NOW.toString()), to));
     }
 
-    static Stream<Arguments> keptOut() {
-        RollBack rollBack = new RollBack("new", GENERATION, "OOMKilled", "2026-11-25T09:00:00Z");
+    static Stream<Arguments> release() {
         return Stream.of(
-                Arguments.of("the same settings for the same generation stay out", rollBack, "new", GENERATION, true),
-                Arguments.of("the profile changed", rollBack, "new", GENERATION + 1, false),
-                Arguments.of("other settings (the Deployment changed)", rollBack, "newer", GENERATION, false),
-                Arguments.of("nothing was rolled back", null, "new", GENERATION, false));
+                Arguments.of("the JVM refuses an option", ROLLING, List.of(pod("new", CRASH_LOOPING)), true),
+                Arguments.of("an OOM kill", ROLLING, List.of(pod("new", OOM_KILLED)), true),
+                Arguments.of("an OutOfMemoryError exit", ROLLING, List.of(pod("new", OUT_OF_MEMORY)), true),
+                Arguments.of("the application's own error exit", ROLLING, List.of(pod("new", APP_CRASH_LOOPING)), false),
+                Arguments.of("restarts without the JVM's word", ROLLING, List.of(pod("new", RESTARTING)), false),
+                Arguments.of("the progress deadline", deployment(3, 1, 1, 2, "ReplicaSet web-7d has timed out progressing"), List.of(), false));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource
-    void keptOut(String situation, RollBack last, String hash, long generation, boolean out) {
-        assertThat(RolloutJudge.keptOut(last, hash, generation)).isEqualTo(out ? Optional.of(last) : Optional.empty());
+    void release(String situation, Deployment deployment, List<Pod> pods, boolean rolledBack) {
+        RolloutJudge.Step step = RolloutJudge.judge(RELEASE, Rollout.of(deployment), pods, APPLYING, "app", HEALTHY, GENERATION, WINDOW, NOW);
+
+        if (rolledBack) {
+            assertThat(step).isInstanceOfSatisfying(RolloutJudge.TakeBack.class,
+                    t -> assertThat(t.rollBack().getTemplateHash()).as("kept out with this release only").isEqualTo("release-2"));
+        } else {
+            assertThat(step).isInstanceOfSatisfying(RolloutJudge.Progress.class, p -> assertThat(p.unheld()).hasValueSatisfying(
+                    m -> assertThat(m).contains("not rolled back: the Deployment's own template changed")));
+        }
+    }
+
+    static Stream<Arguments> afterTheWindow() {
+        return Stream.of(
+                Arguments.of("a crash loop", CRASH_LOOPING, "CrashLoopBackOff"),
+                Arguments.of("an OutOfMemoryError exit", OUT_OF_MEMORY, "java.lang.OutOfMemoryError"),
+                Arguments.of("restarts", RESTARTING, "restarted 3 times"));
+    }
+
+    @org.junit.jupiter.api.Test
+    void anOomKillAfterTheWindowIsLeftToItsOwnReport() {
+        TrackedRollout completed = new TrackedRollout("new", "release-1", TrackedRollout.CAUSE_SETTINGS, NOW.minusSeconds(900).toString(),
+                NOW.minus(WINDOW).minusSeconds(1).toString());
+        RolloutJudge.Step step = RolloutJudge.judge(completed, Rollout.of(deployment(3, 2, 1, 2, null)),
+                List.of(pod("new", NOW.minusSeconds(890), OOM_KILLED)), APPLYING, "app", HEALTHY, GENERATION, WINDOW, NOW);
+
+        assertThat(step).isInstanceOfSatisfying(RolloutJudge.Progress.class, p -> assertThat(p.unheld()).isEmpty());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource
+    void afterTheWindow(String situation, UnaryOperator<ContainerStatusBuilder> state, String said) {
+        TrackedRollout completed = new TrackedRollout("new", "release-1", TrackedRollout.CAUSE_SETTINGS, NOW.minusSeconds(900).toString(),
+                NOW.minus(WINDOW).minusSeconds(1).toString());
+        Pod pod = pod("new", NOW.minusSeconds(890), state);
+        RolloutJudge.Step step = RolloutJudge.judge(completed, Rollout.of(deployment(3, 2, 1, 2, null)), List.of(pod), APPLYING, "app", HEALTHY,
+                GENERATION, WINDOW, NOW);
+
+        assertThat(step).isInstanceOfSatisfying(RolloutJudge.Progress.class, p -> assertThat(p.unheld()).hasValueSatisfying(m -> assertThat(m)
+                .contains(said, "not rolled back: the settings' rollout completed at", "more than 300 s (spec.rollback.window)")));
+
+        TrackedRollout justCompleted = new TrackedRollout("new", "release-1", TrackedRollout.CAUSE_SETTINGS, NOW.minusSeconds(900).toString(),
+                NOW.minus(WINDOW).plusSeconds(1).toString());
+        assertThat(RolloutJudge.judge(justCompleted, Rollout.of(deployment(3, 2, 1, 2, null)), List.of(pod), APPLYING, "app", HEALTHY,
+                GENERATION, WINDOW, NOW)).as("within the window").isInstanceOf(RolloutJudge.TakeBack.class);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("afterTheWindow")
+    void aPodOlderThanTheRolloutIsNotItsToAnswerFor(String situation, UnaryOperator<ContainerStatusBuilder> state, String said) {
+        Pod old = pod("new", NOW.minusSeconds(60).minus(RolloutJudge.SEEN_LATE_BY).minusSeconds(1), state);
+        RolloutJudge.Step step = RolloutJudge.judge(OURS, Rollout.of(ROLLING), List.of(old), APPLYING, "app", HEALTHY, GENERATION, WINDOW, NOW);
+
+        assertThat(step).isInstanceOfSatisfying(RolloutJudge.Progress.class, p -> assertThat(p.unheld()).hasValueSatisfying(m -> assertThat(m)
+                .contains(said, "not rolled back: not a pod of the rollout of the settings in force")));
+    }
+
+    static Stream<Arguments> track() {
+        Rollout complete = new Rollout(true, Reason.ROLLOUT_COMPLETE, "");
+        Rollout rolling = new Rollout(false, Reason.ROLLING_OUT, "");
+        TrackedRollout healthy = new TrackedRollout("old", "release-1", TrackedRollout.CAUSE_SETTINGS, "2026-11-25T09:00:00Z",
+                "2026-11-25T09:01:00Z");
+        return Stream.of(
+                Arguments.of("the operator's first write over a template that ran healthy", null, "new", "release-1", true, complete, rolling,
+                        new TrackedRollout("new", "release-1", "Settings", NOW.toString(), null)),
+                Arguments.of("the operator's write over a template still rolling out", null, "new", "release-1", true, rolling, rolling,
+                        new TrackedRollout("new", "release-1", "Template", NOW.toString(), null)),
+                Arguments.of("new settings over the same template", healthy, "new", "release-1", true, complete, rolling,
+                        new TrackedRollout("new", "release-1", "Settings", NOW.toString(), null)),
+                Arguments.of("new settings with a release", healthy, "new", "release-2", true, complete, rolling,
+                        new TrackedRollout("new", "release-2", "Template", NOW.toString(), null)),
+                Arguments.of("a release, the settings untouched", healthy, "old", "release-2", false, rolling, rolling,
+                        new TrackedRollout("old", "release-2", "Template", NOW.toString(), null)),
+                Arguments.of("the same rollout completes", new TrackedRollout("new", "release-1", "Settings", "2026-11-25T09:00:00Z", null),
+                        "new", "release-1", false, complete, complete,
+                        new TrackedRollout("new", "release-1", "Settings", "2026-11-25T09:00:00Z", NOW.toString())),
+                Arguments.of("a completed rollout keeps its time while pods fail", healthy, "old", "release-1", false, rolling, rolling, healthy));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource
+    void track(String situation, TrackedRollout previous, String hash, String template, boolean writing, Rollout before, Rollout rollout,
+            TrackedRollout tracked) {
+        assertThat(RolloutJudge.track(previous, hash, template, writing, before, rollout, NOW)).isEqualTo(tracked);
+    }
+
+    static Stream<Arguments> keptOut() {
+        RollBack rollBack = new RollBack("new", GENERATION, "release-1", "OOMKilled", "2026-11-25T09:00:00Z");
+        RollBack beforeTemplates = new RollBack("new", GENERATION, null, "OOMKilled", "2026-11-25T09:00:00Z");
+        return Stream.of(
+                Arguments.of("the same settings for the same generation and template stay out", rollBack, "new", "release-1", GENERATION, true),
+                Arguments.of("the profile changed", rollBack, "new", "release-1", GENERATION + 1, false),
+                Arguments.of("other settings (the Deployment's resources changed)", rollBack, "newer", "release-1", GENERATION, false),
+                Arguments.of("a new release of the Deployment's own template", rollBack, "new", "release-2", GENERATION, false),
+                Arguments.of("a rollback recorded without a template holds until the profile changes", beforeTemplates, "new", "release-2",
+                        GENERATION, true),
+                Arguments.of("nothing was rolled back", null, "new", "release-1", GENERATION, false));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource
+    void keptOut(String situation, RollBack last, String hash, String template, long generation, boolean out) {
+        assertThat(RolloutJudge.keptOut(last, hash, template, generation)).isEqualTo(out ? Optional.of(last) : Optional.empty());
     }
 }

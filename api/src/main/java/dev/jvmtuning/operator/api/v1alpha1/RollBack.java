@@ -5,7 +5,7 @@ import lombok.AllArgsConstructor;
 import lombok.Data;
 import lombok.NoArgsConstructor;
 
-/** Settings whose pods failed, and were taken back: they are not applied again until the spec or the target changes. */
+/** Settings whose pods failed, and were taken back: they are not applied again until the profile or the Deployment's own template changes. */
 @Data
 @NoArgsConstructor
 @AllArgsConstructor
@@ -15,6 +15,9 @@ public class RollBack {
 
     @JsonPropertyDescription("The profile's metadata.generation when they failed.")
     private Long generation;
+
+    @JsonPropertyDescription("The digest of the Deployment's own pod template they failed with: a new release brings the settings back.")
+    private String templateHash;
 
     @JsonPropertyDescription("What the pods said: the container state, exit code and termination message.")
     private String message;

@@ -96,6 +96,9 @@ public class TuningProfileSpec {
             + "and lowered on the running pod by an in-place resize (Kubernetes 1.35+), in modes Apply and Auto. Omit for none.")
     private StartupBoost startupBoost;
 
+    @JsonPropertyDescription("Which failing pods take the settings back, and for how long after a rollout.")
+    private RollbackPolicy rollback;
+
     @JsonPropertyDescription("Mode Auto's bounds, pace and regression guard. Defaults apply when omitted.")
     private Auto auto;
 }

@@ -47,6 +47,10 @@ public class TuningProfileStatus {
     @JsonPropertyDescription("The last settings whose rollout completed with every pod available: what a failed rollout goes back to.")
     private AppliedSettings lastHealthy;
 
+    @JsonPropertyDescription("The rollout of the template in force: whether the operator's write or the Deployment's own template "
+            + "started it, and when it completed. Decides which failures take the settings back (spec.rollback).")
+    private TrackedRollout rollout;
+
     @JsonPropertyDescription("The last settings taken back because their pods failed.")
     private RollBack rolledBack;
 

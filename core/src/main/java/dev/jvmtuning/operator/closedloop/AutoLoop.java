@@ -27,8 +27,8 @@ import java.util.Optional;
  * moves by the threshold. It stops (Converged) when no knob would move, or when steps no longer beat the
  * best period beyond the noise its windows measured ({@link BestSoFar}), and never steps back to settings
  * a period already found no better. After a revert, and once converged, it holds its settings until the
- * workload itself moves; a reverted step that went further than maxStepPercent (after kept steps the same
- * way, or from a period whose windows all asked for more, {@link Steps#limit}) is first followed by one at maxStepPercent. Everything it needs is in its input and the previous status, so a reconcile stays a function
+ * workload itself moves, moving them at once within bounds tightened meanwhile; a reverted step that went
+ * further than maxStepPercent (after kept steps the same way, or from a period whose windows all asked for more, {@link Steps#limit}) is first followed by one at maxStepPercent. Everything it needs is in its input and the previous status, so a reconcile stays a function
  * of spec, status and metrics. Pure.
  */
 public final class AutoLoop {
@@ -68,6 +68,7 @@ public final class AutoLoop {
         AutoStatus next = in.previous() == null
                 ? new AutoStatus().setState(AutoState.Applying).setChangedAt(in.now().toString())
                 : COPIER.convertValue(in.previous(), AutoStatus.class);
+        intoBounds(in, next, events);
         Optional<AutoIteration> pending = pending(next);
         if (in.podFailure() != null && pending.isPresent() && in.podFailure().at().isAfter(Instant.parse(next.getChangedAt()))) {
             revert(in.spec(), next, pending.get(), null, "the pods failed: " + in.podFailure().message(), in.now(), events);
@@ -306,8 +307,25 @@ public final class AutoLoop {
     }
 
     /** States that hold their settings until the workload shifts. */
-    private static boolean holds(AutoStatus status) {
+    static boolean holds(AutoStatus status) {
         return status.getState() == AutoState.Holding || status.getState() == AutoState.Converged;
+    }
+
+    /**
+     * A resting loop's settings moved within bounds tightened since it set them, as the overlay already plans them: a change
+     * whose windows count after its rollout, and whose figures the workload is compared with anew. What a revert goes back to
+     * stays within them too.
+     */
+    private static void intoBounds(Input in, AutoStatus next, List<ProfileEvent> events) {
+        Overlay.Applied applied = Overlay.applied(in.spec(), next);
+        if (applied.moves().isEmpty()) {
+            return;
+        }
+        next.setSettings(applied.settings()).setLastGood(Overlay.within(in.spec(), next.getLastGood()).settings())
+                .setChangedAt(in.now().toString()).setHoldBaseline(null);
+        next.getWindows().clear();
+        events.add(new ProfileEvent(false, Reason.AUTO_CLAMPED, "moved within the bounds: " + String.join(", ", applied.moves())
+                + "; holding until the workload moves"));
     }
 
     private static void revert(Auto spec, AutoStatus next, AutoIteration pending, AutoFigures after, String why, Instant now,

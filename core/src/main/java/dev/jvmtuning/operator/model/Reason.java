@@ -133,7 +133,10 @@ public enum Reason {
     AUTO_KEPT("AutoKept", "mode Auto kept its last step: no measure got worse"),
     AUTO_REVERTED("AutoReverted", "mode Auto took its last step back: a measure got worse beyond its tolerance"),
     AUTO_CONVERGED("AutoConverged", "mode Auto stopped moving: no setting would move by a step that counts"),
-    AUTO_RESUMED("AutoResumed", "mode Auto started again: the workload moved away from what it converged on");
+    AUTO_RESUMED("AutoResumed", "mode Auto started again: the workload moved away from what it converged on"),
+    AUTO_CLAMPED("AutoClamped", "mode Auto, resting (Holding or Converged), moved a setting it holds within its bounds at once: "
+            + "spec.auto lowered a max below it or raised a min above it since the loop set it; the message names the setting, both "
+            + "values and the bound. While the loop steps, its next step brings the setting within them");
 
     /** A fault or an outcome, or merely a state on the way to one. */
     public enum Kind {

@@ -175,6 +175,58 @@ class AutoLoopTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
+            a max lowered below the 1250 threads the loop converged on |      | 800  | 800  | threads.max 1250 -> 800 (spec.auto.threads.max 800)
+            a min raised above them                                    | 1500 |      | 1500 | threads.max 1250 -> 1500 (spec.auto.threads.min 1500)
+            """)
+    void boundsTightenedAfterTheLoopConvergedBindAtTheNextDecision(String label, Integer min, Integer max, int threads, String moved) {
+        Driver d = new Driver(fast().setMaxStepPercent(200), AutoLoopTest::littlesLaw);
+        while (d.status == null || d.status.getState() != AutoState.Converged) {
+            d.poll(ioBound(d.threads()));
+        }
+        assertThat(d.threads()).isEqualTo(1250);
+        int iterations = d.status.getHistory().size();
+
+        d.spec.setThreads(new Bounds(min, max));
+        d.poll(ioBound(d.threads()));
+
+        assertThat(d.threads()).isEqualTo(threads);
+        assertThat(d.status.getLastGood().getThreads()).as("a revert stays within the bounds too").isEqualTo(threads);
+        assertThat(d.status.getState()).isEqualTo(AutoState.Converged);
+        assertThat(d.events).last().satisfies(event -> {
+            assertThat(event.reason()).isEqualTo(Reason.AUTO_CLAMPED);
+            assertThat(event.warning()).isFalse();
+            assertThat(event.message()).isEqualTo("moved within the bounds: " + moved + "; holding until the workload moves");
+        });
+        for (int i = 0; i < 10; i++) {
+            d.poll(ioBound(d.threads()));
+        }
+        assertThat(d.threads()).isEqualTo(threads);
+        assertThat(d.status.getState()).as("the workload did not move: still resting").isEqualTo(AutoState.Converged);
+        assertThat(d.status.getHistory()).as("moving within the bounds is no step").hasSize(iterations);
+        assertThat(d.events).filteredOn(event -> event.reason() == Reason.AUTO_CLAMPED).as("said once").hasSize(1);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            holding: the bound binds at once                  | Holding   | 30
+            stepping: the next step brings the pool within it | Observing | 40
+            """)
+    void aPoolMaxLoweredBelowTheLoopsPoolBindsAtOnceOnlyWhileTheLoopRests(String label, AutoState state, int pool) {
+        Driver d = new Driver(fast().setConnectionPool(new Bounds(null, 30)), AutoLoopTest::littlesLaw);
+        AutoSettings loop = new AutoSettings(300, 40, null);
+        d.status = new AutoStatus().setState(state).setChangedAt(T0.toString()).setSettings(loop).setLastGood(loop);
+        d.settledAt = T0;
+
+        d.poll(ioBound(d.threads()));
+
+        assertThat(d.status.getSettings()).isEqualTo(new AutoSettings(300, pool, null));
+        assertThat(d.status.getState()).isEqualTo(state);
+        assertThat(d.events).extracting(ProfileEvent::reason).containsExactlyElementsOf(state == AutoState.Holding ? List.of(Reason.AUTO_CLAMPED)
+                : List.of());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
             one window a period: each kept step doubles the limit, a half, a third, a fifth   | 1 | 100 34 10
             windows that agree past every limit: a ninth, then the plan                       | 2 | 23 10
             """)

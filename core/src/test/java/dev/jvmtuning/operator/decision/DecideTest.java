@@ -297,6 +297,17 @@ class DecideTest {
                             .filter(v -> v.getName().equals("JAVA_TOOL_OPTIONS")).map(EnvVar::getValue).findFirst().orElse(null);
         }
 
+        /** The value the template gives the container's variable {@code name}, from the ConfigMap it refers to where it does. */
+        String env(String name) {
+            EnvVar variable = deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
+                    .filter(v -> v.getName().equals(name)).findFirst().orElseThrow();
+            if (variable.getValueFrom() == null) {
+                return variable.getValue();
+            }
+            var key = variable.getValueFrom().getConfigMapKeyRef();
+            return configMaps.get(key.getName()).getData().get(key.getKey());
+        }
+
         Optional<io.fabric8.kubernetes.api.model.Condition> condition(ConditionType type) {
             return Conditions.find(profile.getStatus().getConditions(), type);
         }
@@ -910,6 +921,46 @@ class DecideTest {
         assertThat(world.eventReasons()).contains(Reason.AUTO_KEPT);
         assertThat(world.auto().getLastGood().getThreads()).as("the step's settings are the ones to come back to").isEqualTo(100);
         assertThat(world.eventReasons()).doesNotContain(Reason.AUTO_REVERTED);
+    }
+
+    /** An Auto profile whose loop stepped from 200 threads to 100, then to 34, and converged there. */
+    private static World autoConverged() {
+        World world = autoStepped();
+        for (int i = 0; i < 10 && world.auto().getState() != AutoState.Converged; i++) {
+            String template = world.hash();
+            world.reconcile();
+            if (!Objects.equals(template, world.hash())) {
+                world.rollOut();
+            }
+        }
+        assertThat(world.auto().getState()).isEqualTo(AutoState.Converged);
+        assertThat(world.env("SERVER_TOMCAT_THREADS_MAX")).isEqualTo("34");
+        return world;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            a max lowered below the 34 threads the loop converged on | {max: 20} | 20
+            a min raised above them                                  | {min: 50} | 50
+            """)
+    void boundsTightenedWhileAutoRestsBindAtTheNextReconcile(String label, String bounds, int threads) {
+        World world = autoConverged();
+
+        world.edit(AUTO.replace("observationWindows: 1", "observationWindows: 1, threads: " + bounds));
+        world.reconcile();
+
+        assertThat(world.env("SERVER_TOMCAT_THREADS_MAX")).as("rendered").isEqualTo(String.valueOf(threads));
+        assertThat(world.auto().getSettings().getThreads()).as("the loop's settings").isEqualTo(threads);
+        assertThat(world.auto().getState()).isEqualTo(AutoState.Converged);
+        assertThat(world.last.events()).filteredOn(event -> event.reason() == Reason.AUTO_CLAMPED).singleElement()
+                .satisfies(event -> assertThat(event.message()).contains("threads.max 34 -> " + threads));
+        world.rollOut();
+        for (int i = 0; i < 3; i++) {
+            world.reconcile();
+        }
+        assertThat(world.env("SERVER_TOMCAT_THREADS_MAX")).isEqualTo(String.valueOf(threads));
+        assertThat(world.auto().getState()).as("still resting, now within the bounds").isEqualTo(AutoState.Converged);
+        assertThat(world.eventReasons().stream().filter(Reason.AUTO_CLAMPED::equals)).as("said once").hasSize(1);
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.jvmtuning.operator.api.v1alpha1.AutoSettings;
+import dev.jvmtuning.operator.api.v1alpha1.AutoState;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
@@ -51,6 +52,28 @@ class PreviewTest {
             assertThat(r.rendering().serverEnvironment()).containsEntry("SERVER_TOMCAT_THREADS_MAX", "60");
         });
         assertThat(apply).isInstanceOfSatisfying(Preview.Rendered.class, r -> assertThat(r.plan().values().maxThreads()).isEqualTo(150));
+    }
+
+    @Test
+    void boundsTightenedSinceTheLoopSetASettingBindWhileItRests() throws Exception {
+        TuningProfileSpec bounded = spec("mode: Auto\nauto: {threads: {max: 40}, connectionPool: {min: 25}}\n"
+                + "workload: {requestsPerSecond: 400, meanLatency: 300ms, cpuPerRequest: 4ms}\n");
+        AutoSettings loop = new AutoSettings(60, 20, null);
+
+        Preview resting = Preview.of("web", bounded, new AutoStatus().setState(AutoState.Converged).setSettings(loop), null, web("app"), null,
+                null, STANDARD);
+        Preview stepping = Preview.of("web", bounded, new AutoStatus().setState(AutoState.Observing).setSettings(loop), null, web("app"), null,
+                null, STANDARD);
+
+        assertThat(resting).isInstanceOfSatisfying(Preview.Rendered.class, r -> {
+            assertThat(r.plan().values().maxThreads()).isEqualTo(40);
+            assertThat(r.plan().values().poolMaxSize()).isEqualTo(25);
+        });
+        assertThat(stepping).as("each step brings a setting outside the bounds in at most the step limit")
+                .isInstanceOfSatisfying(Preview.Rendered.class, r -> {
+                    assertThat(r.plan().values().maxThreads()).isEqualTo(60);
+                    assertThat(r.plan().values().poolMaxSize()).isEqualTo(20);
+                });
     }
 
     @Test

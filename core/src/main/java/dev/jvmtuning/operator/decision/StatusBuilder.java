@@ -274,9 +274,10 @@ public final class StatusBuilder {
 
     /**
      * What the JVMs of the settings in force report they run, after {@link #applied} with a completed rollout. A pod whose
-     * JVM runs another value is not Ready: Ready says the pods run the tuned settings only when their JVMs say so. Pods
-     * that report nothing stay Ready, as a pod without the agent never reports, but Ready's message says only that they
-     * run the tuned template, and why their JVMs are not heard.
+     * JVM runs another value is not Ready: Ready says the pods run the tuned settings only when their JVMs report every
+     * planned option. Pods that report nothing, or only the few options their runtime's metrics show, stay Ready, as a pod
+     * without the agent reports no more, but Ready's message says only that they run the tuned template, and what their
+     * JVMs left unsaid.
      */
     public StatusBuilder attested(Attestation attestation) {
         setEffective(s -> s.getRenderedAs() == null ? null : attestation.effectiveOf(s.getRenderedAs(), s.getName()).map(Attestation.Effective::describe)
@@ -288,11 +289,8 @@ public final class StatusBuilder {
                 condition(READY, ConditionStatus.TRUE, Reason.READY, attestation.inEffect() + " of " + attestation.pods()
                         + " replicas run the tuned settings, as their JVMs report");
             }
-            case NOT_REPORTED -> {
-                condition(SETTINGS_EFFECTIVE, ConditionStatus.UNKNOWN, Reason.OPTIONS_NOT_REPORTED, message);
-                String rollout = Conditions.find(status.getConditions(), ROLLOUT_COMPLETE).orElseThrow().getMessage();
-                condition(READY, ConditionStatus.TRUE, Reason.READY, rollout + "; what their JVMs run is not reported: " + message);
-            }
+            case NOT_REPORTED -> notAllReported(Reason.OPTIONS_NOT_REPORTED, "not reported", message);
+            case PARTLY_REPORTED -> notAllReported(Reason.PARTLY_REPORTED, "read only in part", message);
             case DIFFERS -> {
                 String overridden = message + ". Something the JVM reads after the operator's variable overrides it (a flag on the "
                         + "command line, often in the image's entrypoint): drop it there, or let the profile plan around it";
@@ -306,6 +304,13 @@ public final class StatusBuilder {
     /** No rollout of the settings is under judgement: nothing says how it stands or which pods fail beside it. */
     private void noRolloutJudged() {
         status.setConditions(Conditions.remove(Conditions.remove(status.getConditions(), ROLLOUT_COMPLETE), PODS_FAILING));
+    }
+
+    /** The JVMs left planned options unsaid: SettingsEffective cannot tell, and Ready claims only the tuned pod template. */
+    private void notAllReported(Reason reason, String howFar, String message) {
+        condition(SETTINGS_EFFECTIVE, ConditionStatus.UNKNOWN, reason, message);
+        String rollout = Conditions.find(status.getConditions(), ROLLOUT_COMPLETE).orElseThrow().getMessage();
+        condition(READY, ConditionStatus.TRUE, Reason.READY, rollout + "; what their JVMs run is " + howFar + ": " + message);
     }
 
     /** Nothing judges what the JVMs run: no SettingsEffective, and no setting says what its pods run. */

@@ -22,7 +22,7 @@ import java.util.stream.Stream;
  *
  * @param verdict     the judgement over all pods
  * @param pods        the pods judged
- * @param inEffect    of those, the pods that run with every planned option
+ * @param inEffect    of those, the pods that run with every planned option they report
  * @param differences each planned option a pod runs without, pod by pod
  * @param notReported pods that report no options: no agent, or one older than the series
  * @param effective   what the reporting pods run of each planned option, by option; empty when no pod reports
@@ -32,10 +32,15 @@ public record Attestation(Verdict verdict, int pods, int inEffect, List<Differen
         Map<String, Effective> effective, RuntimeRead runtimeRead) {
 
     public enum Verdict {
-        /** Every pod runs with every planned option. */
+        /** Every pod reports every planned JVM option, and runs with every planned option. */
         IN_EFFECT,
         /** At least one pod runs with another value, or without an option it lacks. */
         DIFFERS,
+        /**
+         * No pod differs and every pod reports, but a pod's reading leaves planned JVM options unread: its runtime's
+         * metrics show only a few, so what they show holds and the rest is not known.
+         */
+        PARTLY_REPORTED,
         /** No pod differs, but some or all pods report nothing to judge; also when there are no pods. */
         NOT_REPORTED
     }
@@ -198,18 +203,22 @@ public record Attestation(Verdict verdict, int pods, int inEffect, List<Differen
         List<Difference> differences = new ArrayList<>();
         List<String> notReported = new ArrayList<>();
         int inEffect = 0;
+        boolean partlyRead = false;
         for (Map.Entry<String, EffectiveOptions> pod : pods.entrySet()) {
             List<Planned> shown = planned.values().stream().filter(option -> pod.getValue().shows(option.option())).toList();
             if (!pod.getValue().reported() || shown.isEmpty()) {
                 notReported.add(pod.getKey());
                 continue;
             }
+            // Only JVM options count: the agent reads every one of them, and no server setting.
+            partlyRead |= planned.values().stream().anyMatch(option -> reported(option.option()) && !pod.getValue().shows(option.option()));
             List<Difference> ofPod = differences(pod.getKey(), shown, pod.getValue());
             differences.addAll(ofPod);
             inEffect += ofPod.isEmpty() ? 1 : 0;
         }
         Verdict verdict = !differences.isEmpty() ? Verdict.DIFFERS
-                : notReported.isEmpty() && !pods.isEmpty() ? Verdict.IN_EFFECT : Verdict.NOT_REPORTED;
+                : !notReported.isEmpty() || pods.isEmpty() ? Verdict.NOT_REPORTED
+                : partlyRead ? Verdict.PARTLY_REPORTED : Verdict.IN_EFFECT;
         List<EffectiveOptions> runtimeReadings = pods.values().stream().filter(p -> p.reported() && p.fromRuntimeMetrics()).toList();
         return new Attestation(verdict, pods.size(), inEffect, List.copyOf(differences), List.copyOf(notReported),
                 effective(planned.values(), pods), RuntimeRead.of(planned.values(), runtimeReadings));
@@ -284,10 +293,17 @@ public record Attestation(Verdict verdict, int pods, int inEffect, List<Differen
         return BOOLEAN.matcher(flag).matches() || option.equals(CONTAINER_SUPPORT) ? String.valueOf(value != 0) : Units.number(value);
     }
 
-    /** One line for a condition's message: on how many pods the plan is in effect, and the first differences. */
+    /**
+     * One line for a condition's message: on how many pods the plan is in effect (as far as read, when options were left
+     * unread), and the first differences.
+     */
     public String message() {
-        String counted = "in effect on " + inEffect + " of " + pods + " pods" + runtimeRead.describe();
+        boolean partly = verdict == Verdict.PARTLY_REPORTED;
+        String counted = (partly ? "in effect as far as read on " : "in effect on ") + inEffect + " of " + pods + " pods" + runtimeRead.describe();
         List<String> parts = new ArrayList<>(List.of(counted));
+        if (partly) {
+            parts.add("the jvm-tuning agent (metrics.injectAgent) reads every planned JVM option");
+        }
         differences.stream().limit(3).map(Difference::describe).forEach(parts::add);
         if (differences.size() > 3) {
             parts.add((differences.size() - 3) + " more differences");

@@ -35,7 +35,7 @@ public enum Reason {
             + "budget for the part that ran over, and no healthy rollout between: the Deployment stays on its own template until the "
             + "profile changes", ConditionType.APPLIED, ConditionType.READY),
     READY("Ready", "every replica runs the tuned pod template and no JVM reports other settings; the message says whether the JVMs "
-            + "report the tuned settings or have not reported, and why", ConditionType.READY),
+            + "report the tuned settings, only some of them, or none, and why", ConditionType.READY),
     RECONCILE_FAILED("ReconcileFailed", "the reconcile failed on an unexpected error, which the message names; the operator retries "
             + "with backoff, and the next reconcile that gets through says again where the profile stands", ConditionType.READY),
     // RolloutComplete
@@ -43,16 +43,22 @@ public enum Reason {
     ROLLING_OUT("RollingOut", Kind.STATE, "the Deployment is rolling the pods onto the tuned pod template", ConditionType.ROLLOUT_COMPLETE,
             ConditionType.READY),
     DEGRADED("Degraded", "the rollout passed its progress deadline", ConditionType.ROLLOUT_COMPLETE, ConditionType.READY),
-    // SettingsEffective
+    // PodsFailing
     NOT_HELD_TO_SETTINGS("NotHeldToSettings", "a pod of the target fails, but not from a rollout the settings answer for: the message "
             + "names the pod, its state and last words, and why the operator did not roll back", ConditionType.PODS_FAILING),
     NO_POD_FAILING("NoPodFailing", "no pod of the target crash-loops, keeps restarting or was OOM-killed", ConditionType.PODS_FAILING),
-    OPTIONS_IN_EFFECT("OptionsInEffect", "every pod of the settings in force reports the planned JVM options", ConditionType.SETTINGS_EFFECTIVE),
+    // SettingsEffective
+    OPTIONS_IN_EFFECT("OptionsInEffect", "every pod of the settings in force reports every planned JVM option, each as planned",
+            ConditionType.SETTINGS_EFFECTIVE),
     SETTINGS_NOT_EFFECTIVE("SettingsNotEffective", "a pod's JVM runs another value than planned (a later flag on its command line, "
             + "an image's entrypoint, a JDK without the option); the message names the pod, the option, both values and where the JVM's "
             + "came from", ConditionType.SETTINGS_EFFECTIVE, ConditionType.READY),
     OPTIONS_NOT_REPORTED("OptionsNotReported", Kind.STATE, "no pod of the settings in force has reported its options yet, or its "
             + "pods run no jvm-tuning agent (or an older one)", ConditionType.SETTINGS_EFFECTIVE),
+    PARTLY_REPORTED("PartlyReported", Kind.STATE, "every pod reports, and what they report runs as planned, but a pod could not report "
+            + "every planned JVM option: one without the jvm-tuning agent shows only the few its runtime's metrics publish (the heap "
+            + "maximum, the collector); the message lists the settings read and those not, which the agent (metrics.injectAgent) "
+            + "reads", ConditionType.SETTINGS_EFFECTIVE),
     // MetricsAvailable
     METRICS_READ("MetricsRead", "the pods' metrics were read; the message says from how many pods", ConditionType.METRICS_AVAILABLE),
     FIRST_SAMPLE("FirstSample", Kind.STATE, "one sample read: rates need the next one", ConditionType.METRICS_AVAILABLE),

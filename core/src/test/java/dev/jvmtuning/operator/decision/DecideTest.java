@@ -527,7 +527,7 @@ class DecideTest {
     }
 
     @Test
-    void withoutTheAgentTheSettingsTheRuntimesMetricsShowAreJudgedAndTheRestNamed() {
+    void withoutTheAgentTheSettingsTheRuntimesMetricsShowAreJudgedAndTheRestNamedNotInEffect() {
         World world = applied(APPLY);
         String pod = world.pods.get(0).getMetadata().getName();
         Map<String, Double> planned = Attestation.expected(List.of(world.profile.getStatus().getLastHealthy().getJvmOptions().split(" ")));
@@ -539,11 +539,19 @@ class DecideTest {
 
         world.effectiveOptions = Map.of(pod, RuntimeMetricsOptions.of(pools, maxThreads, null));
         world.reconcile();
-        assertThat(world.status(ConditionType.SETTINGS_EFFECTIVE)).isEqualTo("True");
+        assertThat(world.status(ConditionType.SETTINGS_EFFECTIVE)).as("what was read holds, the rest is not known").isEqualTo("Unknown");
+        assertThat(world.reason(ConditionType.SETTINGS_EFFECTIVE)).isEqualTo(Reason.PARTLY_REPORTED.text());
         assertThat(world.condition(ConditionType.SETTINGS_EFFECTIVE).orElseThrow().getMessage())
-                .contains("in effect on 1 of 1 pods, read from the runtime's metrics: MaxHeapSize, UseParallelGC, threads.max",
-                        "not checkable without the agent: UseContainerSupport");
+                .contains("in effect as far as read on 1 of 1 pods, read from the runtime's metrics: MaxHeapSize, UseParallelGC, threads.max",
+                        "not checkable without the agent: UseContainerSupport", "the jvm-tuning agent (metrics.injectAgent) reads every planned");
+        assertThat(world.status(ConditionType.READY)).isEqualTo("True");
+        assertThat(world.condition(ConditionType.READY).orElseThrow().getMessage()).contains("what their JVMs run is read only in part")
+                .doesNotContain("as their JVMs report");
         assertThat(setting(world, "threads.max").getEffective()).isEqualTo(setting(world, "threads.max").getValue() + " on 1 of 1 pods");
+        assertThat(setting(world, "heap.size").getEffective()).isEqualTo(setting(world, "heap.size").getValue() + " on 1 of 1 pods");
+        assertThat(world.profile.getStatus().getSettings())
+                .filteredOn(s -> s.getRenderedAs() != null && s.getRenderedAs().startsWith("-XX:ActiveProcessorCount="))
+                .as("not read: not said").singleElement().extracting(Setting::getEffective).isNull();
 
         world.effectiveOptions = Map.of(pod, RuntimeMetricsOptions.of(pools, maxThreads / 2, null));
         world.reconcile();

@@ -3,6 +3,7 @@ package dev.jvmtuning.operator.decision;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
+import dev.jvmtuning.operator.api.v1alpha1.Setting;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.model.Attestation;
 import dev.jvmtuning.operator.model.ConditionStatus;
@@ -14,6 +15,7 @@ import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.NativeMemory;
 import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.model.RuntimeMetricsOptions;
 import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.planner.MemoryBudget;
 import dev.jvmtuning.operator.pressure.MemoryAccount;
@@ -22,6 +24,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 class StatusBuilderTest {
@@ -73,6 +76,39 @@ class StatusBuilderTest {
         assertThat(ready.getMessage()).isEqualTo("2 of 2 replicas run the tuned pod template; what their JVMs run is not reported: "
                 + "the planned JVM options are in effect on 1 of 2 pods; no options reported by orders-2 (no jvm-tuning agent, or an older one)");
         assertThat(ready.getMessage()).doesNotContain("run the tuned settings");
+    }
+
+    /** What a plan on G1 renders; a pod's runtime metrics show only its heap's maximum and its collector. */
+    private static final List<String> ON_G1 = List.of("-XX:ActiveProcessorCount=2", "-Xms512m", "-Xmx512m", "-XX:+UseG1GC",
+            "-XX:MaxGCPauseMillis=150", "-XX:ReservedCodeCacheSize=64m");
+    /** A pod without the agent: Micrometer's heap pools of G1 with the planned heap. */
+    private static final EffectiveOptions G1_POOLS = RuntimeMetricsOptions.of(Map.of("G1 Eden Space", -1.0, "G1 Old Gen", 512.0 * Units.MI,
+            "G1 Survivor Space", -1.0), null, null);
+
+    @Test
+    void settingsNoPodCouldReportAreNotSaidInEffectNorReadyAsTheJvmsReport() {
+        TuningProfileStatus previous = new TuningProfileStatus();
+        previous.setSettings(List.of(new Setting("heap.size", "512Mi", "-Xmx512m", "R9", "", null),
+                new Setting("heap.initial", "512Mi", "-Xms512m", "R10", "", null),
+                new Setting("jvm.activeProcessorCount", "2", "-XX:ActiveProcessorCount=2", "R14", "", null)));
+        TuningProfileStatus status = new StatusBuilder(previous, 1L, T0.toString()).applied("applied", COMPLETE)
+                .attested(Attestation.of(ON_G1, Map.of(), Map.of("orders-1", G1_POOLS, "orders-2", G1_POOLS))).build();
+
+        Condition effective = Conditions.find(status.getConditions(), ConditionType.SETTINGS_EFFECTIVE).orElseThrow();
+        assertThat(effective.getStatus()).as("two of seven planned options read back").isEqualTo("Unknown");
+        assertThat(effective.getReason()).isEqualTo(Reason.PARTLY_REPORTED.text());
+        assertThat(effective.getMessage()).isEqualTo("the planned JVM options are in effect as far as read on 2 of 2 pods, read from "
+                + "the runtime's metrics: MaxHeapSize, UseG1GC; not checkable without the agent: UseContainerSupport, ActiveProcessorCount, "
+                + "InitialHeapSize, MaxGCPauseMillis, ReservedCodeCacheSize; the jvm-tuning agent (metrics.injectAgent) reads every "
+                + "planned JVM option");
+        Condition ready = Conditions.find(status.getConditions(), ConditionType.READY).orElseThrow();
+        assertThat(ready.getStatus()).as("a pod without the agent is not held back for that").isEqualTo("True");
+        assertThat(ready.getMessage()).isEqualTo("2 of 2 replicas run the tuned pod template; what their JVMs run is read only in part: "
+                + effective.getMessage());
+        assertThat(ready.getMessage()).doesNotContain("as their JVMs report");
+        assertThat(status.getSettings()).extracting(Setting::getName, Setting::getEffective).containsExactly(
+                Tuple.tuple("heap.size", "512Mi on 2 of 2 pods"), Tuple.tuple("heap.initial", null),
+                Tuple.tuple("jvm.activeProcessorCount", null));
     }
 
     private static final long MI = Units.MI;

@@ -210,10 +210,12 @@ class AttestationTest {
     static Stream<Arguments> withoutTheAgent() {
         Map<String, Double> serialPools = Map.of("Tenured Gen", 357_957_632.0, "Eden Space", 143_130_624.0, "Survivor Space", 17_891_328.0);
         return Stream.of(
-                Arguments.of("what the runtime's metrics show matches", pods(micrometer(512 * MI, 200.0), micrometer(512 * MI, 200.0)),
-                        Verdict.IN_EFFECT, "in effect on 2 of 2 pods, read from the runtime's metrics: MaxHeapSize, UseG1GC, threads.max; "
-                                + "not checkable without the agent: UseContainerSupport, ActiveProcessorCount, InitialHeapSize, MaxGCPauseMillis, "
-                                + "ReservedCodeCacheSize, MaxDirectMemorySize; not shown by the runtime's metrics: connectionPool.maxSize"),
+                Arguments.of("what the runtime's metrics show matches, and the rest is not known", pods(micrometer(512 * MI, 200.0),
+                        micrometer(512 * MI, 200.0)), Verdict.PARTLY_REPORTED, "in effect as far as read on 2 of 2 pods, read from the "
+                                + "runtime's metrics: MaxHeapSize, UseG1GC, threads.max; not checkable without the agent: UseContainerSupport, "
+                                + "ActiveProcessorCount, InitialHeapSize, MaxGCPauseMillis, ReservedCodeCacheSize, MaxDirectMemorySize; not shown "
+                                + "by the runtime's metrics: connectionPool.maxSize; the jvm-tuning agent (metrics.injectAgent) reads every "
+                                + "planned JVM option"),
                 Arguments.of("an entrypoint's -Xmx256m", pods(micrometer(512 * MI, 200.0), micrometer(256 * MI, 200.0)), Verdict.DIFFERS,
                         "in effect on 1 of 2 pods, read from the runtime's metrics: MaxHeapSize, UseG1GC, threads.max; not checkable without "
                                 + "the agent: UseContainerSupport, ActiveProcessorCount, InitialHeapSize, MaxGCPauseMillis, ReservedCodeCacheSize, "
@@ -229,14 +231,16 @@ class AttestationTest {
                                 + "the agent: UseContainerSupport, ActiveProcessorCount, InitialHeapSize, MaxGCPauseMillis, ReservedCodeCacheSize, "
                                 + "MaxDirectMemorySize; not shown by the runtime's metrics: connectionPool.maxSize; web-0: threads.max is 50 "
                                 + "(runtime metrics), planned 200 by SERVER_TOMCAT_THREADS_MAX=200"),
-                Arguments.of("only Hikari's maximum shows", pods(RuntimeMetricsOptions.of(Map.of(), null, 10.0)),
-                        Verdict.IN_EFFECT, "in effect on 1 of 1 pods, read from the runtime's metrics: connectionPool.maxSize; not checkable "
-                                + "without the agent: UseContainerSupport, ActiveProcessorCount, InitialHeapSize, MaxHeapSize, UseG1GC, "
-                                + "MaxGCPauseMillis, ReservedCodeCacheSize, MaxDirectMemorySize; not shown by the runtime's metrics: threads.max"),
-                Arguments.of("the agent's report beside a pod without it", pods(jvm(), micrometer(512 * MI, null)), Verdict.IN_EFFECT,
-                        "in effect on 2 of 2 pods, read from the runtime's metrics: MaxHeapSize, UseG1GC; not checkable without the agent: "
-                                + "UseContainerSupport, ActiveProcessorCount, InitialHeapSize, MaxGCPauseMillis, ReservedCodeCacheSize, "
-                                + "MaxDirectMemorySize; not shown by the runtime's metrics: threads.max, connectionPool.maxSize"),
+                Arguments.of("only Hikari's maximum shows: no JVM option read", pods(RuntimeMetricsOptions.of(Map.of(), null, 10.0)),
+                        Verdict.PARTLY_REPORTED, "in effect as far as read on 1 of 1 pods, read from the runtime's metrics: "
+                                + "connectionPool.maxSize; not checkable without the agent: UseContainerSupport, ActiveProcessorCount, "
+                                + "InitialHeapSize, MaxHeapSize, UseG1GC, MaxGCPauseMillis, ReservedCodeCacheSize, MaxDirectMemorySize; not shown "
+                                + "by the runtime's metrics: threads.max; the jvm-tuning agent (metrics.injectAgent) reads every planned JVM option"),
+                Arguments.of("the agent's report beside a pod without it, which leaves options unread", pods(jvm(), micrometer(512 * MI, null)),
+                        Verdict.PARTLY_REPORTED, "in effect as far as read on 2 of 2 pods, read from the runtime's metrics: MaxHeapSize, "
+                                + "UseG1GC; not checkable without the agent: UseContainerSupport, ActiveProcessorCount, InitialHeapSize, "
+                                + "MaxGCPauseMillis, ReservedCodeCacheSize, MaxDirectMemorySize; not shown by the runtime's metrics: threads.max, "
+                                + "connectionPool.maxSize; the jvm-tuning agent (metrics.injectAgent) reads every planned JVM option"),
                 Arguments.of("only the agent: server settings are not judged", pods(jvm()), Verdict.IN_EFFECT, "in effect on 1 of 1 pods"));
     }
 

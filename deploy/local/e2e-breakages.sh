@@ -22,14 +22,17 @@ BREAKAGES=(
   "3|3|$core/flags/FlagPolicy.java|s/problems.add(\"jvmOptions\[\" + i + \"\] \" + shown(entry) + \" \" + problem.get());/problem.get();/|the flag policy passes every flag"
   "3 3b|3b|$core/rollout/RolloutHealth.java|s/if (waiting != null \&\& FAILING_WAITING_REASONS.contains(waiting.getReason()))/if (false)/; s/if (restarts >= MAX_RESTARTS)/if (false)/|crash loops and restarts are not seen as a failed rollout"
   "3c|3c|$core/rollout/StartupBoosts.java|s/: pod.restarts() > 0 ? \"its container/: false ? \"its container/|a boosted pod that restarts keeps its boost"
-  "4|4|$core/rollout/RolloutHealth.java|s/OOM_KILLED.equals(terminated.getReason())/false/; s/OOM_KILLED.equals(last.getReason())/false/|an OOM kill is not seen as a failed rollout"
+  "4|4|$core/rollout/RolloutHealth.java|s/KERNEL_KILL_REASON.equals(terminated.getReason())/false/; s/KERNEL_KILL_REASON.equals(last.getReason())/false/|an OOM kill is not seen as a failed rollout"
   "5|5|$core/pressure/PressureDetector.java|s/new Finding(CPU_THROTTLED, TRUE, Reason.THROTTLED/new Finding(CPU_THROTTLED, FALSE, Reason.THROTTLED/|throttling above the threshold is reported False"
   "5b|5b|$operator/reconciler/ProfileSeries.java|s/\"jvm.tuning.profile.condition\"/\"jvm.tuning.profile.state\"/|the per-profile condition series is not published under its name"
   "6|6|$operator/config/LeaderElection.java|s/.build()).orElse(null);/.build()).filter(configuration -> false).orElse(null);/|the operator runs without leader election"
   "7|7|$operator/reconciler/Watches.java|s/getEffectiveNamespaces().size() == 1;/getEffectiveNamespaces().size() > 0;/|the informers of a namespace list share one item store"
   "8|8|$core/closedloop/AutoLoop.java|s/Optional<String> worse = Measures.regression(in.spec(), pending.get().getBefore(), period);/Optional<String> worse = Optional.empty();/|a step that made things worse is kept, never reverted"
+  "8|8|$core/closedloop/AutoLoop.java|s/return new AutoSettings(own(loop.getThreads(), target.getThreads(), inForce.getThreads()),/return new AutoSettings(inForce.getThreads(),/|a step sets the threads in force, not its target: steps kept that never raised the threads"
   "9|9|$core/pressure/CarrierPinning.java|s/if (share < PINNED_SHARE_PERCENT) {/if (true) {/|pinning above the threshold is reported False"
   "10|10|$core/planner/HeapTarget.java|s/if (gc.effective() != Collector.ZGC) {/if (true) {/|ZGC's heap pinned at -Xms = -Xmx, without a soft maximum"
+  "10|10|$core/planner/HeapTarget.java|s/return new HeapTarget(null, softMax, List.of(/return new HeapTarget(null, null, List.of(/|ZGC without a soft maximum: the JVM takes its maximum heap as one"
+  "10|10|$core/planner/HeapTarget.java|s/return new HeapTarget(null, softMax, List.of(/return new HeapTarget(softMax \/ 2, softMax, List.of(/|ZGC given an -Xms of half its soft maximum, under the ceiling"
 )
 ONLY=" $* "
 

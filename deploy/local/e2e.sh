@@ -64,6 +64,11 @@ applied() { kubectl get tp "$1" -n "$NS" -o jsonpath="{.status.conditions[?(@.ty
 condition_is() { [ "$(condition "$1" "$2")" = "$3" ]; } # TYPE PROFILE STATUS
 rolled_back() { [ "$(applied "$1" reason)" = RolledBack ]; }
 memory_judged() { [[ "$(condition NativeMemoryPressure "$1")" =~ ^(True|False)$ ]]; }
+# assert EXPECTED SEEN TEST...: fails the check when TEST fails, saying what was expected and what was seen; refute: when
+# TEST succeeds. Under set -e a test inside an && list, or after !, fails nothing: each assertion stands alone in one of
+# these, on what was read beforehand into a variable, so that a read that fails stops the check rather than passing the test.
+assert() { "${@:3}" || { echo "assertion failed: expected $1, seen $2" >&2; return 1; }; }
+refute() { ! "${@:3}" || { echo "assertion failed: expected $1, seen $2" >&2; return 1; }; }
 
 # A Deployment of the lab workload: NAME, replicas, the container's extra YAML (indented 8).
 workload() { workload_deployment "$1" "$2" "${3:-}" | kubectl apply -n "$NS" -f -; }
@@ -159,7 +164,7 @@ restored_on_delete() {
   kubectl delete tp orders-api -n "$NS" --timeout=60s
   kubectl rollout status deployment/orders-api -n "$NS" --timeout=120s
   # The template holds nothing of the operator's: no settings hash, no agent, the user's own variable.
-  local template pod env
+  local template pod env flags
   template="$(kubectl get deployment orders-api -n "$NS" -o json | jq -c '.spec.template')"
   echo "template after the delete: annotations $(jq -c '.metadata.annotations // {}' <<<"$template"), init containers $(jq -c '[.spec.initContainers[]?.name]' <<<"$template"), env $(jq -c '.spec.containers[0].env' <<<"$template")"
   [ "$(jq -c '.metadata.annotations // {} | keys' <<<"$template")" = '[]' ]
@@ -169,7 +174,8 @@ restored_on_delete() {
     env="$(kubectl exec -n "$NS" "$pod" -c app -- printenv JAVA_TOOL_OPTIONS)"
     echo "$pod: JAVA_TOOL_OPTIONS=$env; init containers: $(kubectl get pod -n "$NS" "$pod" -o jsonpath='{.spec.initContainers[*].name}')"
     [ "$env" = "-Dfile.encoding=UTF-8" ] || return 1
-    ! jvm_flags "$pod" | grep -q -- '-XX:MaxGCPauseMillis=100' || return 1
+    flags="$(jvm_flags "$pod")"
+    refute "$pod without the profile's -XX:MaxGCPauseMillis=100" "$flags" grep -q -- '-XX:MaxGCPauseMillis=100' <<<"$flags"
   done
 }
 
@@ -291,8 +297,11 @@ throttled() {
   done
   echo "$pod cgroup: $(kubectl exec -n "$NS" "$pod" -c app -- cat /sys/fs/cgroup/cpu/cpu.stat | paste -sd' ')"
   kubectl get tp throttled -n "$NS" -o jsonpath='{range .status.conditions[?(@.type=="CPUThrottled")]}{.type}={.status}: {.message}{"\n"}{end}'
-  [ "$(kubectl exec -n "$NS" "$pod" -c app -- cat /sys/fs/cgroup/cpu/cpu.stat | awk '$1 == "nr_throttled" {print $2}')" -gt 0 ] &&
-    [ "$(condition CPUThrottled throttled)" = True ]
+  local periods reported
+  periods="$(kubectl exec -n "$NS" "$pod" -c app -- cat /sys/fs/cgroup/cpu/cpu.stat | awk '$1 == "nr_throttled" {print $2}')"
+  assert "throttled periods in the cgroup of $pod" "nr_throttled ${periods:-missing}" [ "${periods:-0}" -gt 0 ]
+  reported="$(condition CPUThrottled throttled)"
+  assert "CPUThrottled=True" "CPUThrottled=$reported" [ "$reported" = True ]
 }
 
 # The per-profile series are built when /q/metrics is read, from the Prometheus registry Quarkus starts:
@@ -477,7 +486,10 @@ YAML
   threads_in_jvm="$(jvm_max_threads)"
   echo "converged on threads $kept; the running JVM's Tomcat max threads: $threads_in_jvm"
   answers
-  [ -n "$kept" ] && [ "$kept" -gt 10 ] && [ "$threads_in_jvm" = "$kept" ]
+  assert "a thread count of the loop's own in status.auto.settings" "none" [ -n "$kept" ]
+  # Steps kept while they help: from the 10 threads of the spec, the loop ends higher.
+  assert "threads kept above the 10 the loop started from" "$kept" [ "$kept" -gt 10 ]
+  assert "the running JVM's Tomcat max threads to be the $kept kept" "$threads_in_jvm" [ "$threads_in_jvm" = "$kept" ]
   steps="$(auto_json | jq '.history | length')"
   # The dependency slows to 1 s: a workload move, so the loop re-plans and steps ...
   echo 1000 > "$LOAD_DIR/sleep"
@@ -545,10 +557,11 @@ virtual_threads_pinning() {
 }
 condition_judged() { [[ "$(condition "$1" "$2")" =~ ^(True|False)$ ]]; } # TYPE PROFILE
 
+size_flag() { grep -o -- "-XX:$1=[0-9]*" <<<"$2" | cut -d= -f2 || true; } # NAME FLAGS: its bytes in VM.flags, or nothing
 # ZGC on JRE 21 and 25: the running JVM sizes its heap itself under the ceiling the budget allows, towards a soft
 # maximum below it, with no initial heap pinned to the ceiling (R10a), and says its settings are in effect.
 zgc_soft_heap() {
-  local java pod flags max soft initial
+  local java pod flags max soft initial options
   for java in 21 25; do
     WORKLOAD_JAVA="$java" workload "zgc$java" 1 "        resources: {requests: {cpu: 10m, memory: 256Mi}, limits: {cpu: '1', memory: 768Mi}}"
     profile "zgc$java" "zgc$java" "  gc: {collector: ZGC}
@@ -560,13 +573,16 @@ zgc_soft_heap() {
     wait_for 120 "tp/zgc$java SettingsEffective=True" condition_is SettingsEffective "zgc$java" True
     for pod in $(pods_of "zgc$java"); do
       flags="$(jvm_flags "$pod")"
-      max="$(grep -o -- '-XX:MaxHeapSize=[0-9]*' <<<"$flags" | cut -d= -f2)"
-      soft="$(grep -o -- '-XX:SoftMaxHeapSize=[0-9]*' <<<"$flags" | cut -d= -f2)"
-      initial="$(grep -o -- '-XX:InitialHeapSize=[0-9]*' <<<"$flags" | cut -d= -f2)"
+      max="$(size_flag MaxHeapSize "$flags")" soft="$(size_flag SoftMaxHeapSize "$flags")" initial="$(size_flag InitialHeapSize "$flags")"
       echo "zgc$java $pod: $(tr ' ' '\n' <<<"$flags" | grep -E 'UseZGC|ZGenerational|HeapSize' | paste -sd' ')"
       grep -q -- '-XX:+UseZGC' <<<"$flags"
-      [ -n "$max" ] && [ -n "$soft" ] && [ "$soft" -lt "$max" ] && [ "${initial:-0}" -lt "$max" ]
-      ! kubectl get pod -n "$NS" "$pod" -o json | jq -r '.spec.containers[0].env[]? | select(.name == "JAVA_TOOL_OPTIONS") | .value' | grep -q -- '-Xms'
+      assert "a MaxHeapSize reported by $pod" "none" [ -n "$max" ]
+      assert "a SoftMaxHeapSize reported by $pod" "none" [ -n "$soft" ]
+      # Left unset, the soft maximum is the maximum (the JVM's ergonomics): only one under it is the plan's.
+      assert "$pod's SoftMaxHeapSize under its MaxHeapSize $max" "$soft" [ "$soft" -lt "$max" ]
+      assert "$pod's InitialHeapSize under its MaxHeapSize $max" "${initial:-none}" [ "${initial:-0}" -lt "$max" ]
+      options="$(kubectl get pod -n "$NS" "$pod" -o json | jq -r '.spec.containers[0].env[]? | select(.name == "JAVA_TOOL_OPTIONS") | .value')"
+      refute "no -Xms in the JAVA_TOOL_OPTIONS of $pod" "$options" grep -q -- '-Xms' <<<"$options"
     done
   done
 }

@@ -608,10 +608,75 @@ class TuningProfileReconcilerTest {
     }
 
     @Test
-    void aRolloutPastItsProgressDeadlineIsRolledBack() {
-        Deployment stuck = deployment("stuck", "1", "1Gi");
-        stuck.getSpec().setProgressDeadlineSeconds(1);
-        client.resource(stuck).inNamespace(namespace).create();
+    void aUsersOwnCrashingReleaseKeepsTheTuningAndItsFixRunsTuned() throws InterruptedException {
+        client.resource(deployment("release", "1", "1Gi")).inNamespace(namespace).create();
+        awaitRollout("release");
+        createProfile("release", "release", "runtime: SpringBootTomcat\nthreads: {max: 40}");
+        awaitCondition("release", "Applied", "True", "Applied");
+        awaitRollout("release");
+        awaitCondition("release", "Ready", "True", "Ready");
+        String tuned = settingsHash(liveDeployment("release"));
+        String flags = env(liveDeployment("release")).get("JAVA_TOOL_OPTIONS").getValue();
+
+        setImage("release", "example/release:2");
+        // The kubelet's part: the release's own application refuses its configuration, the JVM and the settings are fine.
+        await().atMost(TIMEOUT).until(() -> new FakeKubelet(client).failContainers(namespace, p -> imageOf(p).equals("example/release:2"),
+                "CrashLoopBackOff", "Error", "APPLICATION FAILED TO START\nDescription: Failed to bind properties under 'server.port'") > 0);
+        awaitCondition("release", "PodsFailing", "True", "NotHeldToSettings");
+        assertThat(condition("release", "PodsFailing").orElseThrow().getMessage())
+                .contains("CrashLoopBackOff", "server.port", "not rolled back: the Deployment's own template changed");
+        operator.awaitReconciles(namespace, "release", 3);
+        assertThat(condition("release", "Applied").orElseThrow().getReason()).isEqualTo("Applied");
+        assertThat(settingsHash(liveDeployment("release"))).as("the tuning stays through the user's failed release").isEqualTo(tuned);
+        assertThat(profileEvents()).anyMatch(e -> e.getReason().equals("NotHeldToSettings") && e.getType().equals("Warning"))
+                .noneMatch(e -> e.getReason().equals("RolledBack"));
+
+        setImage("release", "example/release:3");
+        awaitRollout("release");
+        awaitCondition("release", "Ready", "True", "Ready");
+        awaitCondition("release", "PodsFailing", "False", "NoPodFailing");
+        assertThat(settingsHash(liveDeployment("release"))).isEqualTo(tuned);
+        assertThat(env(liveDeployment("release")).get("JAVA_TOOL_OPTIONS").getValue()).isEqualTo(flags);
+    }
+
+    @Test
+    void aReleaseWhoseJvmRefusesTheSettingsIsRolledBackUntilTheNextRelease() throws InterruptedException {
+        client.resource(deployment("downgrade", "1", "1Gi")).inNamespace(namespace).create();
+        awaitRollout("downgrade");
+        createProfile("downgrade", "downgrade", "runtime: SpringBootTomcat\nthreads: {max: 40}");
+        awaitCondition("downgrade", "Applied", "True", "Applied");
+        awaitRollout("downgrade");
+        awaitCondition("downgrade", "Ready", "True", "Ready");
+        String tuned = settingsHash(liveDeployment("downgrade"));
+
+        setImage("downgrade", "example/downgrade:jdk11");
+        await().atMost(TIMEOUT).until(() -> new FakeKubelet(client).failContainers(namespace, p -> imageOf(p).equals("example/downgrade:jdk11"),
+                "CrashLoopBackOff", "Error", "Unrecognized VM option 'UseCompactObjectHeaders'\nError: Could not create the Java Virtual Machine.") > 0);
+        awaitCondition("downgrade", "Applied", "False", "RolledBack");
+        await().atMost(TIMEOUT).until(() -> settingsHash(liveDeployment("downgrade")) == null);
+
+        setImage("downgrade", "example/downgrade:3");
+        await().atMost(TIMEOUT).until(() -> tuned.equals(settingsHash(liveDeployment("downgrade"))));
+        awaitRollout("downgrade");
+        awaitCondition("downgrade", "Ready", "True", "Ready");
+    }
+
+    private void setImage(String deployment, String image) {
+        client.apps().deployments().inNamespace(namespace).withName(deployment)
+                .edit(d -> { d.getSpec().getTemplate().getSpec().getContainers().get(0).setImage(image); return d; });
+    }
+
+    private static String imageOf(io.fabric8.kubernetes.api.model.Pod pod) {
+        return pod.getSpec().getContainers().get(0).getImage();
+    }
+
+    @Test
+    void aRolloutPastItsProgressDeadlineIsRolledBack() throws InterruptedException {
+        client.resource(deployment("stuck", "1", "1Gi")).inNamespace(namespace).create();
+        awaitRollout("stuck");
+        client.apps().deployments().inNamespace(namespace).withName("stuck").edit(d -> { d.getSpec().setProgressDeadlineSeconds(1); return d; });
+        // Rolled out at the new generation: the operator's write, not the edit, starts the rollout that stalls.
+        awaitRollout("stuck");
         PodTemplateSpec before = liveDeployment("stuck").getSpec().getTemplate();
         createProfile("stuck", "stuck", "threads: {max: 10}\nruntime: SpringBootTomcat");
 

@@ -8,6 +8,7 @@
 #   3. a flag no JVM knows: refused by the flag policy before any pod sees it; then settings the
 #      application cannot start with: a real CrashLoopBackOff, rolled back to the user's template;
 #   3c. a pod restarting while its CPU is boosted: the boost ended at the restart, the settings rolled back;
+#   3d. an incident after the rollback window and a user's own crashing release: reported, the tuning kept; the fix runs tuned;
 #   4. settings the pods do not fit in: a real OOM kill, rolled back to the user's template;
 #   5. a CPU quota under load: real CFS throttling in the container's cgroup and the CPUThrottled condition;
 #   5b. the operator pod's own /q/metrics carries the demo profile's series;
@@ -255,6 +256,70 @@ stop_jvm() { # POD
   kubectl exec -n "$NS" "$1" -c app -- /bin/sh -c 'kill 1'
   wait_for 90 "$1 restarted" restarted_or_rolled_back "$1" "$before"
 }
+
+# The user's own incidents and releases keep the tuning (spec.rollback). Once the operator's own rollout is older than the
+# profile's window, the JVM of its pod is stopped three times (as a failing dependency or a liveness probe would stop it):
+# reported (PodsFailing), never rolled back. Then a release whose application refuses its arguments crash-loops under the
+# tuned settings: reported, not rolled back; its fix runs tuned without an edit of the profile.
+settings_hash_of() { kubectl get deployment "$1" -n "$NS" -o jsonpath='{.spec.template.metadata.annotations.jvmtuning\.dev/settings-hash}'; }
+tuned_flags_of() {
+  kubectl get deployment "$1" -n "$NS" -o json | jq -r '.spec.template.spec.containers[0].env[]? | select(.name == "JAVA_TOOL_OPTIONS") | .value'
+}
+past_rollback_window() { # PROFILE SECONDS
+  local completed
+  completed="$(kubectl get tp "$1" -n "$NS" -o jsonpath='{.status.rollout.completedAt}')"
+  [ -n "$completed" ] && [ $(($(date +%s) - $(date -d "$completed" +%s))) -gt "$2" ]
+}
+restarted() { [ "$(restarts_of "$1")" != "$2" ]; } # POD RESTARTS-BEFORE
+event_said() { profile_events "$1" | grep -q "^$2: "; } # PROFILE REASON
+tuning_kept() { # PROFILE HASH
+  local reason; reason="$(applied "$1" reason)"
+  assert "Applied, not rolled back" "$reason" test "$reason" = Applied
+  assert "the tuned settings $2 in the template" "$(settings_hash_of "$1")" test "$(settings_hash_of "$1")" = "$2"
+}
+releases_keep_the_tuning() {
+  local tuned flags pod stops before events
+  workload releaser 1 "        resources: {requests: {cpu: 100m, memory: 512Mi}, limits: {cpu: '1', memory: 512Mi}}"
+  kubectl rollout status deployment/releaser -n "$NS" --timeout=180s >/dev/null
+  profile releaser releaser '  rollback: {window: 30s}'
+  kubectl wait --for=condition=Ready tp/releaser -n "$NS" --timeout=240s >/dev/null
+  tuned="$(settings_hash_of releaser)"
+  flags="$(tuned_flags_of releaser)"
+  assert "settings rendered into the template" "hash '$tuned', flags '$flags'" test -n "$tuned" -a -n "$flags"
+
+  wait_for 120 "the operator's rollout older than its 30 s window" past_rollback_window releaser 30
+  pod="$(pods_of releaser | head -n 1)"
+  for stops in 1 2 3; do
+    wait_for 180 "$pod Ready" pod_ready "$pod"
+    before="$(restarts_of "$pod")"
+    echo "an incident: the JVM of $pod stopped ($before restarts so far)"
+    kubectl exec -n "$NS" "$pod" -c app -- /bin/sh -c 'kill 1'
+    wait_for 90 "$pod restarted" restarted "$pod" "$before"
+  done
+  wait_for 120 "a NotHeldToSettings Event" event_said releaser NotHeldToSettings
+  wait_for 180 "$pod Ready again, PodsFailing=False" condition_is PodsFailing releaser False
+  tuning_kept releaser "$tuned"
+
+  echo "the user's release: the application refuses --server.port=not-a-port"
+  kubectl patch deployment releaser -n "$NS" --type json \
+    -p '[{"op": "add", "path": "/spec/template/spec/containers/0/args", "value": ["--server.port=not-a-port"]}]' >/dev/null
+  wait_for 180 "tp/releaser PodsFailing=True" condition_is PodsFailing releaser True
+  echo "PodsFailing: $(kubectl get tp releaser -n "$NS" -o jsonpath='{.status.conditions[?(@.type=="PodsFailing")].message}')"
+  # Long enough for the kubelet's back-off and the third restart, which a rollback used to follow.
+  sleep 60
+  tuning_kept releaser "$tuned"
+  events="$(profile_events releaser)"
+  refute "no RolledBack Event" "$events" grep -q '^RolledBack' <<<"$events"
+
+  echo "the fix: the argument removed"
+  kubectl patch deployment releaser -n "$NS" --type json -p '[{"op": "remove", "path": "/spec/template/spec/containers/0/args"}]' >/dev/null
+  kubectl rollout status deployment/releaser -n "$NS" --timeout=240s >/dev/null
+  wait_for 120 "tp/releaser Ready=True" condition_is Ready releaser True
+  wait_for 60 "tp/releaser PodsFailing=False" condition_is PodsFailing releaser False
+  assert "the same tuned flags" "$(tuned_flags_of releaser)" test "$(tuned_flags_of releaser)" = "$flags"
+  profile_events releaser | grep -E '^(NotHeldToSettings|NoPodFailing|RolledBack)'
+}
+pod_ready() { [ "$(kubectl get pod -n "$NS" "$1" -o jsonpath='{.status.containerStatuses[0].ready}' 2>/dev/null)" = true ]; }
 
 oom_killed_rolled_back() {
   workload oomer 1 "        resources: {requests: {cpu: 100m, memory: 384Mi}, limits: {cpu: '1', memory: 384Mi}}"
@@ -593,6 +658,7 @@ check "2. deleting the profile restores the pods' own JVM options" restored_on_d
 check "3. a flag no JVM knows: refused, no pod touched" unknown_flag_refused_before_any_pod
 check "3b. settings the service cannot start with: a real CrashLoopBackOff, rolled back" crash_loop_rolled_back
 check "3c. a pod restarting during its start-up boost: the boost ended, the settings rolled back" restart_during_boost_rolled_back
+check "3d. an incident after the window and a user's own crashing release keep the tuning; the fixed release runs tuned" releases_keep_the_tuning
 check "4. settings the pods do not fit in: a real OOM kill, rolled back" oom_killed_rolled_back
 check "5. a CPU quota under load: throttled, CPUThrottled=True" throttled
 check "5b. the operator's /q/metrics shows the profile's series" profile_series_on_operator_metrics
@@ -609,7 +675,7 @@ if [[ "$ONLY" = "  " || "$ONLY" == *" 7 "* ]]; then
     --set "watchNamespaces={$NS}" --wait --timeout 180s >/dev/null || echo "could not set the operator's namespaces back to $NS" >&2
 fi
 kubectl delete namespace "${NS_LIST[@]}" --ignore-not-found --wait=false >/dev/null
-E2E_OBJECTS=(imager17 blind17 imager21 blind21 refuser rebooter oomer throttled looper pinner21 pinner25 zgc21 zgc25)
+E2E_OBJECTS=(imager17 blind17 imager21 blind21 refuser rebooter releaser oomer throttled looper pinner21 pinner25 zgc21 zgc25)
 kubectl delete tp -n "$NS" "${E2E_OBJECTS[@]}" --ignore-not-found --wait=false >/dev/null
 kubectl delete deployment -n "$NS" "${E2E_OBJECTS[@]}" --ignore-not-found --wait=false >/dev/null
 printf '\n%d of %d end-to-end checks failed\n' "$failures" "$ran"

@@ -45,8 +45,9 @@ public final class RolloutHealth {
      * @param jvmRefusal  its container was OOM-killed, or its JVM refused its options or heap or ran out of memory: the settings
      *                    can cause that whatever else changed
      * @param oomKilled   the kernel killed it for memory, which status.lastOomKill and its own Event report
+     * @param recovered   the container runs Ready again: only its restarts are left to tell
      */
-    public record Failure(String pod, String description, boolean jvmRefusal, boolean oomKilled) {
+    public record Failure(String pod, String description, boolean jvmRefusal, boolean oomKilled, boolean recovered) {
     }
 
     /** The first failing pod of those {@code judged}, a JVM's refusal first. */
@@ -59,7 +60,7 @@ public final class RolloutHealth {
         return Objects.requireNonNullElse(pod.getStatus().getContainerStatuses(), List.<ContainerStatus>of()).stream()
                 .filter(s -> container.equals(s.getName())).findFirst().flatMap(RolloutHealth::failure)
                 .map(f -> new Failure(pod.getMetadata().getName(), "pod " + pod.getMetadata().getName() + ", container " + container + ": "
-                        + f.description(), f.jvmRefusal(), f.oomKilled()));
+                        + f.description(), f.jvmRefusal(), f.oomKilled(), f.recovered()));
     }
 
     private static Optional<Failure> failure(ContainerStatus status) {
@@ -75,13 +76,14 @@ public final class RolloutHealth {
         if (waiting != null && FAILING_WAITING_REASONS.contains(waiting.getReason())) {
             boolean said = waiting.getMessage() != null && !waiting.getMessage().isBlank();
             return Optional.of(new Failure(null, waiting.getReason() + (said ? " (" + cut(waiting.getMessage()) + ")" : "") + lastWords, refusal,
-                    killed));
+                    killed, false));
         }
+        boolean recovered = Boolean.TRUE.equals(status.getReady());
         if (killed) {
-            return Optional.of(new Failure(null, KERNEL_KILL_REASON + lastWords, true, true));
+            return Optional.of(new Failure(null, KERNEL_KILL_REASON + lastWords, true, true, recovered));
         }
         if (restarts >= MAX_RESTARTS) {
-            return Optional.of(new Failure(null, "restarted " + restarts + " times" + lastWords, refusal, false));
+            return Optional.of(new Failure(null, "restarted " + restarts + " times" + lastWords, refusal, false, recovered));
         }
         return Optional.empty();
     }

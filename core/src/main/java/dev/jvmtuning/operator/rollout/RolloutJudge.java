@@ -113,9 +113,11 @@ public final class RolloutJudge {
                 + "), and the container was neither OOM-killed nor refused by its JVM"
                 : "the settings' rollout completed at " + tracked.getCompletedAt() + ", more than " + window.toSeconds() + " s (spec.rollback.window) "
                         + "before: they ran healthy, and a failure since is not theirs";
-        // An OOM kill has a report of its own (status.lastOomKill, an OOMKilled Event) and an answer (a larger budget).
-        Optional<String> unheld = failing.filter(f -> !f.oomKilled()).map(f -> f.description() + "; not rolled back: " + why)
-                .or(() -> RolloutHealth.failure(pods, container, ofRollout.negate()).filter(f -> !f.oomKilled())
+        // An OOM kill has a report of its own (status.lastOomKill, an OOMKilled Event) and an answer (a larger budget); a
+        // container Ready again fails no more, whatever its restarts.
+        Predicate<RolloutHealth.Failure> reported = f -> !f.oomKilled() && !f.recovered();
+        Optional<String> unheld = failing.filter(reported).map(f -> f.description() + "; not rolled back: " + why)
+                .or(() -> RolloutHealth.failure(pods, container, ofRollout.negate()).filter(reported)
                         .map(f -> f.description() + "; not rolled back: not a pod of the rollout of the settings in force"))
                 .or(() -> stalled ? Optional.of(rollout.message() + "; not rolled back: " + why) : Optional.empty());
         return new Progress(rollout, rollout.complete() ? applying : null, unheld);

@@ -166,6 +166,17 @@ class RolloutJudgeTest {
     }
 
     @org.junit.jupiter.api.Test
+    void aContainerReadyAgainAfterItsRestartsFailsNoMore() {
+        TrackedRollout completed = new TrackedRollout("new", "release-1", TrackedRollout.CAUSE_SETTINGS, NOW.minusSeconds(900).toString(),
+                NOW.minus(WINDOW).minusSeconds(1).toString());
+        Pod recovered = pod("new", NOW.minusSeconds(890), c -> RESTARTING.apply(c).withReady(true));
+        RolloutJudge.Step step = RolloutJudge.judge(completed, Rollout.of(deployment(3, 2, 2, 2, null)), List.of(recovered), APPLYING, "app",
+                HEALTHY, GENERATION, WINDOW, NOW);
+
+        assertThat(step).isInstanceOfSatisfying(RolloutJudge.Progress.class, p -> assertThat(p.unheld()).isEmpty());
+    }
+
+    @org.junit.jupiter.api.Test
     void anOomKillAfterTheWindowIsLeftToItsOwnReport() {
         TrackedRollout completed = new TrackedRollout("new", "release-1", TrackedRollout.CAUSE_SETTINGS, NOW.minusSeconds(900).toString(),
                 NOW.minus(WINDOW).minusSeconds(1).toString());

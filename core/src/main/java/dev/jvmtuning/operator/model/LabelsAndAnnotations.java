@@ -17,6 +17,11 @@ public final class LabelsAndAnnotations {
     /** On a tuned Deployment: the JVM flags variable as the user wrote it, to give back when the profile goes. */
     public static final String ORIGINAL_JVM_OPTIONS_ANNOTATION = "jvmtuning.dev/original-jvm-options";
     /** On a tuned Deployment's pod template, hence its pods: the hash of the settings they run. */
+    /**
+     * On the Deployment: the tuned container's own terminationMessagePolicy, while the operator sets it to FallbackToLogsOnError
+     * so that a JVM refusing its options says so in the container's status; JSON, the container and its policy ("" when unset).
+     */
+    public static final String ORIGINAL_TERMINATION_MESSAGE_POLICY_ANNOTATION = "jvmtuning.dev/original-termination-message-policy";
     public static final String SETTINGS_HASH_ANNOTATION = "jvmtuning.dev/settings-hash";
 
     /** On a namespace: {@value #DISCOVER_RECOMMEND} makes discovery recommend for every JVM Deployment in it. */

@@ -1,6 +1,7 @@
 package dev.jvmtuning.operator.render;
 
 import static dev.jvmtuning.operator.model.LabelsAndAnnotations.ORIGINAL_JVM_OPTIONS_ANNOTATION;
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.ORIGINAL_TERMINATION_MESSAGE_POLICY_ANNOTATION;
 import static dev.jvmtuning.operator.model.LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION;
 import static dev.jvmtuning.operator.model.LabelsAndAnnotations.TUNED_BY_ANNOTATION;
 
@@ -50,6 +51,16 @@ public final class DeploymentTuning {
     public record OriginalJvmOptions(String variable, String value, String applied) {
     }
 
+    /**
+     * The kubelet's policy that makes a failed container's last log lines its termination message when it wrote none: a JVM that
+     * refuses its options or its heap says so there, in its own words, which tells the settings' failure from the application's.
+     */
+    static final String LOGS_ON_ERROR = "FallbackToLogsOnError";
+
+    /** The tuned container's own terminationMessagePolicy ("" when unset), recorded while the operator sets its own. */
+    public record OriginalTerminationMessagePolicy(String container, String policy) {
+    }
+
     /** The container as its owner declared it: the operator's env entries dropped, the JVM variable back at the user's value. */
     public static Container userContainer(Deployment deployment, Container container, String profile) {
         List<EnvVar> env = new ArrayList<>();
@@ -69,12 +80,16 @@ public final class DeploymentTuning {
         }
         List<VolumeMount> mounts = Objects.requireNonNullElse(container.getVolumeMounts(), List.<VolumeMount>of()).stream()
                 .filter(m -> !AgentInjection.NAME.equals(m.getName())).toList();
+        String policy = originalTerminationMessagePolicy(deployment).filter(p -> p.container().equals(container.getName()))
+                .map(OriginalTerminationMessagePolicy::policy).orElse(container.getTerminationMessagePolicy());
+        policy = "".equals(policy) ? null : policy;
         if (env.equals(Objects.requireNonNullElse(container.getEnv(), List.of()))
-                && mounts.size() == Objects.requireNonNullElse(container.getVolumeMounts(), List.of()).size()) {
+                && mounts.size() == Objects.requireNonNullElse(container.getVolumeMounts(), List.of()).size()
+                && Objects.equals(policy, container.getTerminationMessagePolicy())) {
             return container; // nothing of the operator's in it: no copy
         }
         return new ContainerBuilder(container).withEnv(env).withVolumeMounts(mounts.isEmpty() && container.getVolumeMounts() == null ? null : mounts)
-                .build();
+                .withTerminationMessagePolicy(policy).build();
     }
 
     /**
@@ -112,6 +127,11 @@ public final class DeploymentTuning {
         Container container = new Container();
         container.setName(userContainer.getName());
         container.setEnv(env);
+        if (!LOGS_ON_ERROR.equals(userContainer.getTerminationMessagePolicy())) {
+            container.setTerminationMessagePolicy(LOGS_ON_ERROR);
+            annotations.put(ORIGINAL_TERMINATION_MESSAGE_POLICY_ANNOTATION, json(new OriginalTerminationMessagePolicy(userContainer.getName(),
+                    Objects.requireNonNullElse(userContainer.getTerminationMessagePolicy(), ""))));
+        }
         PodSpec pod = new PodSpec();
         pod.setContainers(new ArrayList<>(List.of(container)));
         DeploymentSpec spec = new DeploymentSpec();
@@ -167,6 +187,10 @@ public final class DeploymentTuning {
         if (agentWanted != hasAgent(current.getSpec().getTemplate().getSpec())) {
             return false;
         }
+        if (desiredContainer.getTerminationMessagePolicy() != null
+                && !desiredContainer.getTerminationMessagePolicy().equals(currentContainer.get().getTerminationMessagePolicy())) {
+            return false;
+        }
         List<EnvVar> currentEnv = Objects.requireNonNullElse(currentContainer.get().getEnv(), List.of());
         long oursNow = currentEnv.stream().filter(v -> isOurs(v, profile)).count();
         long oursWanted = desiredContainer.getEnv().stream().filter(v -> isOurs(v, profile)).count();
@@ -201,6 +225,7 @@ public final class DeploymentTuning {
         removeAnnotation(copy.getSpec().getTemplate().getMetadata().getAnnotations(), SETTINGS_HASH_ANNOTATION);
         removeAnnotation(copy.getMetadata().getAnnotations(), TUNED_BY_ANNOTATION);
         removeAnnotation(copy.getMetadata().getAnnotations(), ORIGINAL_JVM_OPTIONS_ANNOTATION);
+        removeAnnotation(copy.getMetadata().getAnnotations(), ORIGINAL_TERMINATION_MESSAGE_POLICY_ANNOTATION);
         if (copy.getSpec().getTemplate().getMetadata().getAnnotations() != null && copy.getSpec().getTemplate().getMetadata().getAnnotations().isEmpty()) {
             copy.getSpec().getTemplate().getMetadata().setAnnotations(null);
         }
@@ -255,13 +280,21 @@ public final class DeploymentTuning {
     }
 
     private static Optional<OriginalJvmOptions> original(Deployment deployment) {
-        String recorded = deployment.getMetadata().getAnnotations() == null ? null
-                : deployment.getMetadata().getAnnotations().get(ORIGINAL_JVM_OPTIONS_ANNOTATION);
+        return recorded(deployment, ORIGINAL_JVM_OPTIONS_ANNOTATION, OriginalJvmOptions.class);
+    }
+
+    private static Optional<OriginalTerminationMessagePolicy> originalTerminationMessagePolicy(Deployment deployment) {
+        return recorded(deployment, ORIGINAL_TERMINATION_MESSAGE_POLICY_ANNOTATION, OriginalTerminationMessagePolicy.class);
+    }
+
+    /** What an annotation of the operator's records; none when absent or not its JSON (someone edited it). */
+    private static <T> Optional<T> recorded(Deployment deployment, String annotation, Class<T> type) {
+        String recorded = deployment.getMetadata().getAnnotations() == null ? null : deployment.getMetadata().getAnnotations().get(annotation);
         if (recorded == null) {
             return Optional.empty();
         }
         try {
-            return Optional.of(JSON.readValue(recorded, OriginalJvmOptions.class));
+            return Optional.of(JSON.readValue(recorded, type));
         } catch (JsonProcessingException e) {
             return Optional.empty();
         }

@@ -97,7 +97,15 @@ public final class RolloutHealth {
             return "";
         }
         return "; last exit code " + terminated.getExitCode() + (terminated.getReason() == null ? "" : " (" + terminated.getReason() + ")")
-                + (terminated.getMessage() == null || terminated.getMessage().isBlank() ? "" : ": " + cut(terminated.getMessage()));
+                + (terminated.getMessage() == null || terminated.getMessage().isBlank() ? "" : ": " + lastWords(terminated.getMessage()));
+    }
+
+    /**
+     * What a termination message says of why the container ended: the JVM's own line where it refused its options or ran out
+     * of memory (the message may hold the log's last lines, an application's stack trace among them), else its start and end.
+     */
+    private static String lastWords(String message) {
+        return message.lines().filter(line -> JVM_REFUSAL.matcher(line).find()).findFirst().map(RolloutHealth::cut).orElseGet(() -> cut(message));
     }
 
     /** The start and the end of a long message: a JVM that refuses an option says so first, an exception says why last. */

@@ -177,6 +177,9 @@ class DecideTest {
                     .filter(v -> !names.contains(v.getName()) && !appliedEnv.contains(v.getName())).toList());
             env.addAll(wanted.getEnv());
             container.setEnv(env);
+            if (wanted.getTerminationMessagePolicy() != null) {
+                container.setTerminationMessagePolicy(wanted.getTerminationMessagePolicy());
+            }
             appliedEnv = names;
             return newTemplate(next);
         }

@@ -197,6 +197,24 @@ class DeploymentTuningTest {
     }
 
     /** Server-side apply of the operator's fields onto the live object: annotations by key, env entries by name. */
+    @ParameterizedTest(name = "the user's policy {0}")
+    @org.junit.jupiter.params.provider.NullSource
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"File", "FallbackToLogsOnError"})
+    void aTunedContainerSaysWhyItFailedInItsLogsAndTheUsersPolicyComesBack(String policy) {
+        Deployment original = deployment(List.of());
+        container(original).setTerminationMessagePolicy(policy);
+        Deployment tuned = apply(original, rendering(List.of()));
+
+        assertThat(container(tuned).getTerminationMessagePolicy()).isEqualTo("FallbackToLogsOnError");
+        assertThat(DeploymentTuning.upToDate(tuned, DeploymentTuning.desired(tuned, DeploymentTuning.userContainer(tuned, container(tuned), PROFILE),
+                PROFILE, rendering(List.of()), CONFIG_MAP, null), PROFILE)).isTrue();
+        Deployment restored = DeploymentTuning.restored(tuned, PROFILE);
+        assertThat(container(restored).getTerminationMessagePolicy()).isEqualTo(policy);
+        assertThat(restored.getMetadata().getAnnotations()).doesNotContainKey(LabelsAndAnnotations.ORIGINAL_TERMINATION_MESSAGE_POLICY_ANNOTATION);
+        assertThat(DeploymentTuning.templateHash(tuned, PROFILE)).as("the Deployment's own template, before and after the operator's write")
+                .isEqualTo(DeploymentTuning.templateHash(original, PROFILE));
+    }
+
     private static Deployment apply(Deployment live, Rendering rendering) {
         Container user = DeploymentTuning.userContainer(live, container(live), PROFILE);
         Deployment desired = DeploymentTuning.desired(live, user, PROFILE, rendering, CONFIG_MAP, null);
@@ -209,8 +227,12 @@ class DeploymentTuningTest {
         template.putAll(desired.getSpec().getTemplate().getMetadata().getAnnotations());
         result.getSpec().getTemplate().getMetadata().setAnnotations(template);
         Map<String, EnvVar> env = byName(container(result).getEnv());
-        desired.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().forEach(v -> env.put(v.getName(), v));
+        Container wanted = desired.getSpec().getTemplate().getSpec().getContainers().get(0);
+        wanted.getEnv().forEach(v -> env.put(v.getName(), v));
         container(result).setEnv(new ArrayList<>(env.values()));
+        if (wanted.getTerminationMessagePolicy() != null) {
+            container(result).setTerminationMessagePolicy(wanted.getTerminationMessagePolicy());
+        }
         return result;
     }
 

@@ -158,6 +158,19 @@ class RolloutJudgeTest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void theJvmsOwnLineLeadsWhatALogOfLastLinesSays() {
+        String log = "Picked up JAVA_TOOL_OPTIONS: -XX:+UseCompactObjectHeaders -Xmx512m\n" + "x".repeat(600) + "\n"
+                + "Unrecognized VM option 'UseCompactObjectHeaders'\nError: Could not create the Java Virtual Machine.\n"
+                + "Error: A fatal exception has occurred. Program will exit.";
+        Pod pod = pod("new", c -> c.withRestartCount(2).withNewState().withNewWaiting().withReason("CrashLoopBackOff").endWaiting().endState()
+                .withNewLastState().withNewTerminated().withExitCode(1).withReason("Error").withMessage(log).endTerminated().endLastState());
+        RolloutJudge.Step step = RolloutJudge.judge(RELEASE, Rollout.of(ROLLING), List.of(pod), APPLYING, "app", HEALTHY, GENERATION, WINDOW, NOW);
+
+        assertThat(step).isInstanceOfSatisfying(RolloutJudge.TakeBack.class, t -> assertThat(t.rollBack().getMessage())
+                .isEqualTo("pod web-1, container app: CrashLoopBackOff; last exit code 1 (Error): Unrecognized VM option 'UseCompactObjectHeaders'"));
+    }
+
     static Stream<Arguments> afterTheWindow() {
         return Stream.of(
                 Arguments.of("a crash loop", CRASH_LOOPING, "CrashLoopBackOff"),

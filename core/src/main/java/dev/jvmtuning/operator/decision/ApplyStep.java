@@ -89,6 +89,7 @@ final class ApplyStep {
             }
             prune(seen, deployment, configMapName, lastHealthy, writes);
             status.rolledBack(withCause(takeBack.rollBack(), kills));
+            status.failedOn(TargetPods.images(deployment));
             return writes;
         }
         createIfMissing(seen, values, writes);

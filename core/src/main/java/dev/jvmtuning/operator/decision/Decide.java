@@ -208,8 +208,10 @@ public final class Decide {
         }
         // The version and the AOT cache the JVMs report, not guessed from the image: the first poll that reads them may change
         // the plan, once.
-        seen.metrics().ifPresent(status::javaVersion);
-        seen.metrics().ifPresent(status::aotCache);
+        String images = TargetPods.images(deployment);
+        if (seen.pods().stream().filter(TargetPods::ready).allMatch(p -> images.equals(TargetPods.images(p)))) {
+            seen.metrics().ifPresent(report -> status.jvmReported(report, images));
+        }
         Preview preview = Preview.of(name, profile.getSpec(), status.auto(), status.lastOomKill(), deployment, status.javaVersion(),
                 status.aotCache(),
                 installation.preview());

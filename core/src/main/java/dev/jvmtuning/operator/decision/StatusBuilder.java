@@ -69,6 +69,7 @@ public final class StatusBuilder {
         status.setThreading(previous.getThreading());
         status.setJavaVersion(previous.getJavaVersion());
         status.setAotCache(previous.getAotCache());
+        status.setJvmImages(previous.getJvmImages());
         status.setObserved(previous.getObserved());
         status.setRecommendations(previous.getRecommendations());
         status.setLastRecommendations(previous.getLastRecommendations());
@@ -112,10 +113,31 @@ public final class StatusBuilder {
         return status.getJavaVersion();
     }
 
-    /** The version a metrics poll reports; a poll that reports none (a missed scrape, a pod without the series) keeps the known one. */
-    public StatusBuilder javaVersion(MetricsReport metrics) {
+    /**
+     * What a metrics poll's JVMs report of themselves, their version and their AOT cache, as the JVMs of {@code images}; a poll
+     * that reports none (a missed scrape, a pod without the series) keeps the known facts.
+     */
+    public StatusBuilder jvmReported(MetricsReport metrics, String images) {
         if (metrics.javaVersion() != null) {
             status.setJavaVersion(metrics.javaVersion());
+            status.setJvmImages(images);
+        }
+        if (EffectiveOptions.showArchives(metrics.effectiveOptions().values())) {
+            status.setAotCache(EffectiveOptions.archiveReported(metrics.effectiveOptions().values()).orElse(null));
+            status.setJvmImages(images);
+        }
+        return this;
+    }
+
+    /**
+     * Pods of {@code images} failed: what JVMs of other images reported no longer holds (a JDK 21 image refuses a JDK 25
+     * option), so the next plan is checked against every supported JDK until these JVMs report.
+     */
+    public StatusBuilder failedOn(String images) {
+        if (status.getJvmImages() != null && !status.getJvmImages().equals(images)) {
+            status.setJavaVersion(null);
+            status.setAotCache(null);
+            status.setJvmImages(null);
         }
         return this;
     }
@@ -138,17 +160,6 @@ public final class StatusBuilder {
     /** The AOT cache or CDS archive status records the pods' JVMs report, or null. */
     public String aotCache() {
         return status.getAotCache();
-    }
-
-    /**
-     * The archive a metrics poll reports; a poll in which no pod reports the agent's options (a missed scrape, pods without
-     * the agent) keeps the known one.
-     */
-    public StatusBuilder aotCache(MetricsReport metrics) {
-        if (EffectiveOptions.showArchives(metrics.effectiveOptions().values())) {
-            status.setAotCache(EffectiveOptions.archiveReported(metrics.effectiveOptions().values()).orElse(null));
-        }
-        return this;
     }
 
     /** The last OOM kill status records, or null. */

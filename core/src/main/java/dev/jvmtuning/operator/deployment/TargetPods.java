@@ -1,16 +1,19 @@
 package dev.jvmtuning.operator.deployment;
 
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * Which pods are a Deployment's: its full selector matches them (expressions included) and one of
@@ -27,6 +30,20 @@ public final class TargetPods {
         return pod.getMetadata().getDeletionTimestamp() == null && pod.getStatus() != null
                 && Objects.requireNonNullElse(pod.getStatus().getConditions(), List.<PodCondition>of()).stream()
                         .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    }
+
+    /** The images of a Deployment's template's containers, in order: what its pods run once rolled out. */
+    public static String images(Deployment deployment) {
+        return images(deployment.getSpec().getTemplate().getSpec());
+    }
+
+    /** The images of a pod's containers, in order. */
+    public static String images(Pod pod) {
+        return pod.getSpec() == null ? "" : images(pod.getSpec());
+    }
+
+    private static String images(PodSpec spec) {
+        return spec.getContainers().stream().map(Container::getImage).collect(Collectors.joining(" "));
     }
 
     /** When the youngest running container of the pods (last) started: a JVM younger than a warm-up is still cold. Empty: none runs. */

@@ -277,6 +277,7 @@ class DecideTest {
                     .withCreationTimestamp(now.toString())
                     .withLabels(deployment.getSpec().getTemplate().getMetadata().getLabels())
                     .withAnnotations(deployment.getSpec().getTemplate().getMetadata().getAnnotations()).endMetadata()
+                    .withSpec(Serialization.clone(deployment.getSpec().getTemplate().getSpec()))
                     .withNewStatus().addNewCondition().withType("Ready").withStatus(String.valueOf(status.getReady()).equals("true") ? "True" : "False")
                     .endCondition().withContainerStatuses(status).endStatus().build();
         }
@@ -748,6 +749,37 @@ class DecideTest {
         world.reconcile();
         assertThat(world.hash()).as("a new release tries the settings again").isEqualTo(tuned);
         assertThat(release).isNotEqualTo(Serialization.asJson(world.deployment.getSpec().getTemplate().getSpec().getContainers().get(0)));
+    }
+
+    @Test
+    void aReleaseOfAnotherJdkThatRefusesAnOptionOfTheLastIsPlannedAgainForAnyJdkThenForItsOwn() {
+        World world = applied(APPLY);
+        world.javaVersion = 25;
+        world.reconcile();
+        world.rollOut();
+        world.reconcile();
+        assertThat(world.jvmOptions()).contains("-XX:+UseCompactObjectHeaders");
+        assertThat(world.profile.getStatus().getJvmImages()).isEqualTo("example/orders:1");
+
+        world.release("example/orders:jdk21");
+        world.reconcile();
+        assertThat(world.profile.getStatus().getJavaVersion()).as("the old image's pods still run: nothing learned of the new").isEqualTo(25);
+        world.javaVersion = null;
+        world.releaseFailing("Picked up JAVA_TOOL_OPTIONS: -XX:+UseCompactObjectHeaders\nUnrecognized VM option 'UseCompactObjectHeaders'\n"
+                + "Error: Could not create the Java Virtual Machine.");
+        world.reconcile();
+        assertThat(world.reason(ConditionType.APPLIED)).isEqualTo("RolledBack");
+        assertThat(world.condition(ConditionType.APPLIED).orElseThrow().getMessage()).contains("Unrecognized VM option 'UseCompactObjectHeaders'");
+        assertThat(world.profile.getStatus().getJavaVersion()).as("forgotten with the image it was read from").isNull();
+
+        world.rollOut();
+        world.reconcile();
+        assertThat(world.jvmOptions()).as("planned again for any JDK").isNotNull().doesNotContain("UseCompactObjectHeaders");
+        world.rollOut();
+        world.javaVersion = 21;
+        world.reconcile();
+        assertThat(world.profile.getStatus().getJavaVersion()).isEqualTo(21);
+        assertThat(world.profile.getStatus().getJvmImages()).isEqualTo("example/orders:jdk21");
     }
 
     @Test

@@ -31,6 +31,11 @@ public class TuningProfileStatus {
             + "JAVA_TOOL_OPTIONS) it is invisible in the pod spec; the plan's checks of a cache's options apply to it all the same.")
     private String aotCache;
 
+    @JsonPropertyDescription("The images of the target's containers whose JVMs reported javaVersion and aotCache, read only once every "
+            + "Ready pod ran them. A rollback of pods of other images forgets both: the next plan checks its flags against every "
+            + "supported JDK until the new images' JVMs report.")
+    private String jvmImages;
+
     @JsonPropertyDescription("What the container overrides of the rendered settings, and what the runtime could not take.")
     private List<String> warnings = new ArrayList<>();
 

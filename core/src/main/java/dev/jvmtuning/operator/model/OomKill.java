@@ -12,9 +12,11 @@ import java.util.Optional;
  * container's limit, and then which part of the memory most likely took it there, with the figures. Pure: the caller
  * brings the pod's last termination, its limit, the plan and the pod's last reading.
  *
- * <p>At a kernel kill the heap is not the cause: the JVM keeps it within its maximum. Either the plan cannot fit in
- * the limit (LIMIT_BELOW_HEAP), or what is beyond the heap grew, and the largest part of that is named. The last
- * reading is from before the kill, so a part that grew after it is seen smaller than it was.
+ * <p>At a kernel kill the heap is not the cause: the JVM keeps it within its maximum, the one it reports rather than the
+ * planned one, which a flag after the operator's (an -Xmx in the image's entrypoint) overrides. A JVM that runs another
+ * heap than planned is named first (HEAP_NOT_PLANNED): the plan's budgets are not what it ran. Otherwise either the plan
+ * cannot fit in the limit (LIMIT_BELOW_HEAP), or what is beyond the heap grew, and the largest part of that is named. The
+ * last reading is from before the kill, so a part that grew after it is seen smaller than it was.
  */
 public final class OomKill {
 
@@ -28,6 +30,11 @@ public final class OomKill {
         NATIVE_OTHER,
         /** The planned heap and the least a JVM needs beyond it exceed the limit: the plan itself cannot fit. */
         LIMIT_BELOW_HEAP,
+        /**
+         * The JVM runs another maximum heap than planned, set outside the operator (an -Xmx on the image's command line, after
+         * the operator's variable): a larger one takes the room the plan leaves beside it, and no budget of the plan holds it.
+         */
+        HEAP_NOT_PLANNED,
         /** No reading to judge by. */
         UNKNOWN
     }
@@ -71,6 +78,7 @@ public final class OomKill {
     private static final double NEAR_MAX = 0.9;
     private static final int EXIT_ON_OUT_OF_MEMORY = 3;
     private static final double UNLIMITED = Math.pow(2, 60);
+    private static final String NO_READING = "no memory reading of the pod before it ended";
 
     private OomKill() {
     }
@@ -79,15 +87,19 @@ public final class OomKill {
      * The cause of an out-of-memory end, or empty when the container ended some other way.
      *
      * @param limitBytes       the container's memory limit; null when it has none
-     * @param plannedHeapBytes the maximum heap planned for it; null for the JVM's own choice (then MaxHeapSize as reported)
+     * @param plannedHeapBytes the maximum heap planned for it; null for the JVM's own choice
      * @param lastReading      the pod's last memory reading before it ended; MemoryUse.NONE when there is none
-     * @param options          the options the JVM reported running with; EffectiveOptions.NONE when none
+     * @param options          the options the JVM reported running with, its MaxHeapSize the heap it ran whatever was
+     *                         planned; EffectiveOptions.NONE when none
      */
     public static Optional<Attribution> attribute(Termination termination, Long limitBytes, Long plannedHeapBytes, MemoryUse lastReading,
             EffectiveOptions options) {
-        Long heapMax = plannedHeapBytes != null ? plannedHeapBytes : optionBytes(options, "MaxHeapSize");
+        Long reportedHeapMax = optionBytes(options, "MaxHeapSize");
+        Long heapMax = reportedHeapMax != null ? reportedHeapMax : plannedHeapBytes;
         if (KERNEL_KILL_REASON.equals(termination.reason())) {
-            return Optional.of(kernelKill(limitBytes, heapMax, lastReading, options));
+            return Optional.of(heapNotPlanned(plannedHeapBytes, reportedHeapMax)
+                    ? heapNotPlannedKill(limitBytes, plannedHeapBytes, reportedHeapMax, lastReading, options)
+                    : kernelKill(limitBytes, heapMax, lastReading, options));
         }
         boolean exitedOnError = Integer.valueOf(EXIT_ON_OUT_OF_MEMORY).equals(termination.exitCode())
                 && options.option("ExitOnOutOfMemoryError").map(o -> o.value() == 1).orElse(false);
@@ -145,15 +157,67 @@ public final class OomKill {
     private record Part(Cause cause, long bytes, String text) {
     }
 
+    /** Whether the JVM reports another maximum heap than was planned, beyond HotSpot's alignment of the planned one. */
+    private static boolean heapNotPlanned(Long plannedHeapBytes, Long reportedHeapMax) {
+        return plannedHeapBytes != null && reportedHeapMax != null
+                && Math.abs(reportedHeapMax - plannedHeapBytes) > Attestation.Tolerance.HEAP.of(plannedHeapBytes);
+    }
+
+    /** A kill of a JVM that runs another heap than planned: the heap is named, the parts beside it are figures, not a cause. */
+    private static Attribution heapNotPlannedKill(Long limitBytes, long plannedHeapBytes, long reportedHeapMax, MemoryUse reading,
+            EffectiveOptions options) {
+        StringBuilder line = new StringBuilder(lead(limitBytes)).append(": the JVM runs max heap ").append(mib(reportedHeapMax))
+                .append(", not the planned ").append(mib(plannedHeapBytes)).append(": its heap is set outside the operator (an -Xmx on the "
+                        + "image's command line, after the operator's variable)");
+        if (limitBytes != null && reportedHeapMax > plannedHeapBytes) {
+            line.append(", and ").append(mib(reportedHeapMax)).append(" with the ").append(mib(limitBytes - plannedHeapBytes))
+                    .append(" the plan leaves beside its heap exceeds the limit");
+        }
+        line.append("; no memory budget is planned anew until the JVM runs the planned heap; ")
+                .append(reading.reported() ? account(reading, options).describe() : NO_READING);
+        return new Attribution(Cause.HEAP_NOT_PLANNED, line.toString());
+    }
+
+    private static String lead(Long limitBytes) {
+        return "OOM-killed at limit " + mib(limitBytes);
+    }
+
     private static Attribution kernelKill(Long limitBytes, Long heapMax, MemoryUse reading, EffectiveOptions options) {
-        String lead = "OOM-killed at limit " + mib(limitBytes);
+        String lead = lead(limitBytes);
         if (limitBytes != null && heapMax != null && heapMax + MIN_NON_HEAP_BYTES > limitBytes) {
             return new Attribution(Cause.LIMIT_BELOW_HEAP, lead + ": max heap " + mib(heapMax) + " plus the " + mib(MIN_NON_HEAP_BYTES)
                     + " any JVM needs beyond it does not fit; the plan itself cannot fit");
         }
         if (!reading.reported()) {
-            return new Attribution(Cause.UNKNOWN, lead + ": no memory reading of the pod before it ended");
+            return new Attribution(Cause.UNKNOWN, lead + ": " + NO_READING);
         }
+        Account account = account(reading, options);
+        return new Attribution(account.largest().cause(), lead + ": " + account.describe(), account.largest().bytes());
+    }
+
+    /**
+     * The reading's memory part by part beside the committed heap.
+     *
+     * @param jvmInternal what else the JVM accounts for, null without native memory tracking
+     */
+    private record Account(long heap, List<Part> parts, Long jvmInternal) {
+        Part largest() {
+            return parts.stream().max(Comparator.comparingLong(Part::bytes)).orElseThrow();
+        }
+
+        /** The largest part first, e.g. "metaspace 180 MiB beyond heap committed 256 MiB, direct buffers 0.0 MiB, ...". */
+        String describe() {
+            Part largest = largest();
+            StringBuilder line = new StringBuilder(largest.text()).append(" beyond heap committed ").append(mib(heap));
+            parts.stream().filter(p -> p != largest).forEach(p -> line.append(", ").append(p.text()));
+            if (jvmInternal != null) {
+                line.append(", JVM internals (GC, code, symbols...) ").append(mib(jvmInternal));
+            }
+            return line.toString();
+        }
+    }
+
+    private static Account account(MemoryUse reading, EffectiveOptions options) {
         NativeMemory nmt = reading.nativeMemory();
         long heap = orZero(reading.heapCommittedBytes() != null ? reading.heapCommittedBytes() : reading.heapUsedBytes());
         List<Part> parts = new ArrayList<>();
@@ -177,13 +241,7 @@ public final class OomKill {
             parts.add(new Part(Cause.NATIVE_OTHER, other, (nmt.reported() ? "native beyond the JVM's account " : "native beyond these ")
                     + mib(other) + " (resident " + mib(resident) + ")"));
         }
-        Part largest = parts.stream().max(Comparator.comparingLong(Part::bytes)).orElseThrow();
-        StringBuilder line = new StringBuilder(lead).append(": ").append(largest.text()).append(" beyond heap committed ").append(mib(heap));
-        parts.stream().filter(p -> p != largest).forEach(p -> line.append(", ").append(p.text()));
-        if (nmt.reported()) {
-            line.append(", JVM internals (GC, code, symbols...) ").append(mib(jvmInternal));
-        }
-        return new Attribution(largest.cause(), line.toString(), largest.bytes());
+        return new Account(heap, List.copyOf(parts), nmt.reported() ? jvmInternal : null);
     }
 
     /** A size option in bytes; null when not reported or unlimited (HotSpot's 2^64 - 1 for MaxMetaspaceSize unset). */

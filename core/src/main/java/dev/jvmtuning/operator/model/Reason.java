@@ -126,7 +126,8 @@ public enum Reason {
             + "the JVM will not run it"),
     OOM_KILLED("OOMKilled", "a pod's tuned container was killed for memory (reason OOMKilled, or exit code 137): the message names "
             + "the pod, the most likely cause (metaspace, direct memory, thread stacks, other native memory, a plan that cannot "
-            + "fit the limit, or unknown without a reading before the kill) and the figures; status.lastOomKill keeps the last one. "
+            + "fit the limit, a heap set outside the operator that the JVM runs instead of the planned one, or unknown without a reading "
+            + "before the kill) and the figures; status.lastOomKill keeps the last one. "
             + "Once per kill"),
     RELEASED("Released", "the operator no longer watches the profile's namespace: it restored the Deployment's own template "
             + "(when it still may) and removed its finalizer, so that deleting the profile or the namespace does not wait for it"),

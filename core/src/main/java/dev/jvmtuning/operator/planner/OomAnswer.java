@@ -13,8 +13,9 @@ import java.util.Set;
 /**
  * R9b: the last OOM kill of the target, as the next plan answers it: the part of memory that ran over gets more, the heap
  * gives way. Only a kernel kill with a part to blame is answered; an UNKNOWN one (no reading before it) leaves the plan as
- * it was, and so does a kill past {@link #MAX_ANSWERED_IN_A_ROW}. The answer is a function of the kill alone, so one kill
- * is answered once however often the profile is reconciled; a later kill starts from the budget the pods then ran.
+ * it was, and so do a kill of a JVM that runs another heap than planned and a kill past {@link #MAX_ANSWERED_IN_A_ROW}.
+ * The answer is a function of the kill alone, so one kill is answered once however often the profile is reconciled; a
+ * later kill starts from the budget the pods then ran.
  *
  * @param pod          the killed pod
  * @param cause        the part that ran over
@@ -25,7 +26,10 @@ import java.util.Set;
  */
 public record OomAnswer(String pod, Cause cause, Long limitBytes, Long heapBytes, Long partBytes, Long budgetBytes) {
 
-    /** The parts a larger budget can answer: the heap is the JVM's to keep within -Xmx, and a kill without a reading names none. */
+    /**
+     * The parts a larger budget can answer: the heap is the JVM's to keep within -Xmx, a kill without a reading names none, and
+     * a JVM that runs another heap than planned (HEAP_NOT_PLANNED) runs no budget of the plan.
+     */
     private static final Set<Cause> ANSWERED = Set.of(Cause.METASPACE, Cause.DIRECT_MEMORY, Cause.THREAD_STACKS, Cause.NATIVE_OTHER);
     /** The last reading is from before the kill, so the part grew past it: a quarter more than seen. */
     static final double OVER_OBSERVED = 1.25;

@@ -1180,6 +1180,42 @@ class DecideTest {
     }
 
     @Test
+    void aKillOfAPodWhoseJvmRunsAnotherHeapThanPlannedIsExplainedNotAnsweredWithABudget() {
+        World world = applied(APPLY);
+        String pod = world.pods.get(0).getMetadata().getName();
+        // an -Xmx in the image's entrypoint, after the operator's variable: the JVM runs 900 MiB and holds nearly all of it
+        Map<String, Double> entrypointHeap = new LinkedHashMap<>(Attestation.expected(List.of(
+                world.profile.getStatus().getLastHealthy().getJvmOptions().split(" "))));
+        entrypointHeap.put("MaxHeapSize", 900.0 * MIB);
+        world.effectiveOptions = Map.of(pod, options(entrypointHeap));
+        world.memory = Map.of(pod, new MemoryUse(800 * MIB, 890 * MIB, 60 * MIB, 5 * MIB, 40L, 1010 * MIB, NativeMemory.NONE));
+        world.now = world.now.plus(ROLLBACK_WINDOW);
+        world.reconcile();
+        assertThat(world.status(ConditionType.SETTINGS_EFFECTIVE)).isEqualTo("False");
+        String settings = world.hash();
+
+        world.oomKill();
+        world.reconcile();
+        LastOomKill kill = world.profile.getStatus().getLastOomKill();
+        assertThat(kill.getCause()).isEqualTo("HEAP_NOT_PLANNED");
+        assertThat(kill.getMessage()).startsWith("pod " + pod + " OOM-killed, cause HEAP_NOT_PLANNED: OOM-killed at limit 1024 MiB: the JVM runs "
+                + "max heap 900 MiB, not the planned " + kill.getPlannedHeapBytes() / MIB + " MiB: its heap is set outside the operator");
+        assertThat(kill.getAnsweredInARow()).isZero();
+        assertThat(world.last.events()).extracting(ProfileEvent::reason, ProfileEvent::message)
+                .containsExactly(tuple(Reason.OOM_KILLED, kill.getMessage()));
+
+        world.restartKilled();
+        world.reconcile();
+        world.reconcile();
+        assertThat(world.last.writes()).as("no new plan").noneMatch(w -> w instanceof Write.ApplyDeployment);
+        assertThat(world.hash()).isEqualTo(settings);
+        assertThat(world.profile.getStatus().getSettings()).noneMatch(s -> "R9b".equals(s.getRule()));
+        assertThat(world.reason(ConditionType.APPLIED)).isEqualTo("Applied");
+        assertThat(world.reason(ConditionType.READY)).isEqualTo("SettingsNotEffective");
+        assertThat(world.condition(ConditionType.READY).orElseThrow().getMessage()).contains(pod + ": MaxHeapSize is 900Mi (VM_CREATION)");
+    }
+
+    @Test
     void aKillWithoutAReadingBeforeItIsUnknownSaidPlainly() {
         World never = applied(APPLY);
         never.oomKill();

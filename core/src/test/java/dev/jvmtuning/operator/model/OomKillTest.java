@@ -111,6 +111,46 @@ class OomKillTest {
         assertThat(OomKill.attribute(KERNEL, 512 * MIB, 200 * MIB, reading, STACKS_1M)).map(Attribution::cause).contains(Cause.DIRECT_MEMORY);
     }
 
+    /** A JVM at its heap near the 900 MiB an -Xmx on its command line gives it, little else beside: 1010 MiB resident. */
+    private static final MemoryUse HEAP_NEAR_900 = new MemoryUse(800 * MIB, 890 * MIB, 60 * MIB, 5 * MIB, 40L, 1010 * MIB, NativeMemory.NONE);
+
+    private static EffectiveOptions maxHeap(long bytes) {
+        return new EffectiveOptions(Map.of("MaxHeapSize", new Option(bytes, Origin.VM_CREATION),
+                "ThreadStackSize", new Option(1024, Origin.DEFAULT)));
+    }
+
+    @Test
+    void aJvmThatRunsALargerHeapThanPlannedIsKilledByItsHeapNotByAPartBesideIt() {
+        Attribution killed = OomKill.attribute(KERNEL, 1024 * MIB, 300 * MIB, HEAP_NEAR_900, maxHeap(900 * MIB)).orElseThrow();
+        assertThat(killed.cause()).isEqualTo(Cause.HEAP_NOT_PLANNED);
+        assertThat(killed.explanation()).isEqualTo("OOM-killed at limit 1024 MiB: the JVM runs max heap 900 MiB, not the planned 300 MiB: "
+                + "its heap is set outside the operator (an -Xmx on the image's command line, after the operator's variable), and 900 MiB "
+                + "with the 724 MiB the plan leaves beside its heap exceeds the limit; no memory budget is planned anew until the JVM runs "
+                + "the planned heap; metaspace 60 MiB beyond heap committed 890 MiB, direct buffers 5.0 MiB, threads 40 x 1.0 MiB stacks = "
+                + "40 MiB at most, native beyond these 15 MiB (resident 1010 MiB)");
+        assertThat(killed.partBytes()).as("no part beside the heap to budget for").isNull();
+        assertThat(OomKill.attribute(KERNEL, 1024 * MIB, 300 * MIB, MemoryUse.NONE, maxHeap(900 * MIB)).orElseThrow().explanation())
+                .as("the JVM's report outlives its reading").endsWith("its heap exceeds the limit; no memory budget is planned anew until the "
+                        + "JVM runs the planned heap; no memory reading of the pod before it ended");
+        assertThat(OomKill.attribute(new Termination("Error", 3, "java.lang.OutOfMemoryError: Java heap space"), 1024 * MIB, 300 * MIB,
+                HEAP_NEAR_900, maxHeap(900 * MIB)).orElseThrow().explanation()).as("the JVM's own error, by the heap it ran")
+                .endsWith("heap used 800 MiB of max 900 MiB; not a kernel kill");
+    }
+
+    @Test
+    void aJvmThatRunsAnotherHeapThanPlannedIsNotHeldToThePlansBudgetsWhateverPartGrew() {
+        MemoryUse metaspaceGrown = new MemoryUse(200 * MIB, 256 * MIB, 600 * MIB, MIB, 40L, 1000 * MIB, NativeMemory.NONE);
+        Attribution smaller = OomKill.attribute(KERNEL, 1024 * MIB, 540 * MIB, metaspaceGrown, maxHeap(256 * MIB)).orElseThrow();
+        assertThat(smaller.cause()).isEqualTo(Cause.HEAP_NOT_PLANNED);
+        assertThat(smaller.explanation()).startsWith("OOM-killed at limit 1024 MiB: the JVM runs max heap 256 MiB, not the planned 540 MiB: "
+                + "its heap is set outside the operator").doesNotContain("exceeds the limit")
+                .contains("; no memory budget is planned anew until the JVM runs the planned heap; metaspace 600 MiB beyond heap committed 256 MiB");
+
+        // HotSpot's alignment of the planned heap is the planned heap
+        assertThat(OomKill.attribute(KERNEL, 1024 * MIB, 539 * MIB, metaspaceGrown, maxHeap(540 * MIB))).map(Attribution::cause)
+                .contains(Cause.METASPACE);
+    }
+
     @Test
     void withoutAPlannedHeapTheReportedMaxHeapDecidesWhetherThePlanFits() {
         EffectiveOptions options = new EffectiveOptions(Map.of("MaxHeapSize", new Option(500 * MIB, Origin.ERGONOMIC)));

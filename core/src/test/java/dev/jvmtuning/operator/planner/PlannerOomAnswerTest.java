@@ -121,6 +121,7 @@ class PlannerOomAnswerTest {
         Plan unanswered = planned(null);
         assertThat(OomAnswer.to(kill(Cause.UNKNOWN, null, null, null, 0))).isEmpty();
         assertThat(OomAnswer.to(kill(Cause.LIMIT_BELOW_HEAP, null, null, 900 * MI, 0))).isEmpty();
+        assertThat(OomAnswer.to(kill(Cause.HEAP_NOT_PLANNED, null, null, 300 * MI, 0))).isEmpty();
         assertThat(planned(kill(Cause.UNKNOWN, null, null, null, 0))).isEqualTo(unanswered);
 
         assertThat(OomAnswer.to(kill(Cause.METASPACE, 120 * MI, 64 * MI, null, OomAnswer.MAX_ANSWERED_IN_A_ROW))).isPresent();

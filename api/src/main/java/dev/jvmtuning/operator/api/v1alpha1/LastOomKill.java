@@ -23,8 +23,9 @@ public class LastOomKill {
     private String at;
 
     @JsonPropertyDescription("The most likely cause: METASPACE, DIRECT_MEMORY, THREAD_STACKS, NATIVE_OTHER (native memory beyond "
-            + "what the JVM accounts for), LIMIT_BELOW_HEAP (the planned heap and the least a JVM needs beyond it exceed the limit) or "
-            + "UNKNOWN (no memory reading of the pod before the kill).")
+            + "what the JVM accounts for), LIMIT_BELOW_HEAP (the planned heap and the least a JVM needs beyond it exceed the limit), "
+            + "HEAP_NOT_PLANNED (the pod's JVM reports another maximum heap than planned, set outside the operator, e.g. an -Xmx on the "
+            + "image's command line; not answered with a new budget) or UNKNOWN (no memory reading of the pod before the kill).")
     private String cause;
 
     @JsonPropertyDescription("The kill in one sentence: the pod, the cause and the figures it rests on (the limit, the heap and the parts "

@@ -46,21 +46,23 @@ public final class RolloutHealth {
      *                    can cause that whatever else changed
      * @param oomKilled   the kernel killed it for memory, which status.lastOomKill and its own Event report
      * @param recovered   the container runs Ready again: only its restarts are left to tell
+     * @param restarting  it restarted and is not Ready again yet: too soon to call it a failure of the rollout, but no pod
+     *                    that serves either
      */
-    public record Failure(String pod, String description, boolean jvmRefusal, boolean oomKilled, boolean recovered) {
+    public record Failure(String pod, String description, boolean jvmRefusal, boolean oomKilled, boolean recovered, boolean restarting) {
     }
 
-    /** The first failing pod of those {@code judged}, a JVM's refusal first. */
-    public static Optional<Failure> failure(List<Pod> pods, String container, Predicate<Pod> judged) {
+    /** The failing pods of those {@code judged}, a JVM's refusal first. */
+    public static List<Failure> failures(List<Pod> pods, String container, Predicate<Pod> judged) {
         return pods.stream().filter(p -> p.getStatus() != null && judged.test(p)).flatMap(pod -> failure(pod, container).stream())
-                .min((a, b) -> Boolean.compare(b.jvmRefusal(), a.jvmRefusal()));
+                .sorted((a, b) -> Boolean.compare(b.jvmRefusal(), a.jvmRefusal())).toList();
     }
 
     private static Optional<Failure> failure(Pod pod, String container) {
         return Objects.requireNonNullElse(pod.getStatus().getContainerStatuses(), List.<ContainerStatus>of()).stream()
                 .filter(s -> container.equals(s.getName())).findFirst().flatMap(RolloutHealth::failure)
                 .map(f -> new Failure(pod.getMetadata().getName(), "pod " + pod.getMetadata().getName() + ", container " + container + ": "
-                        + f.description(), f.jvmRefusal(), f.oomKilled(), f.recovered()));
+                        + f.description(), f.jvmRefusal(), f.oomKilled(), f.recovered(), f.restarting()));
     }
 
     private static Optional<Failure> failure(ContainerStatus status) {
@@ -76,14 +78,18 @@ public final class RolloutHealth {
         if (waiting != null && FAILING_WAITING_REASONS.contains(waiting.getReason())) {
             boolean said = waiting.getMessage() != null && !waiting.getMessage().isBlank();
             return Optional.of(new Failure(null, waiting.getReason() + (said ? " (" + cut(waiting.getMessage()) + ")" : "") + lastWords, refusal,
-                    killed, false));
+                    killed, false, false));
         }
         boolean recovered = Boolean.TRUE.equals(status.getReady());
         if (killed) {
-            return Optional.of(new Failure(null, KERNEL_KILL_REASON + lastWords, true, true, recovered));
+            return Optional.of(new Failure(null, KERNEL_KILL_REASON + lastWords, true, true, recovered, false));
         }
         if (restarts >= MAX_RESTARTS) {
-            return Optional.of(new Failure(null, "restarted " + restarts + " times" + lastWords, refusal, false, recovered));
+            return Optional.of(new Failure(null, "restarted " + restarts + " times" + lastWords, refusal, false, recovered, false));
+        }
+        if (restarts > 0 && !recovered) {
+            return Optional.of(new Failure(null, "restarted " + restarts + (restarts == 1 ? " time" : " times") + ", not Ready again yet" + lastWords,
+                    refusal, false, false, true));
         }
         return Optional.empty();
     }

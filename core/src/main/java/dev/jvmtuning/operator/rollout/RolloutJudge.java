@@ -100,10 +100,10 @@ public final class RolloutJudge {
         boolean watching = tracked.getCompletedAt() == null || now.isBefore(Instant.parse(tracked.getCompletedAt()).plus(window));
         boolean settingsOnly = TrackedRollout.CAUSE_SETTINGS.equals(tracked.getCause());
         Predicate<Pod> ofRollout = p -> hash.equals(settingsHash(p)) && createdSince(p, started.minus(SEEN_LATE_BY));
-        Optional<RolloutHealth.Failure> failing = RolloutHealth.failure(pods, container, ofRollout);
+        List<RolloutHealth.Failure> failing = RolloutHealth.failures(pods, container, ofRollout);
         boolean stalled = rollout.reason() == Reason.DEGRADED;
         Optional<String> blamed = !watching ? Optional.empty()
-                : failing.filter(f -> settingsOnly || f.jvmRefusal()).map(RolloutHealth.Failure::description)
+                : failing.stream().filter(f -> !f.restarting() && (settingsOnly || f.jvmRefusal())).findFirst().map(RolloutHealth.Failure::description)
                         .or(() -> settingsOnly && stalled ? Optional.of(rollout.message()) : Optional.empty());
         if (blamed.isPresent()) {
             return new TakeBack(new RollBack(hash, generation, tracked.getTemplateHash(), blamed.get(), now.toString()),
@@ -116,8 +116,8 @@ public final class RolloutJudge {
         // An OOM kill has a report of its own (status.lastOomKill, an OOMKilled Event) and an answer (a larger budget); a
         // container Ready again fails no more, whatever its restarts.
         Predicate<RolloutHealth.Failure> reported = f -> !f.oomKilled() && !f.recovered();
-        Optional<String> unheld = failing.filter(reported).map(f -> f.description() + "; not rolled back: " + why)
-                .or(() -> RolloutHealth.failure(pods, container, ofRollout.negate()).filter(reported)
+        Optional<String> unheld = failing.stream().filter(reported).findFirst().map(f -> f.description() + "; not rolled back: " + why)
+                .or(() -> RolloutHealth.failures(pods, container, ofRollout.negate()).stream().filter(reported).findFirst()
                         .map(f -> f.description() + "; not rolled back: not a pod of the rollout of the settings in force"))
                 .or(() -> stalled ? Optional.of(rollout.message() + "; not rolled back: " + why) : Optional.empty());
         return new Progress(rollout, rollout.complete() ? applying : null, unheld);

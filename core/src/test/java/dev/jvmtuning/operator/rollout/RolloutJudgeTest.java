@@ -179,6 +179,17 @@ class RolloutJudgeTest {
     }
 
     @org.junit.jupiter.api.Test
+    void aContainerRestartingIsReportedUntilReadyButRollsNothingBack() {
+        Pod restarting = pod("new", c -> c.withRestartCount(1).withReady(false).withNewState().withNewRunning().endRunning().endState()
+                .withNewLastState().withNewTerminated().withExitCode(143).endTerminated().endLastState());
+        RolloutJudge.Step step = RolloutJudge.judge(OURS, Rollout.of(ROLLING), List.of(restarting), APPLYING, "app", HEALTHY, GENERATION, WINDOW,
+                NOW);
+
+        assertThat(step).isInstanceOfSatisfying(RolloutJudge.Progress.class, p -> assertThat(p.unheld()).hasValueSatisfying(m -> assertThat(m)
+                .startsWith("pod web-1, container app: restarted 1 time, not Ready again yet; last exit code 143")));
+    }
+
+    @org.junit.jupiter.api.Test
     void aContainerReadyAgainAfterItsRestartsFailsNoMore() {
         TrackedRollout completed = new TrackedRollout("new", "release-1", TrackedRollout.CAUSE_SETTINGS, NOW.minusSeconds(900).toString(),
                 NOW.minus(WINDOW).minusSeconds(1).toString());

@@ -1,6 +1,7 @@
 package dev.jvmtuning.operator.cli;
 
 import dev.jvmtuning.operator.config.PublishedSettings;
+import dev.jvmtuning.operator.decision.Decide;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -52,7 +53,7 @@ final class ClusterOptions {
      * The settings the operator publishes in its namespace; when they cannot be read, the defaults, said on
      * stderr: a preview that silently used other settings than the operator's would show what it never does.
      */
-    Installed installed(KubernetesClient client, PrintWriter err) {
+    Decide.Installation installed(KubernetesClient client, PrintWriter err) {
         String why;
         try {
             ConfigMap published = client.configMaps().inNamespace(operatorNamespace).withName(PublishedSettings.CONFIG_MAP).get();

@@ -3,9 +3,9 @@ package dev.jvmtuning.operator.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.difflib.DiffUtils;
 import com.github.difflib.UnifiedDiffUtils;
+import dev.jvmtuning.operator.decision.Decide;
+import dev.jvmtuning.operator.decision.Write;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
-import dev.jvmtuning.operator.render.DeploymentTuning;
-import dev.jvmtuning.operator.render.TuningConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -21,11 +21,14 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** What the operator would write: the live Deployment and ConfigMap before, and after as a server-side dry run merges them. */
+/** What the operator would write: the live Deployment and ConfigMap before, and after its decision's writes as the API server stores them. */
 @Command(name = "diff", mixinStandardHelpOptions = true, versionProvider = TpCommand.Version.class, exitCodeOnExecutionException = 2,
         description = {"The change the operator would make to the live Deployment, as a unified diff.",
-                "With the ConfigMap of values it would write. The API server merges exactly what the operator would apply (a server-side "
-                        + "dry run with its field manager), so what diff shows is what the operator then writes.",
+                "With the ConfigMap of values it would create. The operator's own decision on what the cluster shows (the profile and "
+                        + "its status, the Deployment, its pods, the other profiles that target it) gives the writes, and the API "
+                        + "server merges them as the operator applies them (a server-side dry run with its field manager), so what diff "
+                        + "shows is what the operator then writes. Where it writes nothing (settings rolled back, OOM kills no budget "
+                        + "answers, an older profile tuning the Deployment, mode Recommend) diff is empty, and says why on stderr.",
                 "Plans as the operator does: mode Auto's settings in status.auto are laid over the profile, and the installation's flag "
                         + "allow-list and guardrail queries apply."},
         exitCodeListHeading = "%nExit status (as kubectl diff):%n", exitCodeList = {"0:no differences", "1:differences", "2:an error"})
@@ -52,11 +55,10 @@ final class DiffCommand implements Callable<Integer> {
     }
 
     /**
-     * What the operator would write, as the API server would store it: the Deployment (null when it would write none)
-     * and the ConfigMap of values (null when it would write none; the live one when it is there already: its name is
-     * the hash of its data), beside the live objects.
+     * What the operator would write, as the API server would store it: the Deployment (null when it would write none) and the
+     * ConfigMaps it would create, beside the live Deployment.
      */
-    record Prediction(Deployment live, Deployment deployment, ConfigMap liveValues, ConfigMap values) {
+    record Prediction(Deployment live, Deployment deployment, List<ConfigMap> configMaps) {
     }
 
     /** diff's prediction for its arguments (the verb's own, without "diff"), as objects. */
@@ -70,32 +72,37 @@ final class DiffCommand implements Callable<Integer> {
         profile.requireOne();
         try (KubernetesClient client = cluster.client()) {
             String namespace = cluster.namespace();
-            Installed installed = cluster.installed(client, err);
-            Planned planned = Planned.of(profile.load(client, namespace), client, namespace, installed);
-            Deployment live = planned.live();
+            Decide.Installation installed = cluster.installed(client, err);
+            Decide.Installation installation = agentImage == null ? installed
+                    : new Decide.Installation(installed.preview(), agentImage, installed.agentJarPath());
+            Planned planned = Planned.of(profile.load(client, namespace), client, namespace, installation);
             String name = planned.profile().getMetadata().getName();
-            if (!planned.apply()) {
-                return new Prediction(live, DeploymentTuning.tunedBy(live, name) ? DeploymentTuning.restored(live, name) : null, null, null);
+            planned.notApplied().ifPresent(why -> err.println("kubectl tp diff: TuningProfile " + name + " is not applied: " + why));
+            Deployment deployment = null;
+            List<ConfigMap> configMaps = new ArrayList<>();
+            // Pruning the ConfigMaps that no template names any more changes nothing that runs: not shown.
+            for (Write write : planned.decision().writes()) {
+                if (write instanceof Write.CreateConfigMap create) {
+                    ConfigMap values = create.configMap();
+                    if (planned.profile().getMetadata().getUid() == null) {
+                        // A profile from a file that is not in the cluster yet: nothing to own the ConfigMap so far.
+                        values.getMetadata().setOwnerReferences(null);
+                    }
+                    configMaps.add(client.resource(values).inNamespace(namespace).dryRun().create());
+                } else if (write instanceof Write.ApplyDeployment apply) {
+                    deployment = client.resource(apply.desired()).inNamespace(namespace).dryRun().fieldManager(LabelsAndAnnotations.OPERATOR)
+                            .forceConflicts().serverSideApply();
+                } else if (write instanceof Write.RestoreDeployment restore) {
+                    deployment = restore.restored();
+                }
             }
-            ConfigMap values = TuningConfigMap.desired(planned.profile(), planned.rendering());
-            if (planned.profile().getMetadata().getUid() == null) {
-                // A profile from a file that is not in the cluster yet: nothing to own the ConfigMap so far.
-                values.getMetadata().setOwnerReferences(null);
-            }
-            ConfigMap liveValues = client.configMaps().inNamespace(namespace).withName(values.getMetadata().getName()).get();
-            ConfigMap storedValues = liveValues != null ? liveValues : client.resource(values).inNamespace(namespace).dryRun().create();
-            Deployment after = client.resource(DeploymentTuning.desired(live, planned.userContainer(), name, planned.rendering(),
-                            values.getMetadata().getName(), installed.agent(planned.profile(), agentImage)))
-                    .inNamespace(namespace).dryRun().fieldManager(LabelsAndAnnotations.OPERATOR).forceConflicts().serverSideApply();
-            return new Prediction(live, after, liveValues, storedValues);
+            return new Prediction(planned.live(), deployment, configMaps);
         }
     }
 
     private static List<String> diff(Prediction prediction) {
         List<String> diff = new ArrayList<>();
-        if (prediction.values() != null && prediction.liveValues() == null) {
-            diff.addAll(unified("configmap/" + prediction.values().getMetadata().getName(), null, prediction.values()));
-        }
+        prediction.configMaps().forEach(created -> diff.addAll(unified("configmap/" + created.getMetadata().getName(), null, created)));
         if (prediction.deployment() != null) {
             diff.addAll(unified("deployment/" + prediction.live().getMetadata().getName(), prediction.live(), prediction.deployment()));
         }

@@ -2,13 +2,16 @@ package dev.jvmtuning.operator.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jvmtuning.operator.api.v1alpha1.LastRecommendations;
+import dev.jvmtuning.operator.api.v1alpha1.Mode;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.RecommendedAction;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
+import dev.jvmtuning.operator.decision.Decide;
 import dev.jvmtuning.operator.model.Setting;
 import dev.jvmtuning.operator.model.Units;
+import dev.jvmtuning.operator.render.Rendering;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
@@ -29,11 +32,13 @@ import picocli.CommandLine.Spec;
         description = {"The settings as a Kustomize patch or Helm values, for a Git repository.",
                 "The settings the operator would render, as literal environment variables of the target container: a Kustomize "
                         + "strategic-merge patch (default) or a Helm values fragment, for teams whose Deployments belong to Argo CD or Flux.",
+                "None where the operator's decision, in mode Apply, keeps them off the Deployment (settings rolled back, OOM kills "
+                        + "no budget answers, an older profile tuning the Deployment): an error that says why.",
                 "--recommended plans with the workload figures the operator measured (status.recommendations, or "
                         + "status.lastRecommendations once the load stopped) instead of the declared ones; advice that is no value for a "
                         + "setting of the profile is listed as comments."},
         exitCodeListHeading = "%nExit status:%n", exitCodeList = {"0:the settings", "1:an error (no such profile, no recommendations, "
-                + "the cluster unreachable)", "2:bad usage or input"})
+                + "settings the operator keeps out, the cluster unreachable)", "2:bad usage or input"})
 final class ExportCommand implements Callable<Integer> {
     /** Status setting names that are also spec paths, so a recommendation for them can be planned with. */
     private static final List<String> SPEC_SETTINGS = List.of(Setting.THREADS_MAX.key(), Setting.POOL_MAX_SIZE.key(), Setting.HEAP_SIZE.key());
@@ -77,14 +82,19 @@ final class ExportCommand implements Callable<Integer> {
         }
         try (KubernetesClient client = cluster.client()) {
             String namespace = cluster.namespace();
-            Installed installed = cluster.installed(client, spec.commandLine().getErr());
+            Decide.Installation installation = cluster.installed(client, spec.commandLine().getErr());
             TuningProfile loaded = profile.load(client, namespace);
-            Planned planned = Planned.of(recommended ? withRecommendations(loaded) : loaded, client, namespace, installed);
-            Container container = planned.userContainer();
+            Planned planned = Planned.of(appliedFromGit(recommended ? withRecommendations(loaded) : loaded), client, namespace, installation);
+            planned.notApplied().ifPresent(why -> {
+                throw new Refusal("the operator keeps the settings of TuningProfile " + planned.profile().getMetadata().getName() + " off Deployment "
+                        + planned.live().getMetadata().getName() + ": " + why);
+            });
+            Container container = planned.preview().userContainer();
+            Rendering rendering = planned.preview().rendering();
             // The rendered value already starts with the user's own flags.
             Map<String, String> env = new LinkedHashMap<>();
-            env.put(planned.rendering().jvmOptionsVariable(), planned.rendering().jvmOptionsValue());
-            env.putAll(planned.rendering().serverEnvironment());
+            env.put(rendering.jvmOptionsVariable(), rendering.jvmOptionsValue());
+            env.putAll(rendering.serverEnvironment());
             List<Map<String, String>> entries = env.entrySet().stream()
                     .map(e -> ExportCommand.<String>ordered("name", e.getKey(), "value", e.getValue())).toList();
             StringBuilder source = new StringBuilder("# " + (recommended ? "recommended" : "planned") + " by TuningProfile "
@@ -134,10 +144,28 @@ final class ExportCommand implements Callable<Integer> {
             // Written as text; binding the spec converts it to the field's type (an integer for threads.max).
             parent.put(path[path.length - 1], r.getRecommended());
         }
+        return withSpec(profile, Documents.YAML.convertValue(spec, TuningProfileSpec.class));
+    }
+
+    /**
+     * The profile as the operator would decide on it once its settings are in Git: a Recommend profile as mode Apply, so that
+     * what keeps Apply's settings off the Deployment (a rollback, OOM kills no budget answers, an older profile) keeps them
+     * out of the export too.
+     */
+    private static TuningProfile appliedFromGit(TuningProfile profile) {
+        if (profile.getSpec().getMode() != Mode.Recommend) {
+            return profile;
+        }
+        TuningProfileSpec spec = Documents.YAML.convertValue(profile.getSpec(), TuningProfileSpec.class);
+        spec.setMode(Mode.Apply);
+        return withSpec(profile, spec);
+    }
+
+    private static TuningProfile withSpec(TuningProfile profile, TuningProfileSpec spec) {
         TuningProfile copy = new TuningProfile();
         copy.setMetadata(profile.getMetadata());
         copy.setStatus(profile.getStatus());
-        copy.setSpec(Documents.YAML.convertValue(spec, TuningProfileSpec.class));
+        copy.setSpec(spec);
         return copy;
     }
 

@@ -1,33 +1,86 @@
 package dev.jvmtuning.operator.cli;
 
-import dev.jvmtuning.operator.api.v1alpha1.Mode;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.decision.Conditions;
+import dev.jvmtuning.operator.decision.Decide;
+import dev.jvmtuning.operator.decision.Observation;
+import dev.jvmtuning.operator.deployment.TargetPods;
+import dev.jvmtuning.operator.model.ConditionStatus;
+import dev.jvmtuning.operator.model.ConditionType;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.preview.Preview;
-import dev.jvmtuning.operator.render.Rendering;
-import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Stream;
 
-/** A profile, its live Deployment and what the operator would render for it. */
-record Planned(TuningProfile profile, Deployment live, Container userContainer, Rendering rendering, boolean apply) {
+/**
+ * A profile, its live Deployment, what the operator renders for it and what it decides: the operator's own decision on what
+ * the cluster shows now (the profile with its status, the Deployment, its pods, the profiles that target it and the profile's
+ * ConfigMaps). No metrics are polled: the Java version and AOT cache the pods reported are the ones status recorded.
+ */
+record Planned(TuningProfile profile, Deployment live, Preview.Rendered preview, Decide.Decision decision) {
 
-    /** The operator's own preview of the profile against its live Deployment, with the installation's settings. */
-    static Planned of(TuningProfile profile, KubernetesClient client, String namespace, Installed installed) {
+    static Planned of(TuningProfile profile, KubernetesClient client, String namespace, Decide.Installation installation) {
         String targetName = profile.getSpec().getTargetRef().getName();
         Deployment live = client.apps().deployments().inNamespace(namespace).withName(targetName).get();
         if (live == null) {
             throw new Refusal("no Deployment " + targetName + " in namespace " + namespace);
         }
-        // The operator lays mode Auto's settings (status.auto) over the profile, answers its last OOM kill and plans for the Java
-        // version its pods report (status.javaVersion): so does the preview.
-        Preview preview = Preview.of(profile, live, null, installed.installation());
+        // A profile the planner refuses is an error to fix, said as such, rather than the Deployment the operator leaves it.
+        Preview preview = Preview.of(profile, live, null, installation.preview());
         if (preview instanceof Preview.NoContainer missing) {
             throw new Refusal(missing.problem());
         }
         if (preview instanceof Preview.Rejected rejected) {
             throw new Refusal(rejected.reason() + ": " + String.join("; ", rejected.messages()));
         }
-        Preview.Rendered rendered = (Preview.Rendered) preview;
-        return new Planned(profile, live, rendered.userContainer(), rendered.rendering(), profile.getSpec().getMode() != Mode.Recommend);
+        Observation seen = new Observation(profile, Optional.of(live), targeting(profile, live, client, namespace),
+                pods(live, client, namespace), configMaps(profile, client, namespace), Optional.empty(), List.of(), Instant.now());
+        return new Planned(profile, live, (Preview.Rendered) preview, Decide.of(seen, installation));
+    }
+
+    /** Why the operator does not apply the planned settings, as its decision's Applied condition says; empty when it does. */
+    Optional<String> notApplied() {
+        return Conditions.find(decision.status().getConditions(), ConditionType.APPLIED).filter(c -> !ConditionStatus.TRUE.is(c.getStatus()))
+                .map(c -> c.getReason() + ": " + c.getMessage());
+    }
+
+    /** The profiles that name the Deployment: this one as given (from a file, perhaps not created yet), and the cluster's others. */
+    private static List<TuningProfile> targeting(TuningProfile profile, Deployment live, KubernetesClient client, String namespace) {
+        String name = profile.getMetadata().getName();
+        Stream<TuningProfile> others = client.resources(TuningProfile.class).inNamespace(namespace).list().getItems().stream()
+                .filter(p -> !p.getMetadata().getName().equals(name) && Observation.targetName(p).equals(live.getMetadata().getName()));
+        return Stream.concat(others, Stream.of(profile)).toList();
+    }
+
+    /** The Deployment's pods: a rollout of the settings whose pods fail is taken back, and that is a write too. */
+    private static List<Pod> pods(Deployment live, KubernetesClient client, String namespace) {
+        Map<String, String> selector = Objects.requireNonNullElse(live.getSpec().getSelector().getMatchLabels(), Map.of());
+        return client.pods().inNamespace(namespace).withLabels(selector).list().getItems().stream()
+                .filter(pod -> TargetPods.belongsTo(pod, live)).toList();
+    }
+
+    /**
+     * The profile's ConfigMaps as the operator's informer holds them: labelled as the operator's, with the profile as owner.
+     * A profile not created yet owns none.
+     */
+    private static List<ConfigMap> configMaps(TuningProfile profile, KubernetesClient client, String namespace) {
+        if (profile.getMetadata().getUid() == null) {
+            return List.of();
+        }
+        String kind = HasMetadata.getKind(TuningProfile.class);
+        return client.configMaps().inNamespace(namespace).withLabel(LabelsAndAnnotations.MANAGED_BY_LABEL, LabelsAndAnnotations.OPERATOR)
+                .list().getItems().stream()
+                .filter(c -> c.getMetadata().getOwnerReferences().stream()
+                        .anyMatch(o -> kind.equals(o.getKind()) && profile.getMetadata().getName().equals(o.getName())))
+                .toList();
     }
 }

@@ -4,6 +4,8 @@ import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
@@ -44,7 +46,10 @@ final class ProfileArgument {
         return profile;
     }
 
-    /** The profile; from a file, with the identity of the same profile in the cluster, which owns what it rendered. */
+    /**
+     * The profile; from a file, as the cluster would hold it once applied: with the identity, creation time and status of the same
+     * profile in the cluster (its generation counted up for a new spec), else as a profile created now, the newest.
+     */
     TuningProfile load(KubernetesClient client, String namespace) {
         if (file == null) {
             return inCluster(client, namespace, name);
@@ -55,9 +60,20 @@ final class ProfileArgument {
             throw new InputException("expected one TuningProfile with a spec.targetRef in " + file + ", found " + profiles.size());
         }
         TuningProfile profile = profiles.get(0);
-        // The identity makes the dry run exact: the ConfigMap's owner, as the operator writes it.
+        profile.getMetadata().setNamespace(namespace);
         TuningProfile live = client.resources(TuningProfile.class).inNamespace(namespace).withName(profile.getMetadata().getName()).get();
-        profile.getMetadata().setUid(live == null ? null : live.getMetadata().getUid());
+        if (live == null) {
+            // The creation time decides between profiles of one Deployment; no uid, so no owner for its ConfigMap yet.
+            profile.getMetadata().setUid(null);
+            profile.getMetadata().setCreationTimestamp(Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+            return profile;
+        }
+        // The owner of the ConfigMaps, and what status says of this generation (a rollback keeps the same spec's settings out).
+        profile.getMetadata().setUid(live.getMetadata().getUid());
+        profile.getMetadata().setCreationTimestamp(live.getMetadata().getCreationTimestamp());
+        boolean sameSpec = Documents.YAML.valueToTree(profile.getSpec()).equals(Documents.YAML.valueToTree(live.getSpec()));
+        profile.getMetadata().setGeneration(live.getMetadata().getGeneration() + (sameSpec ? 0 : 1));
+        profile.setStatus(live.getStatus());
         return profile;
     }
 }

@@ -112,7 +112,7 @@ class PredictionTest {
                 predicted.put(name, DiffCommand.predict(arguments(name, where), new PrintWriter(err, true)));
                 assertThat(err.toString()).as("the operator's settings were read").isEmpty();
             }
-            assertThat(predicted.get("auto").values().getData()).as("planned with the loop's settings").containsEntry("SERVER_TOMCAT_THREADS_MAX", "60");
+            assertThat(values(predicted.get("auto")).getData()).as("planned with the loop's settings").containsEntry("SERVER_TOMCAT_THREADS_MAX", "60");
             assertThat(jvmOptions(predicted.get("allowed").deployment())).contains(ALLOWED_FLAG);
 
             PROFILES.keySet().forEach(name -> client.resources(TuningProfile.class).inNamespace(namespace).withName(name).edit(p -> {
@@ -124,10 +124,10 @@ class PredictionTest {
                 // The operator writes a profile's Deployment once for settings that do not change: the first write is the one.
                 await().atMost(TIMEOUT).until(() -> settingsHash(client.apps().deployments().inNamespace(namespace).withName(name).get()) != null);
                 Deployment written = client.apps().deployments().inNamespace(namespace).withName(name).get();
-                ConfigMap writtenValues = client.configMaps().inNamespace(namespace).withName(prediction.values().getMetadata().getName()).get();
+                ConfigMap writtenValues = client.configMaps().inNamespace(namespace).withName(values(prediction).getMetadata().getName()).get();
 
                 assertThat(stored(written)).as(name + ": the Deployment as written").isEqualTo(stored(prediction.deployment()));
-                assertThat(stored(writtenValues)).as(name + ": the ConfigMap as written").isEqualTo(stored(prediction.values()));
+                assertThat(stored(writtenValues)).as(name + ": the ConfigMap as written").isEqualTo(stored(values(prediction)));
                 Tp after = diff(name, where);
                 assertThat(after.status()).as(name + ": " + after.out() + after.err()).isZero();
             }
@@ -143,6 +143,12 @@ class PredictionTest {
         } finally {
             operator.stop();
         }
+    }
+
+    /** The one ConfigMap a new profile's first write creates: its values. */
+    private static ConfigMap values(DiffCommand.Prediction prediction) {
+        assertThat(prediction.configMaps()).hasSize(1);
+        return prediction.configMaps().get(0);
     }
 
     private static Tp diff(String name, String... where) {

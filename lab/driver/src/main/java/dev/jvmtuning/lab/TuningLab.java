@@ -436,7 +436,7 @@ public final class TuningLab {
             Map<String, String> environment = new LinkedHashMap<>(scenario.service().environment());
             environment.putAll(env);
             p.app = LabApp.start(java(scenario.service().java()), app(scenario.runtime()), agentJar, container, environment, scenario.liveSetMb(),
-                    log, MetricsEndpoint.path(target));
+                    log, MetricsEndpoint.runtimePath(target));
             try (ClosedLoopLoad load = new ClosedLoopLoad(p.app.url(scenario.query()), scenario.clients())) {
                 load.measure(WARMUP_SECONDS);
                 Scrape first = timedScrape(p.app);

@@ -45,8 +45,8 @@ import java.util.stream.Collectors;
 
 /**
  * Reads a profile's metrics off the reconcile threads: scrapes each Ready pod of the target (its own
- * IP, the profile's port and path) or queries the Prometheus configured at install time, never a URL
- * from the profile. Every request is bounded in time and size; failures become a MetricsAvailable=False
+ * IP; the port and path of each of its {@link MetricsEndpoint}s) or queries the Prometheus configured at install time, never
+ * a URL from the profile. Every request is bounded in time and size; failures become a MetricsAvailable=False
  * report, never an exception. It returns what it observed and judges nothing: the reconciler judges the
  * window against the plan in force.
  */
@@ -183,8 +183,9 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         Metrics metrics = metrics(profile);
         Map<String, Outcome> outcomes = metrics.getSource() == MetricsSource.Prometheus
                 ? queryPrometheus(profile, pods)
-                : scrapePods(pods, metrics.effectivePort(), MetricsEndpoint.path(profile.getSpec()));
+                : scrapePods(pods, MetricsEndpoint.of(profile.getSpec()));
         Map<String, PodSnapshot> snapshots = new LinkedHashMap<>();
+        Map<String, Window.SourcedSnapshot> sourced = new LinkedHashMap<>();
         Map<String, EffectiveOptions> options = new LinkedHashMap<>();
         Map<String, MemoryUse> memory = new LinkedHashMap<>();
         Map<String, VirtualThreads> virtualThreads = new LinkedHashMap<>();
@@ -195,10 +196,12 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         outcomes.forEach((pod, outcome) -> {
             if (outcome.reading() != null) {
                 snapshots.put(pod, outcome.reading().snapshot());
+                sourced.put(pod, new Window.SourcedSnapshot(outcome.reading().snapshot(), outcome.byEndpoint()));
                 options.put(pod, outcome.reading().options());
                 memory.put(pod, outcome.reading().memory());
                 virtualThreads.put(pod, outcome.reading().virtualThreads());
-            } else {
+            }
+            if (outcome.problem() != null) {
                 failures.put(pod, outcome.problem());
             }
         });
@@ -208,9 +211,9 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
         }
         Window.History past = history.getOrDefault(profile.key(), Window.History.EMPTY);
         Double containerCores = processorsOf.apply(profile);
-        Observed observed = Window.observe(past.snapshots(), snapshots, containerCores);
+        Observed observed = Window.observe(Window.ends(past.snapshots(), sourced), containerCores);
         Map<String, VirtualThreads.Pinning> pinning = Window.pinning(past, snapshots, virtualThreads, containerCores);
-        history.put(profile.key(), new Window.History(snapshots, virtualThreads, observed != null ? observed : past.observed()));
+        history.put(profile.key(), new Window.History(sourced, virtualThreads, observed != null ? observed : past.observed()));
         String read = "read " + snapshots.size() + " of " + pods.size() + " Ready pods"
                 + (failures.isEmpty() ? "" : "; failed: " + failures.entrySet().stream().limit(3)
                         .map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining("; ")));
@@ -244,38 +247,68 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
     }
 
 
-    record Outcome(PodReading reading, String problem) {
+    /**
+     * A pod's reading, with the snapshot of each endpoint that answered (none from Prometheus), and what went wrong: with no
+     * reading, why; with one, which endpoint failed, if one did.
+     */
+    record Outcome(PodReading reading, Map<MetricsEndpoint, PodSnapshot> byEndpoint, String problem) {
     }
 
-    private Map<String, Outcome> scrapePods(List<Pod> pods, int port, String path) {
+    /** What one endpoint of a pod answered: the samples read, or why there are none. */
+    private record Answer(MetricsEndpoint endpoint, Scrape scrape, String problem) {
+    }
+
+    /** Every endpoint of every pod at once, each scrape bounded on its own: a pod read on two endpoints takes two slots. */
+    private Map<String, Outcome> scrapePods(List<Pod> pods, List<MetricsEndpoint> endpoints) {
         Map<String, CompletableFuture<Outcome>> inFlight = new LinkedHashMap<>();
         for (Pod pod : pods) {
-            URI uri = URI.create("http://" + hostLiteral(pod.getStatus().getPodIP()) + ":" + port + path);
-            inFlight.put(pod.getMetadata().getName(), scrape(uri));
+            List<CompletableFuture<Answer>> answers = endpoints.stream().map(endpoint -> scrape(endpoint, URI.create("http://"
+                    + hostLiteral(pod.getStatus().getPodIP()) + ":" + endpoint.port() + endpoint.path()))).toList();
+            inFlight.put(pod.getMetadata().getName(), CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
+                    .thenApply(allAnswered -> outcome(answers.stream().map(CompletableFuture::join).toList())));
         }
         Map<String, Outcome> outcomes = new LinkedHashMap<>();
         inFlight.forEach((pod, future) -> outcomes.put(pod, future.join()));
         return outcomes;
     }
 
+    /**
+     * One reading of the endpoints that answered, as their last answer came, and the others' problems, each named by its
+     * endpoint where a pod has several: one endpoint's failure leaves the other's figures, and says so.
+     */
+    private Outcome outcome(List<Answer> answers) {
+        String problem = answers.stream().filter(a -> a.problem() != null)
+                .map(a -> (answers.size() > 1 ? a.endpoint().role() + " endpoint: " : "") + a.problem())
+                .reduce((a, b) -> a + "; " + b).orElse(null);
+        List<Answer> answered = answers.stream().filter(a -> a.scrape() != null).toList();
+        if (answered.isEmpty()) {
+            return new Outcome(null, Map.of(), problem);
+        }
+        long atMillis = clock.millis();
+        PodReading reading = PodReading.of(Scrape.merge(answered.stream().map(Answer::scrape).toList()), atMillis);
+        Map<MetricsEndpoint, PodSnapshot> byEndpoint = answered.size() == 1 ? Map.of(answered.get(0).endpoint(), reading.snapshot())
+                : answered.stream().collect(Collectors.toMap(Answer::endpoint, a -> PodSnapshot.of(a.scrape(), atMillis)));
+        return new Outcome(reading, byEndpoint, problem);
+    }
+
     /** One scrape: only the samples of the series a reading reads, at most maxSamples of them, within the bounds of {@link #bounded}. */
-    private CompletableFuture<Outcome> scrape(URI uri) {
+    private CompletableFuture<Answer> scrape(MetricsEndpoint endpoint, URI uri) {
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(settings.timeout()).header("Accept", "text/plain;version=0.0.4")
                 .header("User-Agent", userAgent).GET().build();
         // one line past the cap, so that the parser sees there was more and says so
         return bounded(request, LimitedBody.lines(settings.maxBodyBytes(), READ::contains, settings.maxSamples() + 1))
                 .thenApply(response -> {
                     if (response.statusCode() != 200) {
-                        return new Outcome(null, "HTTP " + response.statusCode() + " from " + uri);
+                        return new Answer(endpoint, null, "HTTP " + response.statusCode() + " from " + uri);
                     }
                     Scrape scrape = PrometheusTextParser.parse(response.body(), READ::contains, settings.maxSamples());
                     if (scrape.samples().isEmpty()) {
-                        return new Outcome(null, "no metrics in the response of " + uri
+                        return new Answer(endpoint, null, "no metrics in the response of " + uri
                                 + (scrape.skippedLines() > 0 ? " (" + scrape.skippedLines() + " malformed lines)" : ""));
                     }
-                    return new Outcome(PodReading.of(scrape, clock.millis()), null);
+                    return new Answer(endpoint, scrape, null);
                 })
-                .exceptionally(e -> new Outcome(null, describe(e) + " (" + uri + ")"));
+                .exceptionally(e -> new Answer(endpoint, null, describe(e) + " (" + uri + ")"));
     }
 
     /**
@@ -307,7 +340,7 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
     private Map<String, Outcome> queryPrometheus(TuningProfile profile, List<Pod> pods) {
         Map<String, Outcome> outcomes = new LinkedHashMap<>();
         if (settings.prometheusUrl().isEmpty()) {
-            pods.forEach(p -> outcomes.put(p.getMetadata().getName(), new Outcome(null,
+            pods.forEach(p -> outcomes.put(p.getMetadata().getName(), new Outcome(null, Map.of(),
                     "metrics.source is Prometheus but the operator was installed without a Prometheus URL")));
             return outcomes;
         }
@@ -319,10 +352,11 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
             for (Pod pod : pods) {
                 String name = pod.getMetadata().getName();
                 PodReading reading = byPod.get(name);
-                outcomes.put(name, reading == null ? new Outcome(null, "Prometheus has no series for this pod") : new Outcome(reading, null));
+                outcomes.put(name, reading == null ? new Outcome(null, Map.of(), "Prometheus has no series for this pod")
+                        : new Outcome(reading, Map.of(), null));
             }
         } catch (Exception e) {
-            pods.forEach(p -> outcomes.put(p.getMetadata().getName(), new Outcome(null, describe(e))));
+            pods.forEach(p -> outcomes.put(p.getMetadata().getName(), new Outcome(null, Map.of(), describe(e))));
         }
         return outcomes;
     }

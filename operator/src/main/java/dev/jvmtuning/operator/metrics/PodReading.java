@@ -21,9 +21,10 @@ import java.util.Objects;
 import java.util.stream.Stream;
 
 /**
- * What one scrape (or one pod's share of a Prometheus answer) says about a pod: the figures of the window, the
- * HotSpot options its JVM reports running with, its memory by kind, its virtual threads' pinning, the Java feature
- * version its JVM reports (null when none), and whether its JVM was seen running virtual threads (null when it does not say).
+ * What one scrape (of a pod's endpoints together, or one pod's share of a Prometheus answer) says about a pod: the
+ * figures of the window, the HotSpot options its JVM reports running with, its memory by kind, its virtual threads'
+ * pinning, the Java feature version its JVM reports (null when none), and whether its JVM was seen running virtual
+ * threads (null when it does not say).
  */
 record PodReading(PodSnapshot snapshot, EffectiveOptions options, MemoryUse memory, VirtualThreads virtualThreads, Integer javaVersion,
         Boolean ranVirtualThreads) {

@@ -8,7 +8,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /** Rates over the window between two snapshots of each pod, averaged over the pods; p99 latency over their requests together. Pure. */
 public final class Window {
@@ -18,8 +23,79 @@ public final class Window {
     }
 
     /** What the previous poll left: each pod's snapshot and virtual threads, and the last observed window. */
-    public record History(Map<String, PodSnapshot> snapshots, Map<String, VirtualThreads> virtualThreads, Observed observed) {
+    public record History(Map<String, SourcedSnapshot> snapshots, Map<String, VirtualThreads> virtualThreads, Observed observed) {
         public static final History EMPTY = new History(Map.of(), Map.of(), null);
+    }
+
+    /**
+     * A pod's snapshot of the endpoints that answered, and of each alone (a single endpoint's is the snapshot itself); none
+     * for a snapshot from Prometheus. A window compares the figures of the endpoints that answered at both its ends: the agent
+     * and the runtime each have a dialect of some figures (GC pauses, allocation), and a counter read in one at one end and
+     * in the other at the other end would measure nothing.
+     */
+    public record SourcedSnapshot(PodSnapshot all, Map<MetricsEndpoint, PodSnapshot> byEndpoint) {
+        public SourcedSnapshot {
+            byEndpoint = Map.copyOf(byEndpoint);
+        }
+
+        /** The snapshot of these endpoints, if there is one. */
+        Optional<PodSnapshot> over(Set<MetricsEndpoint> endpoints) {
+            if (endpoints.equals(byEndpoint.keySet())) {
+                return Optional.of(all);
+            }
+            return endpoints.size() == 1 ? Optional.ofNullable(byEndpoint.get(endpoints.iterator().next())) : Optional.empty();
+        }
+    }
+
+    /** A window's two snapshots of each pod that has one, and the endpoints both were read from. */
+    public record Ends(Map<String, PodSnapshot> before, Map<String, PodSnapshot> now, Map<String, Set<MetricsEndpoint>> endpoints) {
+    }
+
+    /**
+     * The pods read at both ends, later now, over the endpoints that answered at both; a pod whose endpoints have none in
+     * common has no window.
+     */
+    public static Ends ends(Map<String, SourcedSnapshot> previous, Map<String, SourcedSnapshot> current) {
+        Map<String, PodSnapshot> before = new LinkedHashMap<>();
+        Map<String, PodSnapshot> now = new LinkedHashMap<>();
+        Map<String, Set<MetricsEndpoint>> endpoints = new LinkedHashMap<>();
+        current.forEach((pod, latest) -> {
+            SourcedSnapshot earlier = previous.get(pod);
+            if (earlier == null) {
+                return;
+            }
+            Set<MetricsEndpoint> common = new TreeSet<>(MetricsEndpoint.ORDER);
+            common.addAll(earlier.byEndpoint().keySet());
+            common.retainAll(latest.byEndpoint().keySet());
+            Optional<PodSnapshot> from = earlier.over(common);
+            Optional<PodSnapshot> to = latest.over(common);
+            if (from.isPresent() && to.isPresent() && to.get().atMillis() > from.get().atMillis()) {
+                before.put(pod, from.get());
+                now.put(pod, to.get());
+                endpoints.put(pod, common);
+            }
+        });
+        return new Ends(before, now, endpoints);
+    }
+
+    /** The observed figures of a window's ends, with the endpoints they were read from. */
+    public static Observed observe(Ends ends, Double containerCores) {
+        Observed observed = observe(ends.before(), ends.now(), containerCores);
+        if (observed != null) {
+            observed.setSources(sources(ends.endpoints()));
+        }
+        return observed;
+    }
+
+    /** Each endpoint, agent's first, with the pods it answered on where not all did; null when none was a pod's. */
+    static List<String> sources(Map<String, Set<MetricsEndpoint>> endpoints) {
+        Map<MetricsEndpoint, Long> pods = endpoints.values().stream().flatMap(Set::stream)
+                .collect(Collectors.groupingBy(e -> e, () -> new TreeMap<>(MetricsEndpoint.ORDER), Collectors.counting()));
+        if (pods.isEmpty()) {
+            return null;
+        }
+        return pods.entrySet().stream().map(e -> e.getKey() + (e.getValue() == endpoints.size() ? "" : " on " + e.getValue() + " of "
+                + endpoints.size() + " pods")).toList();
     }
 
     /** One pod's rates; null where either snapshot lacks the figure. */
@@ -189,13 +265,13 @@ public final class Window {
             Map<String, VirtualThreads> virtualThreads, Double containerCores) {
         Map<String, VirtualThreads.Pinning> pinning = new LinkedHashMap<>();
         virtualThreads.forEach((pod, now) -> {
-            PodSnapshot before = past.snapshots().get(pod);
+            SourcedSnapshot before = past.snapshots().get(pod);
             PodSnapshot after = snapshots.get(pod);
             VirtualThreads earlier = past.virtualThreads().getOrDefault(pod, VirtualThreads.NONE);
             if (before == null || after == null || earlier.frames().isEmpty()) {
                 return;
             }
-            now.since(earlier, (after.atMillis() - before.atMillis()) / 1000.0,
+            now.since(earlier, (after.atMillis() - before.all().atMillis()) / 1000.0,
                     after.cpuLimitCores() != null ? after.cpuLimitCores() : containerCores).ifPresent(p -> pinning.put(pod, p));
         });
         return pinning;

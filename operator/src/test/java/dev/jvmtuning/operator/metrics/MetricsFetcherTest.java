@@ -7,6 +7,8 @@ import dev.jvmtuning.operator.api.v1alpha1.Auto;
 import dev.jvmtuning.operator.api.v1alpha1.Guardrail;
 import dev.jvmtuning.operator.api.v1alpha1.Metrics;
 import dev.jvmtuning.operator.api.v1alpha1.Mode;
+import dev.jvmtuning.operator.api.v1alpha1.Observed;
+import dev.jvmtuning.operator.api.v1alpha1.Runtime;
 import dev.jvmtuning.operator.api.v1alpha1.TargetRef;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
@@ -17,6 +19,7 @@ import dev.jvmtuning.operator.model.CurrentSettings;
 import dev.jvmtuning.operator.model.EffectiveOptions;
 import dev.jvmtuning.operator.model.EffectiveOptions.Option;
 import dev.jvmtuning.operator.model.EffectiveOptions.Origin;
+import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.pressure.PressureDetector;
 import dev.jvmtuning.operator.testing.FakeKubelet;
@@ -24,6 +27,7 @@ import dev.jvmtuning.operator.testing.ManualClock;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.StartsProcesses;
 import dev.jvmtuning.operator.testing.TestSettings;
+import dev.jvmtuning.operator.testing.WorkloadProcess;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
@@ -61,11 +65,33 @@ class MetricsFetcherTest {
             jvmtuning_vm_option{option="MaxHeapSize",origin="ENVIRON_VAR"} 5.36870912E8
             jvmtuning_vm_option{option="UseG1GC",origin="ERGONOMIC"} 1.0
             jvm_threads_current 42
+            jvm_memory_used_bytes{area="heap"} 1.0E8
             jvm_runtime_info{runtime="OpenJDK Runtime Environment",vendor="Eclipse Adoptium",version="25.0.3+9"} 1
             jvmtuning_native_memory_bytes{category="Thread",kind="committed"} 4.4040192E7
             """;
 
+    /**
+     * A Spring Boot app's /actuator/prometheus as PetClinic's serves it (Tomcat, HikariCP, Micrometer): the pool and request
+     * figures the agent does not serve, and a series of a name the agent serves too.
+     */
+    private static final String ACTUATOR_BODY = """
+            # TYPE hikaricp_connections_pending gauge
+            hikaricp_connections_pending{pool="HikariPool-1"} 3.0
+            hikaricp_connections_max{pool="HikariPool-1"} 10.0
+            hikaricp_connections_acquire_seconds_sum{pool="HikariPool-1"} %s
+            hikaricp_connections_usage_seconds_sum{pool="HikariPool-1"} %s
+            http_server_requests_seconds_count{error="none",exception="none",method="GET",outcome="SUCCESS",status="200",uri="/owners/{ownerId}"} %d
+            http_server_requests_seconds_sum{error="none",exception="none",method="GET",outcome="SUCCESS",status="200",uri="/owners/{ownerId}"} %s
+            http_server_requests_seconds_count{error="none",exception="none",method="GET",outcome="SUCCESS",status="200",uri="/actuator/prometheus"} %d
+            tomcat_threads_busy_threads{name="http-nio-8080"} 7.0
+            jvm_gc_pause_seconds_sum{action="end of minor GC",cause="G1 Evacuation Pause",gc="G1 Young Generation"} %s
+            jvm_memory_used_bytes{area="heap",id="G1 Eden Space"} 3.0E8
+            """;
+
     private final AtomicReference<Behaviour> behaviour = new AtomicReference<>(Behaviour.GOOD);
+    private final AtomicReference<Behaviour> runtimeBehaviour = new AtomicReference<>(Behaviour.GOOD);
+    private HttpServer runtimeEndpoint;
+    private int runtimeScrapes;
     private final CountDownLatch release = new CountDownLatch(1);
     private final CountDownLatch hungUp = new CountDownLatch(1);
     private HttpServer endpoint;
@@ -121,6 +147,19 @@ class MetricsFetcherTest {
             }
         });
         endpoint.start();
+        runtimeEndpoint = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        runtimeEndpoint.createContext("/actuator/prometheus", exchange -> {
+            try (exchange) {
+                if (runtimeBehaviour.get() == Behaviour.ERROR_500) {
+                    exchange.sendResponseHeaders(500, -1);
+                } else {
+                    int n = ++runtimeScrapes;
+                    // 100 requests a second of 50 ms, each waiting 10 ms for a connection; pauses far above the agent's count
+                    respond(exchange, ACTUATOR_BODY.formatted(n * 1.0, n * 2.0, n * 100, n * 5.0, n, 40 + n * 0.1));
+                }
+            }
+        });
+        runtimeEndpoint.start();
 
         LocalControlPlane controlPlane = LocalControlPlane.shared();
         controlPlane.ensureControllerManager();
@@ -146,6 +185,7 @@ class MetricsFetcherTest {
     void tearDown() {
         release.countDown();
         endpoint.stop(0);
+        runtimeEndpoint.stop(0);
     }
 
     private void awaitRelease() {
@@ -187,6 +227,112 @@ class MetricsFetcherTest {
         });
         assertThat(PressureDetector.judge(report.observed(), report.previous(), null, CurrentSettings.UNKNOWN).findings())
                 .anyMatch(f -> f.type() == ConditionType.CONTEXT_SWITCH_PRESSURE && f.status() == ConditionStatus.TRUE);
+    }
+
+    /** The agent on the profile's port, the app's own endpoint on metrics.runtimePort at the runtime's usual path. */
+    private void injectAgent() {
+        profile.getSpec().setRuntime(Runtime.SpringBootTomcat);
+        profile.getSpec().getMetrics().setInjectAgent(true).setPath(null).setRuntimePort(runtimeEndpoint.getAddress().getPort());
+    }
+
+    private String agentSource() {
+        return "agent :" + endpoint.getAddress().getPort() + "/metrics";
+    }
+
+    private String runtimeSource() {
+        return "runtime :" + runtimeEndpoint.getAddress().getPort() + "/actuator/prometheus";
+    }
+
+    private String runtimeUrl() {
+        return "http://127.0.0.1:" + runtimeEndpoint.getAddress().getPort() + "/actuator/prometheus";
+    }
+
+    @Test
+    void withTheAgentInjectedTheRuntimesOwnEndpointIsReadToo() {
+        injectAgent();
+
+        fetch();
+        clock.advance(Duration.ofSeconds(1));
+        MetricsReport report = fetch();
+
+        Observed observed = report.observed();
+        assertThat(observed.getPendingConnections()).as("Hikari's, from the runtime's endpoint").isEqualTo(3.0);
+        assertThat(observed.getRequestsPerSecond()).isEqualTo(100.0);
+        assertThat(observed.getMeanLatencyMillis()).isEqualTo(50.0);
+        assertThat(observed.getConnectionWaitMillisPerRequest()).isEqualTo(10.0);
+        assertThat(observed.getConnectionHoldMillisPerRequest()).isEqualTo(20.0);
+        assertThat(observed.getInvoluntarySwitchesPerCorePerSecond()).as("the agent's").isEqualTo(10_000.0);
+        assertThat(observed.getCpuMillisPerRequest()).as("the agent's CPU over the runtime's requests").isEqualTo(10.0);
+        assertThat(report.memory().values()).singleElement().extracting(MemoryUse::heapUsedBytes)
+                .as("the agent's series of a name both serve, not the sum of both").isEqualTo(100_000_000L);
+        assertThat(observed.getSources()).containsExactly(agentSource(), runtimeSource());
+        assertThat(report.availableMessage()).isEqualTo("read 1 of 1 Ready pods");
+        assertThat(PressureDetector.judge(observed, report.previous(), null, CurrentSettings.UNKNOWN).findings())
+                .anyMatch(f -> f.type() == ConditionType.CONNECTION_POOL_STARVED && f.status() == ConditionStatus.TRUE);
+    }
+
+    /** The project's real agent, whose series of the JVM share names with Micrometer's: one heap, counted once. */
+    @Test
+    void theRealAgentsSeriesAndTheRuntimesAreReadAsOnePod() {
+        try (WorkloadProcess agent = WorkloadProcess.start("calm", 120, WorkloadProcess.freePort())) {
+            injectAgent();
+            profile.getSpec().getMetrics().setPort(agent.port());
+
+            fetch();
+            clock.advance(Duration.ofSeconds(1));
+            MetricsReport report = fetch();
+
+            assertThat(report.observed().getSources()).containsExactly("agent :" + agent.port() + "/metrics", runtimeSource());
+            assertThat(report.observed().getInvoluntarySwitchesPerCorePerSecond()).as("the agent's").isNotNull();
+            assertThat(report.observed().getPendingConnections()).as("the runtime's").isEqualTo(3.0);
+            assertThat(report.observed().getRequestsPerSecond()).isEqualTo(100.0);
+            assertThat(report.effectiveOptions().values()).singleElement().satisfies(options -> assertThat(options.option("MaxHeapSize")).isPresent());
+            assertThat(report.memory().values()).singleElement().extracting(MemoryUse::heapUsedBytes)
+                    .as("the agent's heap alone, not with the runtime's 300 MB added").satisfies(heap -> assertThat(heap).isBetween(1L, 299_999_999L));
+        }
+    }
+
+    @Test
+    void anEndpointThatFailsCostsNotTheOthersFiguresAndIsNamed() {
+        injectAgent();
+        fetch();
+        String pod = client.pods().inNamespace(namespace).list().getItems().get(0).getMetadata().getName();
+
+        runtimeBehaviour.set(Behaviour.ERROR_500);
+        clock.advance(Duration.ofSeconds(1));
+        MetricsReport runtimeFailed = fetch();
+
+        assertThat(runtimeFailed.availableStatus()).isEqualTo(ConditionStatus.TRUE);
+        assertThat(runtimeFailed.availableMessage()).isEqualTo("read 1 of 1 Ready pods; failed: " + pod + ": runtime endpoint: HTTP 500 from "
+                + runtimeUrl());
+        assertThat(runtimeFailed.observed().getInvoluntarySwitchesPerCorePerSecond()).isEqualTo(10_000.0);
+        assertThat(runtimeFailed.observed().getGcTimePercent())
+                .as("the agent's pauses at both ends, not the runtime's before and the agent's now").isEqualTo(50.0);
+        assertThat(runtimeFailed.observed().getPendingConnections()).isNull();
+        assertThat(runtimeFailed.observed().getSources()).containsExactly(agentSource());
+
+        runtimeBehaviour.set(Behaviour.GOOD);
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(fetch().observed().getSources()).as("the agent's alone, at both ends").containsExactly(agentSource());
+
+        behaviour.set(Behaviour.ERROR_500);
+        clock.advance(Duration.ofSeconds(1));
+        MetricsReport agentFailed = fetch();
+
+        assertThat(agentFailed.availableStatus()).isEqualTo(ConditionStatus.TRUE);
+        assertThat(agentFailed.availableMessage()).isEqualTo("read 1 of 1 Ready pods; failed: " + pod + ": agent endpoint: HTTP 500 from "
+                + "http://127.0.0.1:" + endpoint.getAddress().getPort() + "/metrics");
+        assertThat(agentFailed.observed().getPendingConnections()).isEqualTo(3.0);
+        assertThat(agentFailed.observed().getGcTimePercent()).as("the runtime's pauses at both ends").isEqualTo(10.0);
+        assertThat(agentFailed.observed().getInvoluntarySwitchesPerCorePerSecond()).isNull();
+        assertThat(agentFailed.observed().getSources()).containsExactly(runtimeSource());
+
+        runtimeBehaviour.set(Behaviour.ERROR_500);
+        clock.advance(Duration.ofSeconds(1));
+        MetricsReport bothFailed = fetch();
+        assertThat(bothFailed.availableReason().text()).isEqualTo("ScrapeFailed");
+        assertThat(bothFailed.availableMessage()).isEqualTo(pod + ": agent endpoint: HTTP 500 from http://127.0.0.1:" + endpoint.getAddress().getPort()
+                + "/metrics; runtime endpoint: HTTP 500 from " + runtimeUrl());
     }
 
     @Test

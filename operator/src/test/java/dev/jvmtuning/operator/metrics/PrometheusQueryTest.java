@@ -91,12 +91,21 @@ class PrometheusQueryTest {
     }
 
     @Test
-    void thePathIsTheProfilesElseTheAgentsElseTheRuntimesUsualEndpoint() {
-        assertThat(MetricsEndpoint.path(spec(Runtime.SpringBootTomcat, new Metrics()))).isEqualTo("/actuator/prometheus");
-        assertThat(MetricsEndpoint.path(spec(Runtime.Quarkus, null))).isEqualTo("/q/metrics");
-        assertThat(MetricsEndpoint.path(spec(Runtime.Generic, null))).isEqualTo("/metrics");
-        assertThat(MetricsEndpoint.path(spec(Runtime.Quarkus, new Metrics().setInjectAgent(true)))).isEqualTo("/metrics");
-        assertThat(MetricsEndpoint.path(spec(Runtime.Quarkus, new Metrics().setPath("/custom")))).isEqualTo("/custom");
+    void theRuntimesEndpointIsTheProfilesElseItsUsualOneAndTheAgentsIsReadBesideIt() {
+        assertThat(MetricsEndpoint.of(spec(Runtime.SpringBootTomcat, new Metrics()))).hasToString("[runtime :8080/actuator/prometheus]");
+        assertThat(MetricsEndpoint.of(spec(Runtime.Quarkus, null))).hasToString("[runtime :8080/q/metrics]");
+        assertThat(MetricsEndpoint.of(spec(Runtime.Generic, null))).hasToString("[runtime :8080/metrics]");
+        assertThat(MetricsEndpoint.of(spec(Runtime.Quarkus, new Metrics().setPort(9090).setPath("/custom")))).hasToString("[runtime :9090/custom]");
+        assertThat(MetricsEndpoint.of(spec(Runtime.Quarkus, new Metrics().setInjectAgent(true))))
+                .hasToString("[agent :9404/metrics, runtime :8080/q/metrics]");
+        assertThat(MetricsEndpoint.of(spec(Runtime.SpringBootTomcat, new Metrics().setInjectAgent(true).setPort(9500).setRuntimePort(8081)
+                .setPath("/manage/prometheus")))).hasToString("[agent :9500/metrics, runtime :8081/manage/prometheus]");
+        assertThat(MetricsEndpoint.of(spec(Runtime.Generic, new Metrics().setInjectAgent(true)))).as("no usual endpoint to read")
+                .hasToString("[agent :9404/metrics]");
+        assertThat(MetricsEndpoint.of(spec(Runtime.Generic, new Metrics().setInjectAgent(true).setPath("/prometheus"))))
+                .hasToString("[agent :9404/metrics, runtime :8080/prometheus]");
+        assertThat(MetricsEndpoint.of(spec(Runtime.Quarkus, new Metrics().setInjectAgent(true).setRuntimePort(9404))))
+                .as("the agent's port answers as the agent").hasToString("[agent :9404/metrics]");
     }
 
     private static TuningProfileSpec spec(Runtime runtime, Metrics metrics) {

@@ -32,6 +32,30 @@ class WindowTest {
     }
 
     @Test
+    void eachPodIsComparedOverTheEndpointsThatAnsweredAtBothEndsOfTheWindow() {
+        MetricsEndpoint agent = new MetricsEndpoint(MetricsEndpoint.Role.AGENT, 9404, "/metrics");
+        MetricsEndpoint runtime = new MetricsEndpoint(MetricsEndpoint.Role.RUNTIME, 8080, "/actuator/prometheus");
+        // Read from both, the pauses are the runtime's count, far above the agent's.
+        Window.SourcedSnapshot bothBefore = new Window.SourcedSnapshot(snapshot(0, 100, 0, 0, 0, 0),
+                Map.of(agent, snapshot(0, 1, 0, 0, 0, 0), runtime, snapshot(0, 100, 0, 0, 0, 0)));
+        Window.SourcedSnapshot bothAfter = new Window.SourcedSnapshot(snapshot(10_000, 101, 0, 0, 0, 0),
+                Map.of(agent, snapshot(10_000, 2, 0, 0, 0, 0), runtime, snapshot(10_000, 101, 0, 0, 0, 0)));
+        Window.SourcedSnapshot agentAfter = new Window.SourcedSnapshot(snapshot(10_000, 2, 0, 0, 0, 0), Map.of(agent, snapshot(10_000, 2, 0, 0, 0, 0)));
+        Window.SourcedSnapshot agentBefore = new Window.SourcedSnapshot(snapshot(0, 1, 0, 0, 0, 0), Map.of(agent, snapshot(0, 1, 0, 0, 0, 0)));
+        Window.SourcedSnapshot runtimeAfter = new Window.SourcedSnapshot(snapshot(10_000, 101, 0, 0, 0, 0),
+                Map.of(runtime, snapshot(10_000, 101, 0, 0, 0, 0)));
+
+        Window.Ends ends = Window.ends(Map.of("a", bothBefore, "b", bothBefore, "c", agentBefore),
+                Map.of("a", bothAfter, "b", agentAfter, "c", runtimeAfter));
+        Observed o = Window.observe(ends, null);
+
+        assertThat(ends.endpoints()).as("c has no endpoint in common").containsOnlyKeys("a", "b");
+        assertThat(o.getPods()).isEqualTo(2);
+        assertThat(o.getGcTimePercent()).as("b's the agent's pauses at both ends, not the runtime's then and the agent's now").isEqualTo(10.0);
+        assertThat(o.getSources()).containsExactly("agent :9404/metrics", "runtime :8080/actuator/prometheus on 1 of 2 pods");
+    }
+
+    @Test
     void theBusyThreadsAreTheWindowsMeanWhereThePodSumsThemElseTheLastReading() {
         // The agent's sum grew by 1800 thread-seconds over 10 s; the last reading fell on a moment the pool drained to 82.
         PodSnapshot.Service none = PodSnapshot.Service.NONE;
@@ -74,7 +98,8 @@ class WindowTest {
     void pinningIsJudgedForPodsThatReportItAtBothEndsOnTheirOwnCpus() {
         VirtualThreads earlier = new VirtualThreads(Map.of("other", new Pinned(1, 0.5)), Map.of());
         VirtualThreads later = new VirtualThreads(Map.of("other", new Pinned(3, 2.5)), Map.of());
-        Window.History past = new Window.History(Map.of("a", snapshot(0, 0, 0, 0, 0, 0), "b", snapshot(0, 0, 0, 0, 0, 0)),
+        Window.History past = new Window.History(Map.of("a", new Window.SourcedSnapshot(snapshot(0, 0, 0, 0, 0, 0), Map.of()),
+                "b", new Window.SourcedSnapshot(snapshot(0, 0, 0, 0, 0, 0), Map.of())),
                 Map.of("a", earlier, "b", VirtualThreads.NONE), null);
         Map<String, PodSnapshot> now = Map.of("a", snapshot(20_000, 0, 0, 0, 0, 0), "b", snapshot(20_000, 0, 0, 0, 0, 0),
                 "c", snapshot(20_000, 0, 0, 0, 0, 0));

@@ -117,6 +117,7 @@ class EveryFieldPropertiesTest {
             new Field("metrics.source", enumOf("Pod", "Prometheus"), strings("Url", "pod")),
             new Field("metrics.injectAgent", Arbitraries.of("true", "false"), numbers("1", "\"true\"", "\"yes\"")),
             new Field("metrics.port", ints(1_024, 65_535), hostileInts(1, 65_535)),
+            new Field("metrics.runtimePort", ints(1_024, 65_535), hostileInts(1, 65_535)),
             new Field("metrics.path", strings("/metrics", "/actuator/prometheus", "/q/metrics"),
                     strings("", "metrics", "/metrics?x=1", "http://evil/", "/m\u00e9trics", "/" + "m".repeat(256), "/../../etc/passwd", "/a b")),
             new Field("metrics.interval", durations(), hostileDurations()),

@@ -18,18 +18,28 @@ public class Metrics {
 
     @JsonPropertyDescription("Inject the jvm-tuning agent into the target: an init container copies its jar into a shared volume "
             + "and -javaagent starts it on metrics.port (default 9404), serving /metrics with context switches, run-queue delay, "
-            + "CPU throttling and pressure besides the JVM's own metrics. Removed again with the profile.")
+            + "CPU throttling and pressure besides the JVM's own metrics. The runtime's own endpoint (metrics.runtimePort, "
+            + "metrics.path) is read beside it, for the connection pool and the requests. Removed again with the profile.")
     private Boolean injectAgent;
 
     @Min(1)
     @Max(65_535)
-    @JsonPropertyDescription("Port of the pods' metrics endpoint. Defaults to 9404 with injectAgent, else 8080.")
+    @JsonPropertyDescription("Port of the pods' metrics endpoint: the agent's with injectAgent (default 9404), else the runtime's "
+            + "(default 8080).")
     private Integer port;
+
+    @Min(1)
+    @Max(65_535)
+    @JsonPropertyDescription("With injectAgent, port of the runtime's own metrics endpoint (metrics.path), read besides the agent's: "
+            + "the agent serves no connection pool or request figures. Defaults to 8080. Unused without injectAgent, where "
+            + "metrics.port is the runtime's.")
+    private Integer runtimePort;
 
     @Size(max = 256)
     @Pattern("^/[A-Za-z0-9/._~-]*$")
-    @JsonPropertyDescription("Path of the pods' metrics endpoint. Defaults to /metrics with injectAgent, else by runtime: "
-            + "/actuator/prometheus for Spring Boot, /q/metrics for Quarkus, /metrics otherwise.")
+    @JsonPropertyDescription("Path of the runtime's own metrics endpoint. Defaults by runtime: /actuator/prometheus for Spring Boot, "
+            + "/q/metrics for Quarkus, /metrics otherwise. With injectAgent the agent answers on /metrics, and a Generic runtime's "
+            + "endpoint is read only where metrics.path or metrics.runtimePort names one.")
     private String path;
 
     @Default("30s")
@@ -57,8 +67,16 @@ public class Metrics {
         return Boolean.TRUE.equals(injectAgent);
     }
 
-    /** The port to read: the profile's, else the agent's or the server's usual one. */
+    /** The port of the endpoint the profile names: the agent's with injectAgent, else the runtime's; else its usual one. */
     public int effectivePort() {
         return port != null ? port : agentInjected() ? AGENT_PORT : SERVER_PORT;
+    }
+
+    /** The port of the runtime's own endpoint. */
+    public int effectiveRuntimePort() {
+        if (!agentInjected()) {
+            return effectivePort();
+        }
+        return runtimePort != null ? runtimePort : SERVER_PORT;
     }
 }

@@ -1,6 +1,7 @@
 package dev.jvmtuning.operator.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.List;
 import lombok.AccessLevel;
 import lombok.AllArgsConstructor;
 import lombok.Data;
@@ -18,6 +19,12 @@ public class Observed {
     private String end;
     @JsonPropertyDescription("Number of pods whose metrics were read.")
     private Integer pods;
+    @JsonPropertyDescription("The pods' endpoints the window's figures were read from, each as its role, port and path "
+            + "(agent :9404/metrics, runtime :8080/actuator/prometheus), with the pods it answered on at both ends of the window "
+            + "where not all: the agent's (metrics.injectAgent) serves the JVM's and the container's figures, the runtime's own "
+            + "the connection pool's and the requests'. Where both serve a series of the same name, the agent's is read. "
+            + "Absent with metrics.source Prometheus.")
+    private List<String> sources;
     @JsonPropertyDescription("Percent of wall time spent in GC pauses.")
     private Double gcTimePercent;
     @JsonPropertyDescription("Heap occupancy after the last GC, percent of the maximum heap.")

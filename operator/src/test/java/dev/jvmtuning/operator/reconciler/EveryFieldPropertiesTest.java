@@ -69,7 +69,7 @@ class EveryFieldPropertiesTest {
     private static final Set<String> OUTCOMES = Set.of("Applied", "RecommendOnly", "Invalid", "Infeasible", "TargetNotFound");
     /** Names an Invalid message may use for the field it refuses. */
     private static final Set<String> FIELD_WORDS = Set.of("targetRef", "container", "workload", "threading", "threads", "queue", "heap", "gc",
-            "connectionPool", "jvmOptions", "jvmOptionsVariable", "metrics", "pressure", "auto");
+            "connectionPool", "jvmOptions", "jvmOptionsVariable", "metrics", "pressure", "rollback", "auto");
     private static final AtomicInteger TRIES = new AtomicInteger();
     /** The target container's memory limit: 2Gi. */
     private static final long LIMIT = 2L << 30;
@@ -128,6 +128,7 @@ class EveryFieldPropertiesTest {
             new Field("startupBoost.cpu", strings("1", "4", "2500m"), Arbitraries.oneOf(strings("", "0", "0m", "-1", "1Gi", "1e3",
                     "1024", "1025", "1024.001", "0.0001", "1.2345", "9999999m", "99999999m", "\uff11", "2 "), numbers("2", "null", "[]"))),
             new Field("startupBoost.warmUp", durations(), hostileDurations()),
+            new Field("rollback.window", durations(), hostileDurations()),
             new Field("auto.threads.min", ints(1, 50), hostileInts(1, 100_000)),
             new Field("auto.threads.max", ints(50, 800), hostileInts(1, 100_000)),
             new Field("auto.connectionPool.min", ints(1, 10), hostileInts(1, 100_000)),

@@ -22,7 +22,7 @@ BREAKAGES=(
   "3|3|$core/flags/FlagPolicy.java|s/problems.add(\"jvmOptions\[\" + i + \"\] \" + shown(entry) + \" \" + problem.get());/problem.get();/|the flag policy passes every flag"
   "3 3b|3b|$core/rollout/RolloutHealth.java|s/if (waiting != null \&\& FAILING_WAITING_REASONS.contains(waiting.getReason()))/if (false)/; s/if (restarts >= MAX_RESTARTS)/if (false)/|crash loops and restarts are not seen as a failed rollout"
   "3c|3c|$core/rollout/StartupBoosts.java|s/: pod.restarts() > 0 ? \"its container/: false ? \"its container/|a boosted pod that restarts keeps its boost"
-  "3d|3d|$core/rollout/RolloutJudge.java|s/failing.filter(f -> settingsOnly .. f.jvmRefusal())/failing/|a release that crashes for its own reasons takes the settings back"
+  "3d|3d|$core/rollout/RolloutJudge.java|s/f -> !f.restarting() .. (settingsOnly .. f.jvmRefusal())/f -> !f.restarting()/|a release that crashes for its own reasons takes the settings back"
   "3d|3d|$core/rollout/RolloutJudge.java|s/now.isBefore(Instant.parse(tracked.getCompletedAt()).plus(window))/true/|failures long after the rollout take the settings back"
   "4|4|$core/rollout/RolloutHealth.java|s/KERNEL_KILL_REASON.equals(terminated.getReason())/false/; s/KERNEL_KILL_REASON.equals(last.getReason())/false/|an OOM kill is not seen as a failed rollout"
   "5|5|$core/pressure/PressureDetector.java|s/new Finding(CPU_THROTTLED, TRUE, Reason.THROTTLED/new Finding(CPU_THROTTLED, FALSE, Reason.THROTTLED/|throttling above the threshold is reported False"

@@ -99,7 +99,10 @@ public final class RolloutJudge {
         Instant started = Instant.parse(tracked.getStartedAt());
         boolean watching = tracked.getCompletedAt() == null || now.isBefore(Instant.parse(tracked.getCompletedAt()).plus(window));
         boolean settingsOnly = TrackedRollout.CAUSE_SETTINGS.equals(tracked.getCause());
-        Predicate<Pod> ofRollout = p -> hash.equals(settingsHash(p)) && createdSince(p, started.minus(SEEN_LATE_BY));
+        // A pod created once the rollout completed replaces or adds to its pods (a scale-up, an eviction): not the rollout's.
+        Instant completed = tracked.getCompletedAt() == null ? null : Instant.parse(tracked.getCompletedAt());
+        Predicate<Pod> ofRollout = p -> hash.equals(settingsHash(p)) && createdSince(p, started.minus(SEEN_LATE_BY))
+                && (completed == null || !createdSince(p, completed.plusSeconds(1)));
         List<RolloutHealth.Failure> failing = RolloutHealth.failures(pods, container, ofRollout);
         boolean stalled = rollout.reason() == Reason.DEGRADED;
         Optional<String> blamed = !watching ? Optional.empty()

@@ -179,6 +179,18 @@ class RolloutJudgeTest {
     }
 
     @org.junit.jupiter.api.Test
+    void aPodAddedAfterTheRolloutCompletedIsNotItsToAnswerForWithinTheWindow() {
+        TrackedRollout completed = new TrackedRollout("new", "release-1", TrackedRollout.CAUSE_SETTINGS, NOW.minusSeconds(120).toString(),
+                NOW.minusSeconds(60).toString());
+        Pod scaledUp = pod("new", NOW.minusSeconds(30), CRASH_LOOPING);
+        RolloutJudge.Step step = RolloutJudge.judge(completed, Rollout.of(deployment(3, 2, 1, 2, null)), List.of(scaledUp), APPLYING, "app",
+                HEALTHY, GENERATION, WINDOW, NOW);
+
+        assertThat(step).isInstanceOfSatisfying(RolloutJudge.Progress.class, p -> assertThat(p.unheld()).hasValueSatisfying(m -> assertThat(m)
+                .contains("CrashLoopBackOff", "not rolled back: not a pod of the rollout of the settings in force")));
+    }
+
+    @org.junit.jupiter.api.Test
     void aContainerRestartingIsReportedUntilReadyButRollsNothingBack() {
         Pod restarting = pod("new", c -> c.withRestartCount(1).withReady(false).withNewState().withNewRunning().endRunning().endState()
                 .withNewLastState().withNewTerminated().withExitCode(143).endTerminated().endLastState());

@@ -609,19 +609,11 @@ class TuningProfileReconcilerTest {
 
     @Test
     void aUsersOwnCrashingReleaseKeepsTheTuningAndItsFixRunsTuned() throws InterruptedException {
-        client.resource(deployment("release", "1", "1Gi")).inNamespace(namespace).create();
-        awaitRollout("release");
-        createProfile("release", "release", "runtime: SpringBootTomcat\nthreads: {max: 40}");
-        awaitCondition("release", "Applied", "True", "Applied");
-        awaitRollout("release");
-        awaitCondition("release", "Ready", "True", "Ready");
-        String tuned = settingsHash(liveDeployment("release"));
+        String tuned = tunedAndReady("release");
         String flags = env(liveDeployment("release")).get("JAVA_TOOL_OPTIONS").getValue();
 
-        setImage("release", "example/release:2");
         // The kubelet's part: the release's own application refuses its configuration, the JVM and the settings are fine.
-        await().atMost(TIMEOUT).until(() -> new FakeKubelet(client).failContainers(namespace, p -> imageOf(p).equals("example/release:2"),
-                "CrashLoopBackOff", "Error", "APPLICATION FAILED TO START\nDescription: Failed to bind properties under 'server.port'") > 0);
+        releaseFailing("release", "example/release:2", "APPLICATION FAILED TO START\nDescription: Failed to bind properties under 'server.port'");
         awaitCondition("release", "PodsFailing", "True", "NotHeldToSettings");
         assertThat(condition("release", "PodsFailing").orElseThrow().getMessage())
                 .contains("CrashLoopBackOff", "server.port", "not rolled back: the Deployment's own template changed");
@@ -641,17 +633,10 @@ class TuningProfileReconcilerTest {
 
     @Test
     void aReleaseWhoseJvmRefusesTheSettingsIsRolledBackUntilTheNextRelease() throws InterruptedException {
-        client.resource(deployment("downgrade", "1", "1Gi")).inNamespace(namespace).create();
-        awaitRollout("downgrade");
-        createProfile("downgrade", "downgrade", "runtime: SpringBootTomcat\nthreads: {max: 40}");
-        awaitCondition("downgrade", "Applied", "True", "Applied");
-        awaitRollout("downgrade");
-        awaitCondition("downgrade", "Ready", "True", "Ready");
-        String tuned = settingsHash(liveDeployment("downgrade"));
+        String tuned = tunedAndReady("downgrade");
 
-        setImage("downgrade", "example/downgrade:jdk11");
-        await().atMost(TIMEOUT).until(() -> new FakeKubelet(client).failContainers(namespace, p -> imageOf(p).equals("example/downgrade:jdk11"),
-                "CrashLoopBackOff", "Error", "Unrecognized VM option 'UseCompactObjectHeaders'\nError: Could not create the Java Virtual Machine.") > 0);
+        releaseFailing("downgrade", "example/downgrade:jdk11",
+                "Unrecognized VM option 'UseCompactObjectHeaders'\nError: Could not create the Java Virtual Machine.");
         awaitCondition("downgrade", "Applied", "False", "RolledBack");
         await().atMost(TIMEOUT).until(() -> settingsHash(liveDeployment("downgrade")) == null);
 
@@ -659,6 +644,24 @@ class TuningProfileReconcilerTest {
         await().atMost(TIMEOUT).until(() -> tuned.equals(settingsHash(liveDeployment("downgrade"))));
         awaitRollout("downgrade");
         awaitCondition("downgrade", "Ready", "True", "Ready");
+    }
+
+    /** A Deployment rolled out, then tuned by its profile and rolled out again: the settings hash in force. */
+    private String tunedAndReady(String name) throws InterruptedException {
+        client.resource(deployment(name, "1", "1Gi")).inNamespace(namespace).create();
+        awaitRollout(name);
+        createProfile(name, name, "runtime: SpringBootTomcat\nthreads: {max: 40}");
+        awaitCondition(name, "Applied", "True", "Applied");
+        awaitRollout(name);
+        awaitCondition(name, "Ready", "True", "Ready");
+        return settingsHash(liveDeployment(name));
+    }
+
+    /** The user releases {@code image}, whose pods crash-loop with {@code lastWords}. */
+    private void releaseFailing(String deployment, String image, String lastWords) {
+        setImage(deployment, image);
+        await().atMost(TIMEOUT).until(() -> new FakeKubelet(client).failContainers(namespace, p -> imageOf(p).equals(image),
+                "CrashLoopBackOff", "Error", lastWords) > 0);
     }
 
     private void setImage(String deployment, String image) {

@@ -10,6 +10,7 @@
 #   3c. a pod restarting while its CPU is boosted: the boost ended at the restart, the settings rolled back;
 #   3d. an incident after the rollback window and a user's own crashing release: reported, the tuning kept; the fix runs tuned;
 #   4. settings the pods do not fit in: a real OOM kill, rolled back to the user's template;
+#   4b. an image's own -Xmx beyond the plan, its heap growing: an OOM kill put down to that heap (HEAP_NOT_PLANNED), no budget answer;
 #   5. a CPU quota under load: real CFS throttling in the container's cgroup and the CPUThrottled condition;
 #   5b. the operator pod's own /q/metrics carries the demo profile's series;
 #   6. two operator replicas: the leader's pod deleted, the other takes the Lease and keeps reconciling;
@@ -320,6 +321,38 @@ releases_keep_the_tuning() {
   profile_events releaser | grep -E '^(NotHeldToSettings|NoPodFailing|RolledBack)'
 }
 pod_ready() { [ "$(kubectl get pod -n "$NS" "$1" -o jsonpath='{.status.containerStatuses[0].ready}' 2>/dev/null)" = true ]; }
+
+# An image whose entrypoint passes its own -Xmx (488m, through a variable only the entrypoint reads, out of the pod
+# spec's sight), above the planned heap and too close to its 512Mi limit (the operator's variable comes first, so the
+# command line wins), its live heap growing slowly past the profile's rollback window: the kernel kills it for memory. The
+# kill is put down to the heap set outside the operator, read from the JVM (HEAP_NOT_PLANNED), and no budget is planned
+# anew: the settings stay as they were, and no OOM answer (R9b) appears.
+oom_of_a_heap_set_outside() {
+  local cause message answered hash
+  WORKLOAD_JAVA=17 workload xmxer 1 "        command: [/bin/sh, -c, 'exec java \$IMAGE_OPTS -jar /app/app.jar']
+        env:
+        - {name: IMAGE_OPTS, value: '-Xmx488m'}
+        - {name: LEAK, value: heap}
+        - {name: LEAK_MIB, value: '456'}
+        - {name: LEAK_RAMP_SECONDS, value: '90'}
+        resources: {requests: {cpu: 100m, memory: 512Mi}, limits: {cpu: '1', memory: 512Mi}}"
+  kubectl rollout status deployment/xmxer -n "$NS" --timeout=180s >/dev/null
+  profile xmxer xmxer '  rollback: {window: 10s}
+  metrics: {injectAgent: true, interval: 5s}'
+  kubectl wait --for=condition=RolloutComplete tp/xmxer -n "$NS" --timeout=240s >/dev/null
+  hash="$(settings_hash_of xmxer)"
+  wait_for 300 "an OOM kill of xmxer in status" oom_recorded xmxer
+  cause="$(kubectl get tp xmxer -n "$NS" -o jsonpath='{.status.lastOomKill.cause}')"
+  message="$(kubectl get tp xmxer -n "$NS" -o jsonpath='{.status.lastOomKill.message}')"
+  echo "lastOomKill: $cause: $message"
+  assert "cause HEAP_NOT_PLANNED" "$cause" test "$cause" = HEAP_NOT_PLANNED
+  assert "the heap the JVM reported named" "$message" grep -q 'MaxHeapSize\|heap' <<<"$message"
+  sleep 20
+  answered="$(kubectl get tp xmxer -n "$NS" -o json | jq -r '[.status.settings[]? | select(.rule == "R9b")] | length')"
+  assert "no budget answer (R9b)" "$answered settings of R9b" test "$answered" = 0
+  assert "the settings $hash kept" "$(settings_hash_of xmxer)" test "$(settings_hash_of xmxer)" = "$hash"
+}
+oom_recorded() { [ -n "$(kubectl get tp "$1" -n "$NS" -o jsonpath='{.status.lastOomKill.cause}')" ]; }
 
 oom_killed_rolled_back() {
   workload oomer 1 "        resources: {requests: {cpu: 100m, memory: 384Mi}, limits: {cpu: '1', memory: 384Mi}}"
@@ -660,6 +693,7 @@ check "3b. settings the service cannot start with: a real CrashLoopBackOff, roll
 check "3c. a pod restarting during its start-up boost: the boost ended, the settings rolled back" restart_during_boost_rolled_back
 check "3d. an incident after the window and a user's own crashing release keep the tuning; the fixed release runs tuned" releases_keep_the_tuning
 check "4. settings the pods do not fit in: a real OOM kill, rolled back" oom_killed_rolled_back
+check "4b. an entrypoint -Xmx beyond the plan OOM-killed: put down to the heap set outside, no budget answer" oom_of_a_heap_set_outside
 check "5. a CPU quota under load: throttled, CPUThrottled=True" throttled
 check "5b. the operator's /q/metrics shows the profile's series" profile_series_on_operator_metrics
 check "6. two operator replicas: the leader's pod deleted, the other takes over" failover
@@ -675,7 +709,7 @@ if [[ "$ONLY" = "  " || "$ONLY" == *" 7 "* ]]; then
     --set "watchNamespaces={$NS}" --wait --timeout 180s >/dev/null || echo "could not set the operator's namespaces back to $NS" >&2
 fi
 kubectl delete namespace "${NS_LIST[@]}" --ignore-not-found --wait=false >/dev/null
-E2E_OBJECTS=(imager17 blind17 imager21 blind21 refuser rebooter releaser oomer throttled looper pinner21 pinner25 zgc21 zgc25)
+E2E_OBJECTS=(imager17 blind17 imager21 blind21 refuser rebooter releaser oomer xmxer throttled looper pinner21 pinner25 zgc21 zgc25)
 kubectl delete tp -n "$NS" "${E2E_OBJECTS[@]}" --ignore-not-found --wait=false >/dev/null
 kubectl delete deployment -n "$NS" "${E2E_OBJECTS[@]}" --ignore-not-found --wait=false >/dev/null
 printf '\n%d of %d end-to-end checks failed\n' "$failures" "$ran"

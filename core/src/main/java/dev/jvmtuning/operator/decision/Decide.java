@@ -34,6 +34,7 @@ import dev.jvmtuning.operator.rollout.StartupBoosts;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -115,7 +116,7 @@ public final class Decide {
         }
         TuningProfile profile = seen.profile();
         Optional<Condition> applied = Conditions.find(status.build().getConditions(), ConditionType.APPLIED);
-        String notPossible = profile.getSpec().getMode() == Mode.Recommend ? "mode Recommend writes nothing, pods included"
+        String notPossible = profile.getSpec().getMode() == Mode.Recommend ? "mode Recommend writes nothing but to bring boosted pods back"
                 : tuned.settingsHash() == null || applied.filter(c -> ConditionStatus.TRUE.is(c.getStatus())).isEmpty()
                         ? "the settings are not applied" + applied.map(c -> " (Applied is " + c.getStatus() + ", reason " + c.getReason() + ")").orElse("")
                         : null;
@@ -145,7 +146,7 @@ public final class Decide {
         }
         StatusBuilder status = new StatusBuilder(decision.status(), seen.profile().getMetadata().getGeneration(), seen.now().toString());
         status.resizeRefused(Conditions.find(seen.previousStatus().getConditions(), ConditionType.STARTUP_BOOST),
-                StartupBoosts.refused(refusal.get().code(), refusal.get().message()));
+                StartupBoosts.refused(refusal.get().code(), refusal.get().message(), seen.pods(), performed));
         TuningProfileStatus after = status.build();
         Stream<ProfileEvent> kept = decision.events().stream().filter(e -> !aboutBoostCondition(e) && !unannounced.contains(e));
         Stream<ProfileEvent> boostCondition = EventPolicy.events(seen.previousStatus(), after).stream().filter(Decide::aboutBoostCondition);
@@ -172,6 +173,15 @@ public final class Decide {
     public static Decision reconcileFailed(TuningProfile profile, Exception failure, Instant now) {
         return noWrites(profile, statusFrom(profile, now).reconcileFailed("reconcile failed: " + failure.getClass().getSimpleName()
                 + (failure.getMessage() == null ? "" : ": " + failure.getMessage())));
+    }
+
+    /**
+     * The Events of the boosts taken back as a profile goes (deleted, or its namespace no longer watched): each pod back, then a
+     * refusal naming the pods that stay boosted.
+     */
+    public static List<ProfileEvent> boostsTakenBack(List<Pod> pods, List<StartupBoosts.Resize> performed, Optional<ResizeRefusal> refusal) {
+        return Stream.concat(performed.stream().map(StartupBoosts.Resize::event), refusal.map(r -> StartupBoosts.refused(r.code(),
+                r.message(), pods, performed)).map(c -> new ProfileEvent(true, c.reason(), c.message())).stream()).toList();
     }
 
     /**

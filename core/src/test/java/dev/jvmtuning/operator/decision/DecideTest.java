@@ -32,6 +32,7 @@ import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.planner.OomAnswer;
 import dev.jvmtuning.operator.preview.Preview;
 import dev.jvmtuning.operator.render.DeploymentTuning;
+import dev.jvmtuning.operator.rollout.StartupBoosts;
 import dev.jvmtuning.operator.testing.TestProfiles;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
@@ -1351,7 +1352,7 @@ class DecideTest {
         assertThat(world.deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getResources().getLimits().get("cpu"))
                 .hasToString("2");
         assertThat(decision.recheckAt()).as("the longest start, as the pod is not Ready").contains(world.now.minusSeconds(10).plus(
-                dev.jvmtuning.operator.rollout.StartupBoosts.LONGEST_START));
+                StartupBoosts.LONGEST_START));
     }
 
     @Test
@@ -1375,6 +1376,76 @@ class DecideTest {
 
         assertThat(world.reconcile().resizes()).isEmpty();
         assertThat(world.condition(ConditionType.STARTUP_BOOST)).isEmpty();
+    }
+
+    /** A world whose starting pod the operator raised: the resize went through, its record on the pod. */
+    private static World boostedPod() {
+        World world = new World(BOOSTED);
+        world.reconcile();
+        world.rollOut();
+        world.reconcile();
+        world.pods = List.of(startingPod(world));
+        StartupBoosts.Resize raise = world.reconcile().resizes().get(0);
+        Pod boosted = Serialization.clone(world.pods.get(0));
+        boosted.getMetadata().getAnnotations().put(LabelsAndAnnotations.STARTUP_BOOST_ANNOTATION, raise.record().json());
+        boosted.getSpec().getContainers().get(0).getResources().getLimits().put("cpu", raise.limit());
+        world.pods = List.of(boosted);
+        return world;
+    }
+
+    @Test
+    void switchingToRecommendBringsABoostedPodBackToItsOwnLimit() {
+        World world = boostedPod();
+        world.edit("mode: Recommend\n" + BOOSTED);
+
+        Decide.Decision decision = world.reconcile();
+
+        assertThat(decision.resizes()).singleElement().satisfies(r -> {
+            assertThat(r.pod()).isEqualTo("orders-new");
+            assertThat(r.limit()).hasToString("2");
+            assertThat(r.event().message()).contains("back to its own CPU limit 2 from 4", "mode Recommend");
+        });
+        assertThat(decision.events()).extracting(ProfileEvent::reason).contains(Reason.STARTUP_BOOST_ENDED);
+        assertThat(world.reason(ConditionType.STARTUP_BOOST)).isEqualTo("BoostNotPossible");
+    }
+
+    @Test
+    void aForbiddenLoweringSaysThePodStaysBoostedAndUntilWhen() {
+        World world = boostedPod();
+        world.edit(APPLY);
+        Observation seen = world.observe();
+        Decide.Decision decision = Decide.of(seen, INSTALLATION);
+        assertThat(decision.resizes()).as("without spec.startupBoost the boost comes down").hasSize(1);
+
+        Decide.Decision refused = Decide.resized(seen, decision, List.of(), Optional.of(new Decide.ResizeRefusal(403,
+                "pods \"orders-new\" is forbidden: User \"system:serviceaccount:jto:jto\" cannot patch resource \"pods/resize\"")));
+        world.record(refused);
+
+        assertThat(world.reason(ConditionType.STARTUP_BOOST)).isEqualTo("ResizeForbidden");
+        assertThat(world.condition(ConditionType.STARTUP_BOOST).orElseThrow().getMessage()).contains("these stay boosted until the "
+                + "operator may resize them again or they are replaced: orders-new at 4 CPU instead of its own 2");
+        assertThat(refused.events()).extracting(ProfileEvent::reason).containsExactly(Reason.RESIZE_FORBIDDEN);
+    }
+
+    @Test
+    void aDeletedProfileTakesItsBoostsBackOrSaysWhichStay() {
+        World world = boostedPod();
+
+        List<StartupBoosts.Resize> resizes = StartupBoosts.takeBack(world.pods, "the profile was deleted");
+
+        assertThat(resizes).singleElement().satisfies(r -> {
+            assertThat(r.limit()).hasToString("2");
+            assertThat(r.event().message()).endsWith(": the profile was deleted");
+        });
+        assertThat(Decide.boostsTakenBack(world.pods, resizes, Optional.empty())).extracting(ProfileEvent::reason)
+                .containsExactly(Reason.STARTUP_BOOST_ENDED);
+        assertThat(Decide.boostsTakenBack(world.pods, List.of(), Optional.of(new Decide.ResizeRefusal(403,
+                "cannot patch resource \"pods/resize\"")))).singleElement().satisfies(e -> {
+                    assertThat(e.warning()).isTrue();
+                    assertThat(e.reason()).isEqualTo(Reason.RESIZE_FORBIDDEN);
+                    assertThat(e.message()).contains("stay boosted until the operator may resize them again or they are replaced: "
+                            + "orders-new at 4 CPU instead of its own 2");
+                });
     }
 
     @Test

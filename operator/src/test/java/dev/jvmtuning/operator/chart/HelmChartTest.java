@@ -153,7 +153,7 @@ class HelmChartTest {
     }
 
     @Test
-    void theOnlyPodWriteIsPatchOnPodsResizeAndTheInstallationMayWithholdIt() throws Exception {
+    void theOnlyPodWritesAreTheBoostsAndTheInstallationMayWithholdThem() throws Exception {
         assertThat(podRules(template())).satisfiesExactlyInAnyOrder(
                 rule -> {
                     assertThat(rule.getResources()).containsExactly("pods");
@@ -162,9 +162,15 @@ class HelmChartTest {
                 rule -> {
                     assertThat(rule.getResources()).containsExactly("pods/resize");
                     assertThat(rule.getVerbs()).containsExactly("patch");
+                },
+                rule -> {
+                    assertThat(rule.getResources()).as("the boost's record on the pod").containsExactly("pods");
+                    assertThat(rule.getVerbs()).containsExactly("patch");
                 });
-        assertThat(podRules(template("startupBoost.allowResize=false"))).singleElement()
-                .satisfies(rule -> assertThat(rule.getResources()).containsExactly("pods"));
+        assertThat(podRules(template("startupBoost.allowResize=false"))).singleElement().satisfies(rule -> {
+            assertThat(rule.getResources()).containsExactly("pods");
+            assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "list", "watch");
+        });
     }
 
     @Test

@@ -9,7 +9,10 @@ import static org.awaitility.Awaitility.await;
 
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
+import dev.jvmtuning.operator.model.ProfileEvent;
+import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.render.TuningConfigMap;
+import dev.jvmtuning.operator.rollout.StartupBoosts;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
@@ -228,6 +231,29 @@ class TuningProfileReconcilerTest {
         assertThat(after.getSpec().getTemplate()).isEqualTo(before);
         assertThat(after.getMetadata().getAnnotations()).doesNotContainKeys(TUNED_BY_ANNOTATION, ORIGINAL_JVM_OPTIONS_ANNOTATION);
         assertThat(profileConfigMaps("billing")).isEmpty();
+    }
+
+    @Test
+    void deletingTheProfileTakesBackTheBoostItsPodRuns() throws Exception {
+        client.resource(deployment("boosted", "500m", "1Gi")).inNamespace(namespace).create();
+        createProfile("boosted", "boosted", "runtime: Quarkus\nstartupBoost: {cpu: '2', warmUp: 10m}");
+        awaitCondition("boosted", "Applied", "True", "Applied");
+        String hash = settingsHash(awaitRollout("boosted"));
+        String pod = client.pods().inNamespace(namespace).list().getItems().stream().filter(p -> hash.equals(podHash(p))
+                && p.getMetadata().getDeletionTimestamp() == null).findFirst().orElseThrow().getMetadata().getName();
+        // The operator's boost of a starting pod, made here: this control plane has no scheduler to place one on a node.
+        new FakeKubelet(client).place(namespace, pod);
+        PodResizes.resize(client, List.of(new StartupBoosts.Resize(namespace, pod, "app", new Quantity("2"), new Quantity("2"),
+                new StartupBoosts.BoostRecord("app", "500m", "2"), new ProfileEvent(false, Reason.STARTUP_BOOST_STARTED, "raised"))));
+        awaitCondition("boosted", "StartupBoost", "True", "Boosting");
+
+        client.resources(TuningProfile.class).inNamespace(namespace).withName("boosted").delete();
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(profile("boosted")).isNull());
+
+        assertThat(profileEvents()).anySatisfy(e -> {
+            assertThat(e.getReason()).isEqualTo("StartupBoostEnded");
+            assertThat(e.getMessage()).isEqualTo("pod " + pod + " back to its own CPU limit 500m from 2: the profile was deleted");
+        });
     }
 
     @Test

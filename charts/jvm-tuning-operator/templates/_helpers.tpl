@@ -74,10 +74,5 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 - apiGroups: [""]
   resources: [pods/resize]
   verbs: [patch]
-# spec.startupBoost: each boost recorded on its pod before the resize (an annotation: the pod's own CPU limit
-# to come back to), as the resize subresource keeps no metadata
-- apiGroups: [""]
-  resources: [pods]
-  verbs: [patch]
 {{- end }}
 {{- end -}}

@@ -18,11 +18,6 @@ public final class LabelsAndAnnotations {
     public static final String ORIGINAL_JVM_OPTIONS_ANNOTATION = "jvmtuning.dev/original-jvm-options";
     /** On a tuned Deployment's pod template, hence its pods: the hash of the settings they run. */
     public static final String SETTINGS_HASH_ANNOTATION = "jvmtuning.dev/settings-hash";
-    /**
-     * On a pod the operator boosted (spec.startupBoost): the container, its own CPU limit before the boost and the boost, as
-     * JSON. The boost is the operator's while the container's limit is the boost; it goes back to that own limit.
-     */
-    public static final String STARTUP_BOOST_ANNOTATION = "jvmtuning.dev/startup-boost";
 
     /** On a namespace: {@value #DISCOVER_RECOMMEND} makes discovery recommend for every JVM Deployment in it. */
     public static final String DISCOVER_NAMESPACE_LABEL = "jvmtuning.dev/discover";

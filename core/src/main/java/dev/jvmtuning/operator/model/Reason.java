@@ -108,10 +108,10 @@ public enum Reason {
     BOOST_NOT_POSSIBLE("BoostNotPossible", "no pod is boosted, and boosted pods come back to their own CPU limit: the profile is "
             + "not applied (mode Recommend, or not Applied), the container has no CPU limit, the boost is not above it, or the "
             + "container's resizePolicy restarts it for a CPU change; the message says which", ConditionType.STARTUP_BOOST),
-    RESIZE_FORBIDDEN("ResizeForbidden", "the API server refused the resize, or the boost's record on the pod, as forbidden: the "
-            + "operator's role lacks patch on pods or pods/resize (the Helm value startupBoost.allowResize); no new pod is boosted, "
-            + "the message names the pods that stay boosted until it may resize them again or they are replaced and quotes the "
-            + "API server, and nothing else changes", ConditionType.STARTUP_BOOST),
+    RESIZE_FORBIDDEN("ResizeForbidden", "the API server refused the resize as forbidden: the operator's role lacks patch on "
+            + "pods/resize (the Helm value startupBoost.allowResize); no new pod is boosted, the message names the pods that stay "
+            + "boosted until it may resize them again or they are replaced and quotes the API server, and nothing else changes",
+            ConditionType.STARTUP_BOOST),
     RESIZE_REFUSED("ResizeRefused", "the API server refused the resize for another reason (a cluster without the pods/resize "
             + "subresource, before Kubernetes 1.33, its admission, or a value it does not take); the message names the pods that "
             + "stay boosted and quotes it, and nothing else changes", ConditionType.STARTUP_BOOST),
@@ -133,9 +133,9 @@ public enum Reason {
             + "that deleting the profile or the namespace does not wait for it"),
     STARTUP_BOOST_STARTED("StartupBoostStarted", "starting pods were resized in place above their CPU limit (spec.startupBoost): "
             + "the message names them and the CPU, and until when"),
-    STARTUP_BOOST_ENDED("StartupBoostEnded", "boosted pods were resized back to their own CPU limit, as their boost records it: "
-            + "Ready and the warm-up passed, the container restarted, the pod took too long to start, the boost was removed or is no "
-            + "longer possible, or the profile was deleted"),
+    STARTUP_BOOST_ENDED("StartupBoostEnded", "boosted pods were resized back to their own CPU limit, as the profile's "
+            + "status.startupBoosts records it: Ready and the warm-up passed, the container restarted, the pod took too long to "
+            + "start, the boost was removed or is no longer possible, or the profile was deleted"),
     // Mode Auto's loop (Events)
     AUTO_STEP("AutoStep", "mode Auto moved one setting a step towards its plan"),
     AUTO_KEPT("AutoKept", "mode Auto kept its last step: no measure got worse"),

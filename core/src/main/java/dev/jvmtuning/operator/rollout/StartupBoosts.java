@@ -1,7 +1,6 @@
 package dev.jvmtuning.operator.rollout;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jvmtuning.operator.api.v1alpha1.BoostedPod;
 import dev.jvmtuning.operator.api.v1alpha1.StartupBoost;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
@@ -26,16 +25,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * spec.startupBoost, pod by pod: which starting pods to resize above their CPU limit, which boosted pods to bring back
  * to their own, and what the StartupBoost condition says. The boost lives only on the pods (the pod {@code resize} subresource),
  * never in the template: the JVM keeps the CPU count its template planned (-XX:ActiveProcessorCount, and the GC, JIT and pool
- * sizes planned from it), and a pod the ReplicaSet creates again starts on its own limit. Each boost is recorded on its pod
- * ({@link BoostRecord}), and only a recorded boost is taken back, to the limit recorded: a pod of an older template runs its
- * own limit, whatever the template says now. Pure.
+ * sizes planned from it), and a pod the ReplicaSet creates again starts on its own limit. Each boost is recorded in the
+ * profile's status ({@link BoostedPod}), and only a recorded boost is taken back, to the limit recorded: a pod of an older
+ * template runs its own limit, whatever the template says now. Pure.
  */
 public final class StartupBoosts {
     /** Resizes per reconcile: a Deployment scaled up by hundreds is boosted over a few reconciles, not in one burst. */
@@ -50,49 +49,62 @@ public final class StartupBoosts {
     private static final String DEFERRED = "Deferred";
     private static final String RESIZE_ERROR = "Error";
     private static final String NO_BOOST = "the profile has no spec.startupBoost";
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private StartupBoosts() {
     }
 
     /**
-     * A boost as its pod records it (annotation {@value LabelsAndAnnotations#STARTUP_BOOST_ANNOTATION}): the container, its own
-     * CPU limit before the boost, and the boost. The resize subresource keeps nothing of a pod but its containers' resources, so
-     * the record is a write of its own, made before the resize: no boost is made unrecorded, and a record whose resize did not
-     * go through (the container is not at the boost) is no boost.
+     * The recorded boosts these pods still run: the pod observed with the uid recorded and not on its way out, its container at
+     * the boost. A record whose pod is gone, was replaced, or was resized by another hand is no boost the operator takes back.
      */
-    public record BoostRecord(String container, String from, String to) {
+    public static List<BoostedPod> live(List<BoostedPod> records, List<Pod> pods) {
+        Map<String, Pod> byName = byName(pods);
+        // One record a pod, should the status have been edited into two.
+        return List.copyOf(records.stream().filter(r -> r.getPod() != null && live(r, byName.get(r.getPod())))
+                .collect(Collectors.toMap(BoostedPod::getPod, r -> r, (a, b) -> a, LinkedHashMap::new)).values());
+    }
 
-        /** The boost the pod runs, if any: its record, the container still at the boost, the pod not on its way out. */
-        static Optional<BoostRecord> live(Pod pod) {
-            String recorded = Objects.requireNonNullElse(pod.getMetadata().getAnnotations(), Map.<String, String>of())
-                    .get(LabelsAndAnnotations.STARTUP_BOOST_ANNOTATION);
-            if (recorded == null || pod.getMetadata().getDeletionTimestamp() != null) {
-                return Optional.empty();
-            }
-            try {
-                BoostRecord record = JSON.readValue(recorded, BoostRecord.class);
-                Quantity limit = containerOf(pod, record.container()).map(c -> cpu(c.getResources(), ResourceRequirements::getLimits)).orElse(null);
-                return limit != null && record.from() != null && record.to() != null && cores(new Quantity(record.from())).signum() > 0
-                        && cores(limit).compareTo(cores(new Quantity(record.to()))) == 0 ? Optional.of(record) : Optional.empty();
-            } catch (JsonProcessingException | IllegalArgumentException | ArithmeticException e) {
-                // A record edited into something else names no limit to come back to: not the operator's to take back.
-                return Optional.empty();
+    private static Map<String, Pod> byName(List<Pod> pods) {
+        return pods.stream().collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p, (a, b) -> a));
+    }
+
+    private static boolean live(BoostedPod record, Pod pod) {
+        if (pod == null || !Objects.equals(record.getUid(), pod.getMetadata().getUid()) || pod.getMetadata().getDeletionTimestamp() != null
+                || record.getFrom() == null || record.getTo() == null) {
+            return false;
+        }
+        Quantity limit = containerOf(pod, record.getContainer()).map(c -> cpu(c.getResources(), ResourceRequirements::getLimits)).orElse(null);
+        try {
+            return limit != null && cores(new Quantity(record.getFrom())).signum() > 0
+                    && cores(limit).compareTo(cores(new Quantity(record.getTo()))) == 0;
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            // A record edited into something else names no limit to come back to: not the operator's to take back.
+            return false;
+        }
+    }
+
+    /** The records once these resizes went through: a raise adds its pod's, a lowering takes it out. */
+    public static List<BoostedPod> after(List<BoostedPod> live, List<Resize> performed) {
+        Map<String, BoostedPod> records = new LinkedHashMap<>();
+        live.forEach(r -> records.put(r.getPod(), r));
+        for (Resize resize : performed) {
+            if (resize.record() == null) {
+                records.remove(resize.pod());
+            } else {
+                records.put(resize.pod(), resize.record());
             }
         }
+        return List.copyOf(records.values());
+    }
 
-        /** The annotation's value. */
-        public String json() {
-            try {
-                return JSON.writeValueAsString(this);
-            } catch (JsonProcessingException e) {
-                throw new IllegalStateException(e);
-            }
-        }
+    /** Each pod with its boost and its own limit, by name: what a message says of the pods that stay boosted. */
+    public static String describe(List<BoostedPod> boosts) {
+        return boosts.stream().sorted(Comparator.comparing(BoostedPod::getPod)).map(b -> b.getPod() + " at " + describe(b))
+                .collect(Collectors.joining(", "));
+    }
 
-        private String describe() {
-            return to + " CPU instead of its own " + from;
-        }
+    private static String describe(BoostedPod boost) {
+        return boost.getTo() + " CPU instead of its own " + boost.getFrom();
     }
 
     /**
@@ -100,10 +112,10 @@ public final class StartupBoosts {
      *
      * @param request the container's new CPU request, null to leave it (only a Guaranteed pod's request moves with its
      *                limit: a resize may not change the pod's QoS class)
-     * @param record  what a raise records on the pod before it is made; null for a lowering
+     * @param record  what a raise adds to the profile's records once it went through; null for a lowering
      * @param event   what the Event says once the resize went through
      */
-    public record Resize(String namespace, String pod, String container, Quantity limit, Quantity request, BoostRecord record,
+    public record Resize(String namespace, String pod, String container, Quantity limit, Quantity request, BoostedPod record,
             ProfileEvent event) {
 
         /** The strategic merge patch of the pod's resize subresource: the container's CPU and nothing else. */
@@ -115,11 +127,6 @@ public final class StartupBoosts {
             }
             return Map.of("spec", Map.of("containers", List.of(Map.of("name", container, "resources", resources))));
         }
-
-        /** The merge patch of the pod's metadata that records a raise. */
-        public Map<String, Object> recordPatch() {
-            return Map.of("metadata", Map.of("annotations", Map.of(LabelsAndAnnotations.STARTUP_BOOST_ANNOTATION, record.json())));
-        }
     }
 
     /**
@@ -128,10 +135,12 @@ public final class StartupBoosts {
      * @param resizes   the resizes to make, lowerings first, at most {@link #MAX_RESIZES}
      * @param condition the StartupBoost condition, empty when the profile has no boost and no pod runs one (the condition goes)
      * @param recheckAt when the next boost ends or the resizes left over are due, if any
+     * @param boosts    the records once every resize went through
      */
-    public record Verdict(List<Resize> resizes, Optional<BoostCondition> condition, Optional<Instant> recheckAt) {
+    public record Verdict(List<Resize> resizes, Optional<BoostCondition> condition, Optional<Instant> recheckAt, List<BoostedPod> boosts) {
         public Verdict {
             resizes = List.copyOf(resizes);
+            boosts = List.copyOf(boosts);
         }
     }
 
@@ -147,54 +156,41 @@ public final class StartupBoosts {
      * @param template       the tuned container as the Deployment's template has it: its CPU limit is a new pod's
      * @param settingsHash   the settings in force: only their pods, which the template's JVM flags pin to its CPU count, are boosted
      * @param pods           the target's pods
+     * @param boosts         the boosts the last reconcile recorded (status.startupBoosts)
      * @param previous       the StartupBoost condition the last reconcile left, or null
      * @param generation     the profile's generation now
      */
     public record Facts(StartupBoost boost, String notPossible, Container template, String settingsHash, List<Pod> pods,
-            Condition previous, Long generation, Instant now) {
+            List<BoostedPod> boosts, Condition previous, Long generation, Instant now) {
         public Facts {
             pods = List.copyOf(pods);
+            boosts = List.copyOf(boosts);
         }
     }
 
     /**
-     * The condition after the API server refused a resize, or the record before it; nothing else of the decision's boost stands.
-     * It names the pods that stay boosted, as the operator cannot bring them back either. Only a 403 that names pods or
-     * pods/resize is the role's: admission answers 403 too, for a pod on a node it does not know, say.
+     * The condition after the API server refused a resize; nothing else of the decision's boost stands. It names the pods that
+     * stay boosted, as the operator cannot bring them back either. Only a 403 that names pods/resize is the role's: admission
+     * answers 403 too, for a pod on a node it does not know, say.
      *
-     * @param pods      the target's pods as observed
-     * @param performed the resizes that went through before the refusal
+     * @param staying the boosts the pods run once the resizes before the refusal went through
      */
-    public static BoostCondition refused(int code, String message, List<Pod> pods, List<Resize> performed) {
-        List<String> staying = boostedAfter(pods, performed);
+    public static BoostCondition refused(int code, String message, List<BoostedPod> staying) {
         String boosts = staying.isEmpty() ? "so no pod is boosted"
                 : "so no new pod is boosted, and these stay boosted until the operator may resize them again or they are replaced: "
-                        + String.join(", ", staying);
-        return code == 403 && message.contains("resource \"pods")
+                        + describe(staying);
+        return code == 403 && message.contains("pods/resize")
                 ? new BoostCondition(ConditionStatus.FALSE, Reason.RESIZE_FORBIDDEN, "resizing pods is forbidden to the operator, "
-                        + boosts + "; grant it patch on pods and pods/resize (Helm value startupBoost.allowResize); the API server "
-                        + "said: " + message)
+                        + boosts + "; grant it patch on pods/resize (Helm value startupBoost.allowResize); the API server said: "
+                        + message)
                 : new BoostCondition(ConditionStatus.FALSE, Reason.RESIZE_REFUSED, "the API server refused to resize a pod, " + boosts
                         + "; it said: " + message);
     }
 
-    /** The pods that run a boost once these resizes went through, each with its boost and its own limit. */
-    private static List<String> boostedAfter(List<Pod> pods, List<Resize> performed) {
-        Map<String, String> boosted = new TreeMap<>();
-        pods.forEach(pod -> BoostRecord.live(pod).ifPresent(r -> boosted.put(pod.getMetadata().getName(), r.describe())));
-        for (Resize resize : performed) {
-            if (resize.record() == null) {
-                boosted.remove(resize.pod());
-            } else {
-                boosted.put(resize.pod(), resize.record().describe());
-            }
-        }
-        return boosted.entrySet().stream().map(b -> b.getKey() + " at " + b.getValue()).toList();
-    }
-
-    /** Every boost these pods run, taken back to each pod's own limit, as their profile goes (deleted, or no longer watched). */
-    public static List<Resize> takeBack(List<Pod> pods, String why) {
-        return pods.stream().flatMap(pod -> BoostRecord.live(pod).flatMap(r -> PodFacts.of(pod, r.container())).stream())
+    /** Every recorded boost these pods run, taken back to each pod's own limit, as their profile goes (deleted, or no longer watched). */
+    public static List<Resize> takeBack(List<BoostedPod> records, List<Pod> pods, String why) {
+        Map<String, Pod> byName = byName(pods);
+        return live(records, pods).stream().flatMap(b -> PodFacts.of(byName.get(b.getPod()), b.getContainer(), b).stream())
                 .sorted(Comparator.comparing(PodFacts::name)).map(pod -> pod.lowering(why)).toList();
     }
 
@@ -202,8 +198,10 @@ public final class StartupBoosts {
         Steady steady = Steady.of(facts.template());
         String notPossible = facts.boost() == null ? null : facts.notPossible() != null ? facts.notPossible() : steady.whyNot(facts.boost());
         Duration warmUp = facts.boost() == null ? Duration.ZERO : Units.duration(facts.boost().getWarmUp());
-        List<PodFacts> pods = facts.pods().stream().map(p -> PodFacts.of(p, facts.template().getName())).flatMap(Optional::stream)
-                .sorted(Comparator.comparing(PodFacts::name)).toList();
+        List<BoostedPod> live = live(facts.boosts(), facts.pods());
+        Map<String, BoostedPod> boosts = live.stream().collect(Collectors.toMap(BoostedPod::getPod, b -> b));
+        List<PodFacts> pods = facts.pods().stream().map(p -> PodFacts.of(p, facts.template().getName(), boosts.get(p.getMetadata().getName())))
+                .flatMap(Optional::stream).sorted(Comparator.comparing(PodFacts::name)).toList();
 
         List<Resize> lowerings = new ArrayList<>();
         List<String> infeasible = new ArrayList<>();
@@ -229,7 +227,7 @@ public final class StartupBoosts {
             if (pod.resizeProblem(DEFERRED) != null) {
                 deferred.add("pod " + pod.name() + " asked for " + pod.limit() + " CPU: " + pod.resizeProblem(DEFERRED));
             }
-            boosting.add(pod.name() + " at " + pod.boost().describe() + " until " + (pod.readySince() == null ? "Ready + " + facts.boost().getWarmUp() : end));
+            boosting.add(pod.name() + " at " + describe(pod.boost()) + " until " + (pod.readySince() == null ? "Ready + " + facts.boost().getWarmUp() : end));
             recheck = earliest(recheck, end);
         }
 
@@ -244,9 +242,9 @@ public final class StartupBoosts {
                 recheck = facts.now();
             }
             for (PodFacts pod : starting.stream().limit(room).toList()) {
-                Resize raise = pod.raising(boost, facts.boost().getWarmUp());
+                Resize raise = pod.raising(boost, facts.boost().getWarmUp(), facts.now());
                 raisings.add(raise);
-                boosting.add(pod.name() + " at " + raise.record().describe() + " until Ready + " + facts.boost().getWarmUp());
+                boosting.add(pod.name() + " at " + describe(raise.record()) + " until Ready + " + facts.boost().getWarmUp());
                 recheck = earliest(recheck, pod.created().plus(LONGEST_START));
             }
         }
@@ -272,7 +270,7 @@ public final class StartupBoosts {
                         + "that limit: " + String.join(", ", boosting))
                 : new BoostCondition(ConditionStatus.FALSE, Reason.NOT_BOOSTING, "no pod is starting; a new pod gets "
                         + facts.boost().getCpu() + " CPU instead of " + steady.limit() + " until Ready + " + facts.boost().getWarmUp()));
-        return new Verdict(resizes, condition, Optional.ofNullable(recheck));
+        return new Verdict(resizes, condition, Optional.ofNullable(recheck), after(live, resizes));
     }
 
     private static String pods(int count) {
@@ -329,17 +327,17 @@ public final class StartupBoosts {
     }
 
     /**
-     * What a pod says of one container: the one its boost record names while it runs a boost, else the tuned one.
+     * What a pod says of one container: the one its boost's record names while it runs a boost, else the tuned one.
      *
      * @param boost the boost the pod runs, or null
      */
-    private record PodFacts(String namespace, String name, Instant created, boolean scheduled, boolean deleting, String settingsHash,
-            String container, Quantity limit, boolean guaranteed, int restarts, Instant readySince, List<PodCondition> conditions,
-            BoostRecord boost) {
+    private record PodFacts(String namespace, String name, String uid, Instant created, boolean scheduled, boolean deleting,
+            String settingsHash, String container, Quantity limit, boolean guaranteed, int restarts, Instant readySince,
+            List<PodCondition> conditions, BoostedPod boost) {
 
-        static Optional<PodFacts> of(Pod pod, String tunedContainer) {
-            Optional<BoostRecord> boost = BoostRecord.live(pod);
-            String name = boost.map(BoostRecord::container).orElse(tunedContainer);
+        /** @param boost the live record of this pod, or null */
+        static Optional<PodFacts> of(Pod pod, String tunedContainer, BoostedPod boost) {
+            String name = boost == null ? tunedContainer : boost.getContainer();
             Optional<Container> spec = containerOf(pod, name);
             if (spec.isEmpty() || pod.getMetadata().getCreationTimestamp() == null) {
                 return Optional.empty();
@@ -358,10 +356,10 @@ public final class StartupBoosts {
             // Without a reported QoS class, a request equal to the limit is kept equal: that never changes the class.
             boolean guaranteed = qos != null ? "Guaranteed".equals(qos) : request != null && limit != null && cores(request).compareTo(cores(limit)) == 0;
             Map<String, String> annotations = Objects.requireNonNullElse(pod.getMetadata().getAnnotations(), Map.of());
-            return Optional.of(new PodFacts(pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
+            return Optional.of(new PodFacts(pod.getMetadata().getNamespace(), pod.getMetadata().getName(), pod.getMetadata().getUid(),
                     Instant.parse(pod.getMetadata().getCreationTimestamp()), pod.getSpec().getNodeName() != null,
                     pod.getMetadata().getDeletionTimestamp() != null, annotations.get(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION),
-                    name, limit, guaranteed, restarts, readySince, conditions, boost.orElse(null)));
+                    name, limit, guaranteed, restarts, readySince, conditions, boost));
         }
 
         boolean boosted() {
@@ -378,15 +376,16 @@ public final class StartupBoosts {
         }
 
         /** Raises the container to {@code to}, recording its own limit to come back to. */
-        Resize raising(Quantity to, String warmUp) {
-            return new Resize(namespace, name, container, to, guaranteed ? to : null, new BoostRecord(container, limit.toString(), to.toString()),
+        Resize raising(Quantity to, String warmUp, Instant now) {
+            return new Resize(namespace, name, container, to, guaranteed ? to : null,
+                    new BoostedPod(name, uid, container, limit.toString(), to.toString(), now.toString()),
                     new ProfileEvent(false, Reason.STARTUP_BOOST_STARTED, "pod " + name + " raised from its own CPU limit " + limit + " to "
                             + to + " while it starts, until Ready + " + warmUp + "; its JVM keeps the CPU count of " + limit));
         }
 
         /** Brings the container back to the limit its boost record holds, never the template's: that may be another pod's. */
         Resize lowering(String why) {
-            Quantity own = new Quantity(boost.from());
+            Quantity own = new Quantity(boost.getFrom());
             return new Resize(namespace, name, container, own, guaranteed ? own : null, null, new ProfileEvent(false,
                     Reason.STARTUP_BOOST_ENDED, "pod " + name + " back to its own CPU limit " + own + " from " + limit + ": " + why));
         }

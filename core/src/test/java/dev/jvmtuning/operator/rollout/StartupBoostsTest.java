@@ -2,6 +2,7 @@ package dev.jvmtuning.operator.rollout;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jvmtuning.operator.api.v1alpha1.BoostedPod;
 import dev.jvmtuning.operator.api.v1alpha1.StartupBoost;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
@@ -17,12 +18,13 @@ import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -32,6 +34,8 @@ class StartupBoostsTest {
     private static final Instant NOW = Instant.parse("2026-11-26T10:00:00Z");
     private static final String HASH = "abc123";
     private static final Container TEMPLATE = container("500m", "500m");
+    /** The profile's status.startupBoosts: the records of the pods built boosted, by name. */
+    private static final Map<String, BoostedPod> RECORDS = new LinkedHashMap<>();
 
     enum Action { RAISE, LOWER, NONE }
 
@@ -47,7 +51,7 @@ class StartupBoostsTest {
         boolean scheduled = true;
         boolean deleting;
         String qos;
-        /** The CPU limit the operator's boost record says the pod had before the boost; null for no record. */
+        /** The CPU limit the profile's record says the pod had before the boost; null for no record. */
         String ownLimit;
         final List<PodCondition> resize = new ArrayList<>();
 
@@ -59,24 +63,32 @@ class StartupBoostsTest {
         }
 
         Pod build() {
-            Map<String, String> annotations = new HashMap<>();
-            if (hash != null) {
-                annotations.put(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION, hash);
-            }
             if (ownLimit != null) {
-                annotations.put(LabelsAndAnnotations.STARTUP_BOOST_ANNOTATION,
-                        "{\"container\":\"app\",\"from\":\"" + ownLimit + "\",\"to\":\"" + limit + "\"}");
+                RECORDS.put(name, new BoostedPod(name, uid(name), "app", ownLimit, limit, created.toString()));
             }
             List<PodCondition> conditions = new ArrayList<>(resize);
             conditions.add(new PodConditionBuilder().withType("Ready").withStatus(readySince == null ? "False" : "True")
                     .withLastTransitionTime((readySince == null ? created : readySince).toString()).build());
-            return new PodBuilder().withNewMetadata().withName(name).withNamespace("shop").withCreationTimestamp(created.toString())
-                    .withDeletionTimestamp(deleting ? NOW.toString() : null)
-                    .withAnnotations(annotations).endMetadata()
+            return new PodBuilder().withNewMetadata().withName(name).withUid(uid(name)).withNamespace("shop")
+                    .withCreationTimestamp(created.toString()).withDeletionTimestamp(deleting ? NOW.toString() : null)
+                    .withAnnotations(hash == null ? Map.of() : Map.of(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION, hash)).endMetadata()
                     .withNewSpec().withNodeName(scheduled ? "node-1" : null).withContainers(container(limit, request)).endSpec()
                     .withNewStatus().withQosClass(qos).withConditions(conditions).addNewContainerStatus().withName("app")
                     .withRestartCount(restarts).endContainerStatus().endStatus().build();
         }
+    }
+
+    private static String uid(String pod) {
+        return pod + "-uid";
+    }
+
+    @BeforeEach
+    void noRecords() {
+        RECORDS.clear();
+    }
+
+    private static List<BoostedPod> records() {
+        return List.copyOf(RECORDS.values());
     }
 
     private static Container container(String limit, String request) {
@@ -102,11 +114,22 @@ class StartupBoostsTest {
     }
 
     private static StartupBoosts.Verdict judge(StartupBoost boost, String notPossible, Container template, Condition previous, Pod... pods) {
-        return StartupBoosts.judge(new StartupBoosts.Facts(boost, notPossible, template, HASH, List.of(pods), previous, 3L, NOW));
+        return StartupBoosts.judge(new StartupBoosts.Facts(boost, notPossible, template, HASH, List.of(pods), records(), previous,
+                3L, NOW));
     }
 
     private static Pod pod(UnaryOperator<PodSpec> pod) {
         return pod.apply(new PodSpec()).build();
+    }
+
+    /** A pod the operator boosted, Ready and past its warm-up: due to come back. */
+    private static Pod warmBoosted(String name) {
+        return pod(p -> {
+            p.name = name;
+            p.boosted();
+            p.readySince = NOW.minusSeconds(120);
+            return p;
+        });
     }
 
     private static StartupBoosts.Verdict judge(UnaryOperator<PodSpec> pod) {
@@ -374,13 +397,33 @@ class StartupBoostsTest {
         }));
 
         assertThat(verdict.resizes()).singleElement().satisfies(r -> {
-            assertThat(r.record()).isEqualTo(new StartupBoosts.BoostRecord("app", "1", "2"));
-            assertThat(r.recordPatch()).isEqualTo(Map.of("metadata", Map.of("annotations", Map.of(
-                    LabelsAndAnnotations.STARTUP_BOOST_ANNOTATION, "{\"container\":\"app\",\"from\":\"1\",\"to\":\"2\"}"))));
+            assertThat(r.record()).isEqualTo(new BoostedPod("orders-1", "orders-1-uid", "app", "1", "2", NOW.toString()));
             assertThat(r.event().message()).startsWith("pod orders-1 raised from its own CPU limit 1 to 2");
         });
         assertThat(verdict.condition()).hasValueSatisfying(c -> assertThat(c.message())
                 .endsWith(": orders-1 at 2 CPU instead of its own 1 until Ready + 1m"));
+        assertThat(verdict.boosts()).as("recorded once the resize goes through").containsExactly(verdict.resizes().get(0).record());
+    }
+
+    @Test
+    void aLoweringTakesItsPodOutOfTheRecordsAndAGonePodLeavesThem() {
+        Pod warm = warmBoosted("warm");
+        Pod starting = pod(p -> {
+            p.name = "starting";
+            p.boosted();
+            return p;
+        });
+        pod(p -> {
+            p.name = "gone";
+            return p.boosted();
+        });
+
+        StartupBoosts.Verdict verdict = judge(boost("2"), null, TEMPLATE, null, warm, starting);
+
+        assertThat(verdict.resizes()).extracting(StartupBoosts.Resize::pod).containsExactly("warm");
+        assertThat(verdict.boosts()).containsExactly(RECORDS.get("starting"));
+        assertThat(StartupBoosts.after(StartupBoosts.live(records(), List.of(warm, starting)), List.of()))
+                .as("the lowering refused: the record stays").containsExactly(RECORDS.get("warm"), RECORDS.get("starting"));
     }
 
     @Test
@@ -393,25 +436,34 @@ class StartupBoostsTest {
     }
 
     static Stream<Arguments> notABoost() {
+        BoostedPod record = new BoostedPod("orders-1", "orders-1-uid", "app", "500m", "2", NOW.toString());
         return Stream.of(
-                Arguments.of("a record whose resize did not go through", "{\"container\":\"app\",\"from\":\"500m\",\"to\":\"2\"}", "500m"),
-                Arguments.of("a boost another resizer changed since", "{\"container\":\"app\",\"from\":\"500m\",\"to\":\"2\"}", "3"),
-                Arguments.of("a record of another container", "{\"container\":\"sidecar\",\"from\":\"500m\",\"to\":\"2\"}", "2"),
-                Arguments.of("a record edited into something else", "{\"container\":\"app\",\"from\":\"lots\",\"to\":\"2\"}", "2"),
-                Arguments.of("a record that is no JSON", "500m", "2"));
+                Arguments.of("a record whose pod is back at its own limit", record, "500m"),
+                Arguments.of("a boost another resizer changed since", record, "3"),
+                Arguments.of("a record of a pod replaced under the same name",
+                        new BoostedPod("orders-1", "earlier-uid", "app", "500m", "2", NOW.toString()), "2"),
+                Arguments.of("a record of a pod not observed", new BoostedPod("orders-0", "orders-0-uid", "app", "500m", "2",
+                        NOW.toString()), "2"),
+                Arguments.of("a record of another container", new BoostedPod("orders-1", "orders-1-uid", "sidecar", "500m", "2",
+                        NOW.toString()), "2"),
+                Arguments.of("a record edited into something else", new BoostedPod("orders-1", "orders-1-uid", "app", "lots", "2",
+                        NOW.toString()), "2"));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource
-    void notABoost(String name, String record, String limit) {
-        Pod pod = new PodBuilder(pod(p -> {
+    void notABoost(String name, BoostedPod record, String limit) {
+        Pod pod = pod(p -> {
             p.limit = limit;
             p.readySince = NOW.minusSeconds(3600);
             return p;
-        })).editMetadata().addToAnnotations(LabelsAndAnnotations.STARTUP_BOOST_ANNOTATION, record).endMetadata().build();
+        });
+        RECORDS.put(record.getPod(), record);
 
-        assertThat(judge(null, null, TEMPLATE, null, pod).resizes()).isEmpty();
-        assertThat(StartupBoosts.takeBack(List.of(pod), "the profile was deleted")).isEmpty();
+        StartupBoosts.Verdict verdict = judge(null, null, TEMPLATE, null, pod);
+        assertThat(verdict.resizes()).isEmpty();
+        assertThat(verdict.boosts()).as("dropped").isEmpty();
+        assertThat(StartupBoosts.takeBack(records(), List.of(pod), "the profile was deleted")).isEmpty();
     }
 
     @Test
@@ -428,7 +480,7 @@ class StartupBoostsTest {
             return p;
         });
 
-        assertThat(StartupBoosts.takeBack(List.of(boosted, another), "the profile was deleted")).singleElement().satisfies(r -> {
+        assertThat(StartupBoosts.takeBack(records(), List.of(boosted, another), "the profile was deleted")).singleElement().satisfies(r -> {
             assertThat(r.pod()).isEqualTo("orders-1");
             assertThat(r.limit()).isEqualTo(new Quantity("1"));
             assertThat(r.event().message()).isEqualTo("pod orders-1 back to its own CPU limit 1 from 2: the profile was deleted");
@@ -454,12 +506,7 @@ class StartupBoostsTest {
             p.name = "starting-" + (10 + i);
             return p;
         })).toList());
-        pods.add(pod(p -> {
-            p.name = "warm";
-            p.boosted();
-            p.readySince = NOW.minusSeconds(120);
-            return p;
-        }));
+        pods.add(warmBoosted("warm"));
 
         StartupBoosts.Verdict verdict = judge(boost("2"), null, TEMPLATE, null, pods.toArray(Pod[]::new));
 
@@ -472,33 +519,20 @@ class StartupBoostsTest {
     @Test
     void aRefusalSaysWhichPermissionIsMissing() {
         assertThat(StartupBoosts.refused(403, "pods \"orders-1\" is forbidden: User \"system:serviceaccount:jto:jto\" cannot patch "
-                + "resource \"pods/resize\" in API group \"\" in the namespace \"shop\"", List.of(), List.of())).satisfies(c -> {
+                + "resource \"pods/resize\" in API group \"\" in the namespace \"shop\"", List.of())).satisfies(c -> {
             assertThat(c.reason()).isEqualTo(Reason.RESIZE_FORBIDDEN);
-            assertThat(c.message()).contains("patch on pods and pods/resize", "so no pod is boosted", "is forbidden");
+            assertThat(c.message()).contains("patch on pods/resize", "so no pod is boosted", "is forbidden");
         });
-        assertThat(StartupBoosts.refused(403, "pods \"orders-1\" is forbidden: User \"system:serviceaccount:jto:jto\" cannot patch "
-                + "resource \"pods\" in API group \"\" in the namespace \"shop\"", List.of(), List.of()).reason())
-                .as("the record's write").isEqualTo(Reason.RESIZE_FORBIDDEN);
-        assertThat(StartupBoosts.refused(404, "the server could not find the requested resource", List.of(), List.of()).reason())
+        assertThat(StartupBoosts.refused(404, "the server could not find the requested resource", List.of()).reason())
                 .isEqualTo(Reason.RESIZE_REFUSED);
-        assertThat(StartupBoosts.refused(403, "pods \"orders-1\" is forbidden: node \"node-1\" not found", List.of(), List.of()).reason())
+        assertThat(StartupBoosts.refused(403, "pods \"orders-1\" is forbidden: node \"node-1\" not found", List.of()).reason())
                 .as("admission's 403 is not the role's").isEqualTo(Reason.RESIZE_REFUSED);
     }
 
     @Test
     void aRefusalNamesThePodsThatStayBoosted() {
-        Pod refusedLowering = pod(p -> {
-            p.name = "orders-a";
-            p.boosted();
-            p.readySince = NOW.minusSeconds(120);
-            return p;
-        });
-        Pod lowered = pod(p -> {
-            p.name = "orders-b";
-            p.boosted();
-            p.readySince = NOW.minusSeconds(120);
-            return p;
-        });
+        Pod refusedLowering = warmBoosted("orders-a");
+        Pod lowered = warmBoosted("orders-b");
         Pod raised = pod(p -> {
             p.name = "orders-c";
             return p;
@@ -506,8 +540,8 @@ class StartupBoostsTest {
         List<StartupBoosts.Resize> resizes = judge(boost("2"), null, TEMPLATE, null, refusedLowering, lowered, raised).resizes();
         assertThat(resizes).extracting(StartupBoosts.Resize::pod).containsExactly("orders-a", "orders-b", "orders-c");
 
-        StartupBoosts.BoostCondition refused = StartupBoosts.refused(403, "cannot patch resource \"pods/resize\"",
-                List.of(refusedLowering, lowered, raised), List.of(resizes.get(1), resizes.get(2)));
+        StartupBoosts.BoostCondition refused = StartupBoosts.refused(403, "cannot patch resource \"pods/resize\"", StartupBoosts.after(
+                StartupBoosts.live(records(), List.of(refusedLowering, lowered, raised)), List.of(resizes.get(1), resizes.get(2))));
 
         assertThat(refused.message()).contains("so no new pod is boosted, and these stay boosted until the operator may resize them "
                 + "again or they are replaced: orders-a at 2 CPU instead of its own 500m, orders-c at 2 CPU instead of its own 500m;");

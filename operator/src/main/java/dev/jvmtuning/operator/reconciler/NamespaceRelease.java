@@ -1,14 +1,13 @@
 package dev.jvmtuning.operator.reconciler;
 
+import dev.jvmtuning.operator.api.v1alpha1.BoostedPod;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
-import dev.jvmtuning.operator.decision.Conditions;
 import dev.jvmtuning.operator.decision.Observation;
 import dev.jvmtuning.operator.deployment.TargetPods;
-import dev.jvmtuning.operator.model.ConditionType;
-import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.render.DeploymentTuning;
+import dev.jvmtuning.operator.rollout.StartupBoosts;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -117,23 +116,24 @@ final class NamespaceRelease implements Runnable {
     }
 
     /**
-     * The boosts on the target's pods taken back, as a delete would, with their own Events (a refusal names the pods that stay
-     * boosted); what the release's Event adds when the operator may not even read the pods of a profile that boosts.
+     * The boosts the profile recorded taken back, as a delete would, with their own Events (a refusal names the pods that stay
+     * boosted); what the release's Event adds when the operator may not even read the pods.
      */
     private String takeBackBoosts(TuningProfile profile) {
+        List<BoostedPod> records = Observation.previousStatus(profile).getStartupBoosts();
+        if (records.isEmpty()) {
+            return "";
+        }
         String target = Observation.targetName(profile);
         try {
             List<Pod> pods = client.pods().inNamespace(profile.getMetadata().getNamespace()).list().getItems().stream()
                     .filter(pod -> TargetPods.deploymentName(pod).filter(target::equals).isPresent()).toList();
-            new EventRecorder(client).record(profile, PodResizes.takeBack(client, pods, "namespace " + profile.getMetadata().getNamespace()
-                    + " is no longer watched by the operator"));
+            new EventRecorder(client).record(profile, PodResizes.takeBack(client, profile, pods, "namespace "
+                    + profile.getMetadata().getNamespace() + " is no longer watched by the operator"));
             return "";
         } catch (KubernetesClientException e) {
-            boolean boosts = profile.getSpec().getStartupBoost() != null || (profile.getStatus() != null
-                    && Conditions.find(profile.getStatus().getConditions(), ConditionType.STARTUP_BOOST).isPresent());
-            return boosts ? "; pods it boosted keep their boost until they are replaced, as it may not read them any more ("
-                    + TargetWrites.refusal(e) + "): annotation " + LabelsAndAnnotations.STARTUP_BOOST_ANNOTATION
-                    + " names each one's own CPU limit" : "";
+            return "; pods it boosted keep their boost until they are replaced, as it may not read them any more ("
+                    + TargetWrites.refusal(e) + "): " + StartupBoosts.describe(records);
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.jvmtuning.operator.reconciler;
 
+import dev.jvmtuning.operator.api.v1alpha1.BoostedPod;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.decision.Decide;
 import dev.jvmtuning.operator.decision.Observation;
 import dev.jvmtuning.operator.model.ProfileEvent;
@@ -8,7 +10,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.PodResource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -20,8 +21,8 @@ import org.jboss.logging.Logger;
 
 /**
  * Carries out pod resizes (spec.startupBoost) through the pods' {@code resize} subresource, the only way a running pod's CPU
- * changes in place. A raise first records the boost in the pod's metadata, which the resize subresource does not keep: those
- * are the operator's only writes to pods. The first refusal stops the rest.
+ * changes in place, and the only pod write the operator makes: the boosts are recorded in the profile's status. The first
+ * refusal stops the rest.
  */
 final class PodResizes {
     static final String SUBRESOURCE = "resize";
@@ -42,23 +43,21 @@ final class PodResizes {
     }
 
     /**
-     * Every boost these pods run taken back as their profile goes, before the template is restored: that rollout may never
-     * replace them (a new pod that finds no node). The Events say which pods came back and which stay boosted.
+     * Every boost the profile recorded for these pods taken back as it goes, before the template is restored: that rollout may
+     * never replace them (a new pod that finds no node). The Events say which pods came back and which stay boosted.
      */
-    static List<ProfileEvent> takeBack(KubernetesClient client, List<Pod> pods, String why) {
-        Outcome outcome = resize(client, StartupBoosts.takeBack(pods, why));
-        return Decide.boostsTakenBack(pods, outcome.performed(), outcome.refusal());
+    static List<ProfileEvent> takeBack(KubernetesClient client, TuningProfile profile, List<Pod> pods, String why) {
+        List<BoostedPod> records = Observation.previousStatus(profile).getStartupBoosts();
+        Outcome outcome = resize(client, StartupBoosts.takeBack(records, pods, why));
+        return Decide.boostsTakenBack(records, pods, outcome.performed(), outcome.refusal());
     }
 
     static Outcome resize(KubernetesClient client, List<StartupBoosts.Resize> resizes) {
         List<StartupBoosts.Resize> performed = new ArrayList<>();
         for (StartupBoosts.Resize resize : resizes) {
-            PodResource pod = client.pods().inNamespace(resize.namespace()).withName(resize.pod());
             try {
-                if (resize.record() != null) {
-                    pod.patch(PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(resize.recordPatch()));
-                }
-                pod.subresource(SUBRESOURCE).patch(PatchContext.of(PatchType.STRATEGIC_MERGE), Serialization.asJson(resize.patch()));
+                client.pods().inNamespace(resize.namespace()).withName(resize.pod()).subresource(SUBRESOURCE)
+                        .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), Serialization.asJson(resize.patch()));
                 LOG.infof("resized pod %s/%s: %s", resize.namespace(), resize.pod(), resize.event().message());
                 performed.add(resize);
             } catch (KubernetesClientException e) {

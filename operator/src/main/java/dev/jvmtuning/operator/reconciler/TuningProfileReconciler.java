@@ -171,7 +171,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
     @Override
     public DeleteControl cleanup(TuningProfile profile, Context<TuningProfile> context) {
         Optional<Deployment> target = context.getSecondaryResource(Deployment.class);
-        new EventRecorder(context.getClient()).record(profile, PodResizes.takeBack(context.getClient(),
+        new EventRecorder(context.getClient()).record(profile, PodResizes.takeBack(context.getClient(), profile,
                 target.map(watches::podsOf).orElse(List.of()), "the profile was deleted"));
         new TargetWrites(context).perform(Decide.cleanup(profile, target, List.copyOf(context.getSecondaryResources(ConfigMap.class))));
         watches.forget(profile);

@@ -3,6 +3,7 @@ package dev.jvmtuning.operator.reconciler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.jvmtuning.operator.api.v1alpha1.BoostedPod;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.model.ProfileEvent;
@@ -14,6 +15,7 @@ import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
 import dev.jvmtuning.operator.testing.StartsProcesses;
 import dev.jvmtuning.operator.testing.TestSettings;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -23,6 +25,7 @@ import io.javaoperatorsdk.operator.Operator;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -88,12 +91,19 @@ class NamespaceReleaseTest {
         } finally {
             first.stop();
         }
-        // The operator boosted a pod of the dropped namespace before it stopped: placed on a node, its record written, its CPU raised.
-        String pod = client.pods().inNamespace(b).list().getItems().stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null)
-                .findFirst().orElseThrow().getMetadata().getName();
+        // The operator boosted a pod of the dropped namespace before it stopped: placed on a node, its CPU raised, the boost
+        // recorded in the profile's status.
+        Pod started = client.pods().inNamespace(b).list().getItems().stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                .findFirst().orElseThrow();
+        String pod = started.getMetadata().getName();
+        BoostedPod record = new BoostedPod(pod, started.getMetadata().getUid(), "app", "500m", "2", Instant.now().toString());
         new FakeKubelet(client).place(b, pod);
-        PodResizes.resize(client, List.of(new StartupBoosts.Resize(b, pod, "app", new Quantity("2"), null,
-                new StartupBoosts.BoostRecord("app", "500m", "2"), new ProfileEvent(false, Reason.STARTUP_BOOST_STARTED, "raised"))));
+        PodResizes.resize(client, List.of(new StartupBoosts.Resize(b, pod, "app", new Quantity("2"), null, record,
+                new ProfileEvent(false, Reason.STARTUP_BOOST_STARTED, "raised"))));
+        client.resources(TuningProfile.class).inNamespace(b).withName("svc").editStatus(p -> {
+            p.getStatus().setStartupBoosts(List.of(record));
+            return p;
+        });
 
         Operator second = operator(controlPlane, own, a);
         try {

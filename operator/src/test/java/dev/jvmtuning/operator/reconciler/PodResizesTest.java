@@ -2,6 +2,7 @@ package dev.jvmtuning.operator.reconciler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jvmtuning.operator.api.v1alpha1.BoostedPod;
 import dev.jvmtuning.operator.api.v1alpha1.StartupBoost;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
@@ -31,8 +32,6 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Instant;
 import java.util.List;
@@ -42,9 +41,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The boost's pod writes against a real kube-apiserver: the record and the resize it accepts of a Guaranteed pod, and what
- * a role without them makes of a boost and of a boosted pod. There is no kubelet: the pod's spec changes, its containers'
- * actual CPU is untested here.
+ * The resize patch against a real kube-apiserver: what it accepts of a Guaranteed pod, and what a role with or without
+ * pods/resize makes of a boost and of a boosted pod. There is no kubelet: the pod's spec changes, its containers' actual CPU
+ * is untested here.
  */
 @StartsProcesses
 class PodResizesTest {
@@ -73,9 +72,11 @@ class PodResizesTest {
         StartupBoost boost = new StartupBoost();
         boost.setCpu("2");
         StartupBoosts.Verdict verdict = StartupBoosts.judge(new StartupBoosts.Facts(boost, null, pod.getSpec().getContainers().get(0), HASH,
-                List.of(pod), null, 1L, seen.now()));
+                List.of(pod), List.of(), null, 1L, seen.now()));
         assertThat(verdict.resizes()).as("a Guaranteed pod of the settings in force, starting").hasSize(1);
-        return new Decide.Decision(List.of(), verdict.resizes(), new TuningProfileStatus(),
+        TuningProfileStatus status = new TuningProfileStatus();
+        status.setStartupBoosts(verdict.boosts());
+        return new Decide.Decision(List.of(), verdict.resizes(), status,
                 verdict.resizes().stream().map(StartupBoosts.Resize::event).toList(), verdict.recheckAt());
     }
 
@@ -91,12 +92,15 @@ class PodResizesTest {
         return (kind.equals("limits") ? resources.getLimits() : resources.getRequests()).get("cpu");
     }
 
-    private static String record(Pod pod) {
-        return pod.getMetadata().getAnnotations().get(LabelsAndAnnotations.STARTUP_BOOST_ANNOTATION);
+    /** The profile as its status keeps the boosts this decision recorded. */
+    private static TuningProfile recording(Observation seen, Decide.Decision decision) {
+        TuningProfile profile = Serialization.clone(seen.profile());
+        profile.setStatus(decision.status());
+        return profile;
     }
 
     @Test
-    void theApiServerTakesTheRecordTheRaiseAndTheLoweringOfAGuaranteedPodsCpu() {
+    void theApiServerTakesTheRaiseAndTheLoweringOfAGuaranteedPodsCpu() {
         String namespace = controlPlane.newNamespace("resize");
         Pod pod = startingPod(namespace);
         Observation seen = observation(namespace);
@@ -106,9 +110,15 @@ class PodResizesTest {
         Pod raised = admin.pods().inNamespace(namespace).withName("orders-1").get();
         assertThat(cpu(raised, "limits")).isEqualTo(new Quantity("2"));
         assertThat(cpu(raised, "requests")).as("a Guaranteed pod stays Guaranteed").isEqualTo(new Quantity("2"));
-        assertThat(record(raised)).isEqualTo("{\"container\":\"app\",\"from\":\"500m\",\"to\":\"2\"}");
+        List<BoostedPod> records = decision.status().getStartupBoosts();
+        assertThat(records).singleElement().satisfies(r -> {
+            assertThat(r.getUid()).isEqualTo(pod.getMetadata().getUid());
+            assertThat(r.getFrom()).isEqualTo("500m");
+            assertThat(r.getTo()).isEqualTo("2");
+        });
+        assertThat(raised.getMetadata().getAnnotations()).as("the pod's own metadata untouched").isEqualTo(pod.getMetadata().getAnnotations());
 
-        StartupBoosts.Resize lower = StartupBoosts.takeBack(List.of(raised), "back").get(0);
+        StartupBoosts.Resize lower = StartupBoosts.takeBack(records, List.of(raised), "back").get(0);
         StartupBoosts.Resize gone = new StartupBoosts.Resize(namespace, "orders-0", "app", new Quantity("500m"), null, null,
                 new ProfileEvent(false, Reason.STARTUP_BOOST_ENDED, "gone"));
         Decide.Decision lowered = PodResizes.perform(admin, seen, new Decide.Decision(List.of(), List.of(gone, lower),
@@ -118,22 +128,8 @@ class PodResizesTest {
         Pod back = admin.pods().inNamespace(namespace).withName("orders-1").get();
         assertThat(cpu(back, "limits")).isEqualTo(new Quantity("500m"));
         assertThat(cpu(back, "requests")).isEqualTo(new Quantity("500m"));
-        assertThat(StartupBoosts.takeBack(List.of(back), "back")).as("a record whose pod is back at its own limit is no boost").isEmpty();
-    }
-
-    @Test
-    void theResizeSubresourceKeepsNoMetadataSoTheRecordIsAWriteOfItsOwn() {
-        String namespace = controlPlane.newNamespace("resize");
-        startingPod(namespace);
-
-        Pod resized = admin.pods().inNamespace(namespace).withName("orders-1").subresource(PodResizes.SUBRESOURCE).patch(
-                PatchContext.of(PatchType.STRATEGIC_MERGE), Serialization.asJson(Map.of(
-                        "metadata", Map.of("annotations", Map.of(LabelsAndAnnotations.STARTUP_BOOST_ANNOTATION, "recorded")),
-                        "spec", Map.of("containers", List.of(Map.of("name", "app", "resources", Map.of("limits", Map.of("cpu", "2"),
-                                "requests", Map.of("cpu", "2"))))))));
-
-        assertThat(cpu(resized, "limits")).isEqualTo(new Quantity("2"));
-        assertThat(record(admin.pods().inNamespace(namespace).withName("orders-1").get())).as("dropped without a word").isNull();
+        assertThat(StartupBoosts.takeBack(records, List.of(back), "back")).as("a record whose pod is back at its own limit is no boost")
+                .isEmpty();
     }
 
     /** A client of a service account whose role has the chart's read rules for pods and {@code writes} besides. */
@@ -167,35 +163,32 @@ class PodResizesTest {
     }
 
     @Test
-    void withoutTheChartsPodWritesTheProfileSaysResizeForbiddenAndThePodIsUntouched() {
+    void theChartsOnlyPodWriteIsEnoughForABoost() {
         String namespace = controlPlane.newNamespace("resize");
 
-        // The chart's rules for pods without its boost's rules (Helm value startupBoost.allowResize=false).
+        Decide.Decision boosted = boostWith(namespace, patch("pods/resize"));
+
+        assertThat(boosted.resizes()).hasSize(1);
+        assertThat(boosted.status().getStartupBoosts()).extracting(BoostedPod::getPod).containsExactly("orders-1");
+        assertThat(cpu(admin.pods().inNamespace(namespace).withName("orders-1").get(), "limits")).isEqualTo(new Quantity("2"));
+    }
+
+    @Test
+    void withoutPatchOnPodsResizeTheProfileSaysResizeForbiddenAndThePodIsUntouched() {
+        String namespace = controlPlane.newNamespace("resize");
+
+        // The chart's rules for pods without its pods/resize rule (Helm value startupBoost.allowResize=false).
         Decide.Decision refused = boostWith(namespace);
 
         assertThat(refused.resizes()).isEmpty();
         assertThat(startupBoost(refused)).satisfies(c -> {
             assertThat(c.getStatus()).isEqualTo("False");
             assertThat(c.getReason()).isEqualTo("ResizeForbidden");
-            assertThat(c.getMessage()).contains("so no pod is boosted", "cannot patch resource \"pods\"");
+            assertThat(c.getMessage()).contains("so no pod is boosted", "cannot patch resource \"pods/resize\"");
         });
         assertThat(refused.events()).extracting(ProfileEvent::reason).containsExactly(Reason.RESIZE_FORBIDDEN);
-        Pod untouched = admin.pods().inNamespace(namespace).withName("orders-1").get();
-        assertThat(cpu(untouched, "limits")).isEqualTo(new Quantity("500m"));
-        assertThat(record(untouched)).isNull();
-    }
-
-    @Test
-    void aRecordWhoseResizeIsRefusedIsNoBoost() {
-        String namespace = controlPlane.newNamespace("resize");
-
-        Decide.Decision refused = boostWith(namespace, patch("pods"));
-
-        assertThat(startupBoost(refused).getMessage()).contains("so no pod is boosted", "cannot patch resource \"pods/resize\"");
-        Pod recorded = admin.pods().inNamespace(namespace).withName("orders-1").get();
-        assertThat(record(recorded)).isNotNull();
-        assertThat(cpu(recorded, "limits")).isEqualTo(new Quantity("500m"));
-        assertThat(StartupBoosts.takeBack(List.of(recorded), "back")).isEmpty();
+        assertThat(refused.status().getStartupBoosts()).as("a refused raise records nothing").isEmpty();
+        assertThat(cpu(admin.pods().inNamespace(namespace).withName("orders-1").get(), "limits")).isEqualTo(new Quantity("500m"));
     }
 
     @Test
@@ -203,13 +196,13 @@ class PodResizesTest {
         String namespace = controlPlane.newNamespace("resize");
         Pod pod = startingPod(namespace);
         Observation seen = observation(namespace);
-        PodResizes.perform(admin, seen, boost(seen, pod));
+        TuningProfile profile = recording(seen, PodResizes.perform(admin, seen, boost(seen, pod)));
         List<Pod> boosted = List.of(admin.pods().inNamespace(namespace).withName("orders-1").get());
 
         List<ProfileEvent> events;
         // The role after the Helm value startupBoost.allowResize went false, or the profile's namespace left the watch list.
         try (KubernetesClient operator = operatorWith(namespace)) {
-            events = PodResizes.takeBack(operator, boosted, "back");
+            events = PodResizes.takeBack(operator, profile, boosted, "back");
         }
 
         assertThat(events).singleElement().satisfies(e -> {
@@ -218,7 +211,7 @@ class PodResizesTest {
                     + "orders-1 at 2 CPU instead of its own 500m");
         });
         assertThat(cpu(admin.pods().inNamespace(namespace).withName("orders-1").get(), "limits")).isEqualTo(new Quantity("2"));
-        assertThat(PodResizes.takeBack(admin, boosted, "back")).extracting(ProfileEvent::reason).containsExactly(Reason.STARTUP_BOOST_ENDED);
+        assertThat(PodResizes.takeBack(admin, profile, boosted, "back")).extracting(ProfileEvent::reason).containsExactly(Reason.STARTUP_BOOST_ENDED);
         assertThat(cpu(admin.pods().inNamespace(namespace).withName("orders-1").get(), "limits")).isEqualTo(new Quantity("500m"));
     }
 

@@ -9,10 +9,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
-import dev.jvmtuning.operator.model.ProfileEvent;
-import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.render.TuningConfigMap;
-import dev.jvmtuning.operator.rollout.StartupBoosts;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.RunningOperator;
@@ -241,11 +238,16 @@ class TuningProfileReconcilerTest {
         String hash = settingsHash(awaitRollout("boosted"));
         String pod = client.pods().inNamespace(namespace).list().getItems().stream().filter(p -> hash.equals(podHash(p))
                 && p.getMetadata().getDeletionTimestamp() == null).findFirst().orElseThrow().getMetadata().getName();
-        // The operator's boost of a starting pod, made here: this control plane has no scheduler to place one on a node.
-        new FakeKubelet(client).place(namespace, pod);
-        PodResizes.resize(client, List.of(new StartupBoosts.Resize(namespace, pod, "app", new Quantity("2"), new Quantity("2"),
-                new StartupBoosts.BoostRecord("app", "500m", "2"), new ProfileEvent(false, Reason.STARTUP_BOOST_STARTED, "raised"))));
+        // This control plane has no scheduler or kubelet: the pod is placed on a node and reported starting here.
+        new FakeKubelet(client).starting(namespace, pod);
         awaitCondition("boosted", "StartupBoost", "True", "Boosting");
+        assertThat(profile("boosted").getStatus().getStartupBoosts()).singleElement().satisfies(b -> {
+            assertThat(b.getPod()).isEqualTo(pod);
+            assertThat(b.getFrom()).isEqualTo("500m");
+            assertThat(b.getTo()).isEqualTo("2");
+        });
+        assertThat(client.pods().inNamespace(namespace).withName(pod).get().getSpec().getContainers().get(0).getResources().getLimits()
+                .get("cpu")).isEqualTo(new Quantity("2"));
 
         client.resources(TuningProfile.class).inNamespace(namespace).withName("boosted").delete();
         await().atMost(TIMEOUT).untilAsserted(() -> assertThat(profile("boosted")).isNull());

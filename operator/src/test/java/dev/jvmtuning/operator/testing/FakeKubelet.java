@@ -60,6 +60,29 @@ public final class FakeKubelet {
                 .withNewTarget().withKind("Node").withName(node()).endTarget().build()).create();
     }
 
+    /** Places the pod on {@link #node()} and reports its containers started but not Ready: a JVM starting. */
+    public void starting(String namespace, String pod) {
+        place(namespace, pod);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                client.pods().inNamespace(namespace).withName(pod).editStatus(p -> {
+                    String now = Instant.now().toString();
+                    PodStatus status = new PodStatusBuilder(p.getStatus()).withConditions(condition("PodScheduled", now),
+                            condition("Initialized", now), notReady("ContainersReady", now), notReady("Ready", now)).build();
+                    status.getContainerStatuses().forEach(c -> c.setReady(false));
+                    p.setStatus(status);
+                    return p;
+                });
+                return;
+            } catch (KubernetesClientException e) {
+                // The controllers update the pod just bound as well: read it again and retry.
+                if (e.getCode() != HttpURLConnection.HTTP_CONFLICT || attempt == 5) {
+                    throw e;
+                }
+            }
+        }
+    }
+
     /** Marks every pod of the namespace Ready that is not yet; returns how many it marked. */
     public int markPodsReady(String namespace) {
         return markPodsReady(namespace, pod -> POD_IP);

@@ -1,5 +1,6 @@
 package dev.jvmtuning.operator.decision;
 
+import dev.jvmtuning.operator.api.v1alpha1.BoostedPod;
 import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
 import dev.jvmtuning.operator.api.v1alpha1.Metrics;
 import dev.jvmtuning.operator.api.v1alpha1.Mode;
@@ -34,6 +35,7 @@ import dev.jvmtuning.operator.rollout.StartupBoosts;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -110,20 +112,21 @@ public final class Decide {
      */
     private static StartupBoosts.Verdict boost(Observation seen, Tuned tuned, StatusBuilder status) {
         if (tuned.userContainer() == null) {
-            status.startupBoost(Optional.empty());
-            return new StartupBoosts.Verdict(List.of(), Optional.empty(), Optional.empty());
+            List<BoostedPod> live = StartupBoosts.live(seen.previousStatus().getStartupBoosts(), seen.pods());
+            status.startupBoost(Optional.empty()).startupBoosts(live);
+            return new StartupBoosts.Verdict(List.of(), Optional.empty(), Optional.empty(), live);
         }
         TuningProfile profile = seen.profile();
         Optional<Condition> applied = Conditions.find(status.build().getConditions(), ConditionType.APPLIED);
-        String notPossible = profile.getSpec().getMode() == Mode.Recommend ? "mode Recommend writes nothing, pods included"
+        String notPossible = profile.getSpec().getMode() == Mode.Recommend ? "mode Recommend writes nothing but to bring boosted pods back"
                 : tuned.settingsHash() == null || applied.filter(c -> ConditionStatus.TRUE.is(c.getStatus())).isEmpty()
                         ? "the settings are not applied" + applied.map(c -> " (Applied is " + c.getStatus() + ", reason " + c.getReason() + ")").orElse("")
                         : null;
         StartupBoosts.Verdict verdict = StartupBoosts.judge(new StartupBoosts.Facts(profile.getSpec().getStartupBoost(), notPossible,
-                tuned.userContainer(), tuned.settingsHash(), seen.pods(),
+                tuned.userContainer(), tuned.settingsHash(), seen.pods(), seen.previousStatus().getStartupBoosts(),
                 Conditions.find(seen.previousStatus().getConditions(), ConditionType.STARTUP_BOOST).orElse(null),
                 profile.getMetadata().getGeneration(), seen.now()));
-        status.startupBoost(verdict.condition());
+        status.startupBoost(verdict.condition()).startupBoosts(verdict.boosts());
         return verdict;
     }
 
@@ -132,20 +135,22 @@ public final class Decide {
     }
 
     /**
-     * The decision as its resizes went: only those made stand, with their Events (a pod deleted meanwhile was not resized).
-     * On a refusal StartupBoost says what the API server said, and nothing else of the decision changes.
+     * The decision as its resizes went: only those made stand, with their Events and records (a pod deleted meanwhile was not
+     * resized). On a refusal StartupBoost says what the API server said, and nothing else of the decision changes.
      *
      * @param performed the decision's resizes that went through
      */
     public static Decision resized(Observation seen, Decision decision, List<StartupBoosts.Resize> performed, Optional<ResizeRefusal> refusal) {
         List<ProfileEvent> unannounced = decision.resizes().stream().filter(r -> !performed.contains(r)).map(StartupBoosts.Resize::event).toList();
+        List<BoostedPod> boosts = StartupBoosts.after(StartupBoosts.live(seen.previousStatus().getStartupBoosts(), seen.pods()), performed);
+        StatusBuilder status = new StatusBuilder(decision.status(), seen.profile().getMetadata().getGeneration(), seen.now().toString())
+                .startupBoosts(boosts);
         if (refusal.isEmpty()) {
-            return new Decision(decision.writes(), performed, decision.status(),
+            return new Decision(decision.writes(), performed, status.build(),
                     decision.events().stream().filter(e -> !unannounced.contains(e)).toList(), decision.recheckAt());
         }
-        StatusBuilder status = new StatusBuilder(decision.status(), seen.profile().getMetadata().getGeneration(), seen.now().toString());
         status.resizeRefused(Conditions.find(seen.previousStatus().getConditions(), ConditionType.STARTUP_BOOST),
-                StartupBoosts.refused(refusal.get().code(), refusal.get().message()));
+                StartupBoosts.refused(refusal.get().code(), refusal.get().message(), boosts));
         TuningProfileStatus after = status.build();
         Stream<ProfileEvent> kept = decision.events().stream().filter(e -> !aboutBoostCondition(e) && !unannounced.contains(e));
         Stream<ProfileEvent> boostCondition = EventPolicy.events(seen.previousStatus(), after).stream().filter(Decide::aboutBoostCondition);
@@ -172,6 +177,19 @@ public final class Decide {
     public static Decision reconcileFailed(TuningProfile profile, Exception failure, Instant now) {
         return noWrites(profile, statusFrom(profile, now).reconcileFailed("reconcile failed: " + failure.getClass().getSimpleName()
                 + (failure.getMessage() == null ? "" : ": " + failure.getMessage())));
+    }
+
+    /**
+     * The Events of the boosts taken back as a profile goes (deleted, or its namespace no longer watched): each pod back, then a
+     * refusal naming the pods that stay boosted.
+     *
+     * @param records the profile's status.startupBoosts
+     */
+    public static List<ProfileEvent> boostsTakenBack(List<BoostedPod> records, List<Pod> pods, List<StartupBoosts.Resize> performed,
+            Optional<ResizeRefusal> refusal) {
+        return Stream.concat(performed.stream().map(StartupBoosts.Resize::event), refusal.map(r -> StartupBoosts.refused(r.code(),
+                r.message(), StartupBoosts.after(StartupBoosts.live(records, pods), performed)))
+                .map(c -> new ProfileEvent(true, c.reason(), c.message())).stream()).toList();
     }
 
     /**

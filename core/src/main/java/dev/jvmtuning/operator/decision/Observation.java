@@ -39,7 +39,7 @@ public record Observation(TuningProfile profile, Optional<Deployment> target, Li
         return previousStatus(profile);
     }
 
-    static TuningProfileStatus previousStatus(TuningProfile profile) {
+    public static TuningProfileStatus previousStatus(TuningProfile profile) {
         return Objects.requireNonNullElseGet(profile.getStatus(), TuningProfileStatus::new);
     }
 

@@ -12,6 +12,7 @@ import static dev.jvmtuning.operator.model.ConditionType.VIRTUAL_THREAD_PINNING;
 
 import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
+import dev.jvmtuning.operator.api.v1alpha1.BoostedPod;
 import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
 import dev.jvmtuning.operator.api.v1alpha1.LastRecommendations;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
@@ -79,6 +80,7 @@ public final class StatusBuilder {
         // A changed profile is a fresh start for the answers to OOM kills (R9b).
         status.setLastOomKill(Objects.equals(generation, previousGeneration) ? previous.getLastOomKill() : answeredInARow(previous.getLastOomKill(), 0));
         status.setAuto(previous.getAuto());
+        status.setStartupBoosts(previous.getStartupBoosts());
     }
 
     /** The settings a failed rollout goes back to, if any ran healthy. */
@@ -393,6 +395,12 @@ public final class StatusBuilder {
     public StatusBuilder startupBoost(Optional<StartupBoosts.BoostCondition> boost) {
         boost.ifPresentOrElse(b -> condition(STARTUP_BOOST, b.status(), b.reason(), b.message()),
                 () -> status.setConditions(Conditions.remove(status.getConditions(), STARTUP_BOOST)));
+        return this;
+    }
+
+    /** The pods raised for spec.startupBoost that still run the boost: the only ones lowered. */
+    public StatusBuilder startupBoosts(List<BoostedPod> boosts) {
+        status.setStartupBoosts(new ArrayList<>(boosts));
         return this;
     }
 

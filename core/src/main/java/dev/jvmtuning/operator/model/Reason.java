@@ -101,20 +101,20 @@ public enum Reason {
     PINNED_TIME_NORMAL("PinnedTimeNormal", "virtual threads pinned their carriers for less than 5% of their time",
             ConditionType.VIRTUAL_THREAD_PINNING),
     // StartupBoost
-    BOOSTING("Boosting", Kind.STATE, "pods are resized above their CPU limit while they start; the message names them, the CPU and "
-            + "until when", ConditionType.STARTUP_BOOST),
-    NOT_BOOSTING("NotBoosting", Kind.STATE, "no pod is starting: every pod runs its own CPU limit, and the next new pod is boosted",
-            ConditionType.STARTUP_BOOST),
-    BOOST_NOT_POSSIBLE("BoostNotPossible", "no pod is boosted: the profile is not applied (mode Recommend, or not Applied), the "
-            + "container has no CPU limit, the boost is not above it, or the container's resizePolicy restarts it for a CPU "
-            + "change; the message says which", ConditionType.STARTUP_BOOST),
+    BOOSTING("Boosting", Kind.STATE, "pods are resized above their own CPU limit while they start; the message names them, the CPU, "
+            + "their own limit and until when", ConditionType.STARTUP_BOOST),
+    NOT_BOOSTING("NotBoosting", Kind.STATE, "no pod is starting: every pod runs its own CPU limit, and the next new pod is boosted; "
+            + "or, without spec.startupBoost, boosted pods are coming back to their own", ConditionType.STARTUP_BOOST),
+    BOOST_NOT_POSSIBLE("BoostNotPossible", "no pod is boosted, and boosted pods come back to their own CPU limit: the profile is "
+            + "not applied (mode Recommend, or not Applied), the container has no CPU limit, the boost is not above it, or the "
+            + "container's resizePolicy restarts it for a CPU change; the message says which", ConditionType.STARTUP_BOOST),
     RESIZE_FORBIDDEN("ResizeForbidden", "the API server refused the resize as forbidden: the operator's role lacks patch on "
-            + "pods/resize (the Helm value startupBoost.allowResize); the message quotes it, and nothing else changes",
+            + "pods/resize (the Helm value startupBoost.allowResize); no new pod is boosted, the message names the pods that stay "
+            + "boosted until it may resize them again or they are replaced and quotes the API server, and nothing else changes",
             ConditionType.STARTUP_BOOST),
     RESIZE_REFUSED("ResizeRefused", "the API server refused the resize for another reason (a cluster without the pods/resize "
-            + "subresource, before Kubernetes 1.33, its admission, or a value it does not take); the message quotes it, and nothing "
-            + "else changes",
-            ConditionType.STARTUP_BOOST),
+            + "subresource, before Kubernetes 1.33, its admission, or a value it does not take); the message names the pods that "
+            + "stay boosted and quotes it, and nothing else changes", ConditionType.STARTUP_BOOST),
     RESIZE_INFEASIBLE("ResizeInfeasible", "the node cannot resize the pod in place (the kubelet says Infeasible, or its resize "
             + "failed): the pod was put back on its own CPU, and no pod is boosted again until the profile changes; the message "
             + "names the pod and quotes the node", ConditionType.STARTUP_BOOST),
@@ -129,12 +129,14 @@ public enum Reason {
             + "fit the limit, a heap set outside the operator that the JVM runs instead of the planned one, or unknown without a reading "
             + "before the kill) and the figures; status.lastOomKill keeps the last one. "
             + "Once per kill"),
-    RELEASED("Released", "the operator no longer watches the profile's namespace: it restored the Deployment's own template "
-            + "(when it still may) and removed its finalizer, so that deleting the profile or the namespace does not wait for it"),
+    RELEASED("Released", "the operator no longer watches the profile's namespace: it took back the boosts of the target's pods and "
+            + "restored the Deployment's own template (when it still may; the message says what stays) and removed its finalizer, so "
+            + "that deleting the profile or the namespace does not wait for it"),
     STARTUP_BOOST_STARTED("StartupBoostStarted", "starting pods were resized in place above their CPU limit (spec.startupBoost): "
             + "the message names them and the CPU, and until when"),
-    STARTUP_BOOST_ENDED("StartupBoostEnded", "boosted pods were resized back to their own CPU limit: Ready and the warm-up passed, "
-            + "the container restarted, the pod took too long to start, or the boost was removed"),
+    STARTUP_BOOST_ENDED("StartupBoostEnded", "boosted pods were resized back to their own CPU limit, as the profile's "
+            + "status.startupBoosts records it: Ready and the warm-up passed, the container restarted, the pod took too long to "
+            + "start, the boost was removed or is no longer possible, or the profile was deleted"),
     // Mode Auto's loop (Events)
     AUTO_STEP("AutoStep", "mode Auto moved one setting a step towards its plan"),
     AUTO_KEPT("AutoKept", "mode Auto kept its last step: no measure got worse"),

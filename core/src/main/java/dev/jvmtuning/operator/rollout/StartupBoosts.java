@@ -1,5 +1,6 @@
 package dev.jvmtuning.operator.rollout;
 
+import dev.jvmtuning.operator.api.v1alpha1.BoostedPod;
 import dev.jvmtuning.operator.api.v1alpha1.StartupBoost;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
@@ -24,12 +25,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * spec.startupBoost, pod by pod: which starting pods to resize above their CPU limit, which boosted pods to bring back
- * to it, and what the StartupBoost condition says. The boost lives only on the pods (the pod {@code resize} subresource),
- * never in the template: the JVM keeps the template's CPU count (-XX:ActiveProcessorCount, and the GC, JIT and pool
- * sizes planned from it), and a pod the ReplicaSet creates again starts on its own limit. Pure.
+ * to their own, and what the StartupBoost condition says. The boost lives only on the pods (the pod {@code resize} subresource),
+ * never in the template: the JVM keeps the CPU count its template planned (-XX:ActiveProcessorCount, and the GC, JIT and pool
+ * sizes planned from it), and a pod the ReplicaSet creates again starts on its own limit. Each boost is recorded in the
+ * profile's status ({@link BoostedPod}), and only a recorded boost is taken back, to the limit recorded: a pod of an older
+ * template runs its own limit, whatever the template says now. Pure.
  */
 public final class StartupBoosts {
     /** Resizes per reconcile: a Deployment scaled up by hundreds is boosted over a few reconciles, not in one burst. */
@@ -43,18 +48,75 @@ public final class StartupBoosts {
     private static final String INFEASIBLE = "Infeasible";
     private static final String DEFERRED = "Deferred";
     private static final String RESIZE_ERROR = "Error";
+    private static final String NO_BOOST = "the profile has no spec.startupBoost";
 
     private StartupBoosts() {
     }
 
     /**
-     * One resize of a pod's tuned container.
+     * The recorded boosts these pods still run: the pod observed with the uid recorded and not on its way out, its container at
+     * the boost. A record whose pod is gone, was replaced, or was resized by another hand is no boost the operator takes back.
+     */
+    public static List<BoostedPod> live(List<BoostedPod> records, List<Pod> pods) {
+        Map<String, Pod> byName = byName(pods);
+        // One record a pod, should the status have been edited into two.
+        return List.copyOf(records.stream().filter(r -> r.getPod() != null && live(r, byName.get(r.getPod())))
+                .collect(Collectors.toMap(BoostedPod::getPod, r -> r, (a, b) -> a, LinkedHashMap::new)).values());
+    }
+
+    private static Map<String, Pod> byName(List<Pod> pods) {
+        return pods.stream().collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p, (a, b) -> a));
+    }
+
+    private static boolean live(BoostedPod record, Pod pod) {
+        if (pod == null || !Objects.equals(record.getUid(), pod.getMetadata().getUid()) || pod.getMetadata().getDeletionTimestamp() != null
+                || record.getFrom() == null || record.getTo() == null) {
+            return false;
+        }
+        Quantity limit = containerOf(pod, record.getContainer()).map(c -> cpu(c.getResources(), ResourceRequirements::getLimits)).orElse(null);
+        try {
+            return limit != null && cores(new Quantity(record.getFrom())).signum() > 0
+                    && cores(limit).compareTo(cores(new Quantity(record.getTo()))) == 0;
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            // A record edited into something else names no limit to come back to: not the operator's to take back.
+            return false;
+        }
+    }
+
+    /** The records once these resizes went through: a raise adds its pod's, a lowering takes it out. */
+    public static List<BoostedPod> after(List<BoostedPod> live, List<Resize> performed) {
+        Map<String, BoostedPod> records = new LinkedHashMap<>();
+        live.forEach(r -> records.put(r.getPod(), r));
+        for (Resize resize : performed) {
+            if (resize.record() == null) {
+                records.remove(resize.pod());
+            } else {
+                records.put(resize.pod(), resize.record());
+            }
+        }
+        return List.copyOf(records.values());
+    }
+
+    /** Each pod with its boost and its own limit, by name: what a message says of the pods that stay boosted. */
+    public static String describe(List<BoostedPod> boosts) {
+        return boosts.stream().sorted(Comparator.comparing(BoostedPod::getPod)).map(b -> b.getPod() + " at " + describe(b))
+                .collect(Collectors.joining(", "));
+    }
+
+    private static String describe(BoostedPod boost) {
+        return boost.getTo() + " CPU instead of its own " + boost.getFrom();
+    }
+
+    /**
+     * One resize of a pod's container.
      *
      * @param request the container's new CPU request, null to leave it (only a Guaranteed pod's request moves with its
      *                limit: a resize may not change the pod's QoS class)
+     * @param record  what a raise adds to the profile's records once it went through; null for a lowering
      * @param event   what the Event says once the resize went through
      */
-    public record Resize(String namespace, String pod, String container, Quantity limit, Quantity request, ProfileEvent event) {
+    public record Resize(String namespace, String pod, String container, Quantity limit, Quantity request, BoostedPod record,
+            ProfileEvent event) {
 
         /** The strategic merge patch of the pod's resize subresource: the container's CPU and nothing else. */
         public Map<String, Object> patch() {
@@ -71,12 +133,14 @@ public final class StartupBoosts {
      * What to do about the boost this reconcile.
      *
      * @param resizes   the resizes to make, lowerings first, at most {@link #MAX_RESIZES}
-     * @param condition the StartupBoost condition, empty when the profile has no boost (the condition goes)
+     * @param condition the StartupBoost condition, empty when the profile has no boost and no pod runs one (the condition goes)
      * @param recheckAt when the next boost ends or the resizes left over are due, if any
+     * @param boosts    the records once every resize went through
      */
-    public record Verdict(List<Resize> resizes, Optional<BoostCondition> condition, Optional<Instant> recheckAt) {
+    public record Verdict(List<Resize> resizes, Optional<BoostCondition> condition, Optional<Instant> recheckAt, List<BoostedPod> boosts) {
         public Verdict {
             resizes = List.copyOf(resizes);
+            boosts = List.copyOf(boosts);
         }
     }
 
@@ -89,50 +153,64 @@ public final class StartupBoosts {
      *
      * @param boost          spec.startupBoost, or null
      * @param notPossible    why no pod may be boosted whatever the pods say (the settings are not applied, ...), or null
-     * @param template       the tuned container as the Deployment's template has it: its CPU is the steady state
+     * @param template       the tuned container as the Deployment's template has it: its CPU limit is a new pod's
      * @param settingsHash   the settings in force: only their pods, which the template's JVM flags pin to its CPU count, are boosted
      * @param pods           the target's pods
+     * @param boosts         the boosts the last reconcile recorded (status.startupBoosts)
      * @param previous       the StartupBoost condition the last reconcile left, or null
      * @param generation     the profile's generation now
      */
     public record Facts(StartupBoost boost, String notPossible, Container template, String settingsHash, List<Pod> pods,
-            Condition previous, Long generation, Instant now) {
+            List<BoostedPod> boosts, Condition previous, Long generation, Instant now) {
         public Facts {
             pods = List.copyOf(pods);
+            boosts = List.copyOf(boosts);
         }
     }
 
     /**
-     * The condition after the API server refused a resize; nothing else of the decision's boost stands. Only a 403 that names
-     * pods/resize is the role's: admission answers 403 too, for a pod on a node it does not know, say.
+     * The condition after the API server refused a resize; nothing else of the decision's boost stands. It names the pods that
+     * stay boosted, as the operator cannot bring them back either. Only a 403 that names pods/resize is the role's: admission
+     * answers 403 too, for a pod on a node it does not know, say.
+     *
+     * @param staying the boosts the pods run once the resizes before the refusal went through
      */
-    public static BoostCondition refused(int code, String message) {
+    public static BoostCondition refused(int code, String message, List<BoostedPod> staying) {
+        String boosts = staying.isEmpty() ? "so no pod is boosted"
+                : "so no new pod is boosted, and these stay boosted until the operator may resize them again or they are replaced: "
+                        + describe(staying);
         return code == 403 && message.contains("pods/resize")
-                ? new BoostCondition(ConditionStatus.FALSE, Reason.RESIZE_FORBIDDEN, "resizing pods is forbidden to the operator, so no "
-                        + "pod is boosted: grant patch on pods/resize (Helm value startupBoost.allowResize) or remove "
-                        + "spec.startupBoost; the API server said: " + message)
-                : new BoostCondition(ConditionStatus.FALSE, Reason.RESIZE_REFUSED, "the API server refused to resize a pod, so no pod "
-                        + "is boosted: " + message);
+                ? new BoostCondition(ConditionStatus.FALSE, Reason.RESIZE_FORBIDDEN, "resizing pods is forbidden to the operator, "
+                        + boosts + "; grant it patch on pods/resize (Helm value startupBoost.allowResize); the API server said: "
+                        + message)
+                : new BoostCondition(ConditionStatus.FALSE, Reason.RESIZE_REFUSED, "the API server refused to resize a pod, " + boosts
+                        + "; it said: " + message);
+    }
+
+    /** Every recorded boost these pods run, taken back to each pod's own limit, as their profile goes (deleted, or no longer watched). */
+    public static List<Resize> takeBack(List<BoostedPod> records, List<Pod> pods, String why) {
+        Map<String, Pod> byName = byName(pods);
+        return live(records, pods).stream().flatMap(b -> PodFacts.of(byName.get(b.getPod()), b.getContainer(), b).stream())
+                .sorted(Comparator.comparing(PodFacts::name)).map(pod -> pod.lowering(why)).toList();
     }
 
     public static Verdict judge(Facts facts) {
         Steady steady = Steady.of(facts.template());
         String notPossible = facts.boost() == null ? null : facts.notPossible() != null ? facts.notPossible() : steady.whyNot(facts.boost());
         Duration warmUp = facts.boost() == null ? Duration.ZERO : Units.duration(facts.boost().getWarmUp());
-        List<PodFacts> pods = facts.pods().stream().map(p -> PodFacts.of(p, facts.template().getName())).flatMap(Optional::stream)
-                .sorted(Comparator.comparing(PodFacts::name)).toList();
+        List<BoostedPod> live = live(facts.boosts(), facts.pods());
+        Map<String, BoostedPod> boosts = live.stream().collect(Collectors.toMap(BoostedPod::getPod, b -> b));
+        List<PodFacts> pods = facts.pods().stream().map(p -> PodFacts.of(p, facts.template().getName(), boosts.get(p.getMetadata().getName())))
+                .flatMap(Optional::stream).sorted(Comparator.comparing(PodFacts::name)).toList();
 
         List<Resize> lowerings = new ArrayList<>();
         List<String> infeasible = new ArrayList<>();
         List<String> deferred = new ArrayList<>();
         List<String> boosting = new ArrayList<>();
         Instant recheck = null;
-        // Without spec.startupBoost only the pods of a boost just removed come down (the condition it left says so): another
-        // resizer's pods, a vertical autoscaler's in place, are not the profile's to take back.
-        boolean ownBoosts = facts.boost() != null || facts.previous() != null;
-        for (PodFacts pod : pods.stream().filter(p -> ownBoosts && p.boosted(steady)).toList()) {
+        for (PodFacts pod : pods.stream().filter(PodFacts::boosted).toList()) {
             Instant end = pod.boostEnd(warmUp);
-            String why = facts.boost() == null ? "spec.startupBoost was removed"
+            String why = facts.boost() == null ? NO_BOOST
                     : notPossible != null ? "the boost is not possible: " + notPossible
                     : pod.restarts() > 0 ? "its container restarted (" + pod.restarts() + " times): a restart is judged as any failing rollout"
                     : pod.resizeProblem(INFEASIBLE) != null ? "the node cannot resize it: " + pod.resizeProblem(INFEASIBLE)
@@ -143,15 +221,13 @@ public final class StartupBoosts {
                 infeasible.add("pod " + pod.name() + ": " + pod.resizeProblem(INFEASIBLE));
             }
             if (why != null) {
-                lowerings.add(new Resize(pod.namespace(), pod.name(), facts.template().getName(), steady.limit(),
-                        pod.requestMoved(steady) ? steady.request() : null, new ProfileEvent(false, Reason.STARTUP_BOOST_ENDED,
-                                "pod " + pod.name() + " back to its CPU limit " + steady.limit() + " from " + pod.limit() + ": " + why)));
+                lowerings.add(pod.lowering(why));
                 continue;
             }
             if (pod.resizeProblem(DEFERRED) != null) {
                 deferred.add("pod " + pod.name() + " asked for " + pod.limit() + " CPU: " + pod.resizeProblem(DEFERRED));
             }
-            boosting.add(pod.name() + " until " + (pod.readySince() == null ? "Ready + " + facts.boost().getWarmUp() : end));
+            boosting.add(pod.name() + " at " + describe(pod.boost()) + " until " + (pod.readySince() == null ? "Ready + " + facts.boost().getWarmUp() : end));
             recheck = earliest(recheck, end);
         }
 
@@ -160,17 +236,15 @@ public final class StartupBoosts {
         List<Resize> raisings = new ArrayList<>();
         if (facts.boost() != null && notPossible == null && infeasible.isEmpty() && !infeasibleBefore) {
             Quantity boost = new Quantity(facts.boost().getCpu());
-            List<PodFacts> starting = pods.stream().filter(p -> p.starting(steady, facts.settingsHash(), facts.now())).toList();
+            List<PodFacts> starting = pods.stream().filter(p -> p.starting(boost, facts.settingsHash(), facts.now())).toList();
             int room = Math.max(0, MAX_RESIZES - lowerings.size());
             if (starting.size() > room) {
                 recheck = facts.now();
             }
             for (PodFacts pod : starting.stream().limit(room).toList()) {
-                raisings.add(new Resize(pod.namespace(), pod.name(), facts.template().getName(), boost, pod.guaranteed() ? boost : null,
-                        new ProfileEvent(false, Reason.STARTUP_BOOST_STARTED, "pod " + pod.name() + " raised from its CPU limit "
-                                + steady.limit() + " to " + boost + " while it starts, until Ready + " + facts.boost().getWarmUp()
-                                + "; its JVM keeps the CPU count of " + steady.limit())));
-                boosting.add(pod.name() + " until Ready + " + facts.boost().getWarmUp());
+                Resize raise = pod.raising(boost, facts.boost().getWarmUp(), facts.now());
+                raisings.add(raise);
+                boosting.add(pod.name() + " at " + describe(raise.record()) + " until Ready + " + facts.boost().getWarmUp());
                 recheck = earliest(recheck, pod.created().plus(LONGEST_START));
             }
         }
@@ -181,22 +255,26 @@ public final class StartupBoosts {
             resizes = resizes.subList(0, MAX_RESIZES);
             recheck = facts.now();
         }
-        // The condition outlives a removed boost until its last pod is down, so the next reconcile still lowers the rest.
+        // Without spec.startupBoost the condition stays while boosted pods come down, so that it says why they do.
         Optional<BoostCondition> condition = facts.boost() == null ? (lowerings.isEmpty() ? Optional.empty()
-                : Optional.of(new BoostCondition(ConditionStatus.FALSE, Reason.NOT_BOOSTING, "spec.startupBoost was removed: "
-                        + lowerings.size() + " pod" + (lowerings.size() == 1 ? "" : "s") + " back to " + steady.limit() + " CPU")))
+                : Optional.of(new BoostCondition(ConditionStatus.FALSE, Reason.NOT_BOOSTING, NO_BOOST + ": " + pods(lowerings.size())
+                        + " back to " + (lowerings.size() == 1 ? "its" : "their") + " own CPU limit")))
                 : Optional.of(
                 notPossible != null ? new BoostCondition(ConditionStatus.FALSE, Reason.BOOST_NOT_POSSIBLE, "no pod is boosted: " + notPossible)
                 : !infeasible.isEmpty() ? infeasible(String.join("; ", infeasible))
                 : infeasibleBefore ? new BoostCondition(ConditionStatus.FALSE, Reason.RESIZE_INFEASIBLE, facts.previous().getMessage())
                 : !deferred.isEmpty() ? new BoostCondition(ConditionStatus.FALSE, Reason.RESIZE_DEFERRED, "the node has no room for the "
                         + "boost yet, the pod keeps its own CPU until it makes room or the boost ends: " + String.join("; ", deferred))
-                : !boosting.isEmpty() ? new BoostCondition(ConditionStatus.TRUE, Reason.BOOSTING, boosting.size() + " pod"
-                        + (boosting.size() == 1 ? "" : "s") + " at " + facts.boost().getCpu() + " CPU instead of " + steady.limit()
-                        + " (the JVM keeps the CPU count of " + steady.limit() + "): " + String.join(", ", boosting))
+                : !boosting.isEmpty() ? new BoostCondition(ConditionStatus.TRUE, Reason.BOOSTING, pods(boosting.size()) + " above "
+                        + (boosting.size() == 1 ? "its" : "their") + " own CPU limit while starting, the JVM keeping the CPU count of "
+                        + "that limit: " + String.join(", ", boosting))
                 : new BoostCondition(ConditionStatus.FALSE, Reason.NOT_BOOSTING, "no pod is starting; a new pod gets "
                         + facts.boost().getCpu() + " CPU instead of " + steady.limit() + " until Ready + " + facts.boost().getWarmUp()));
-        return new Verdict(resizes, condition, Optional.ofNullable(recheck));
+        return new Verdict(resizes, condition, Optional.ofNullable(recheck), after(live, resizes));
+    }
+
+    private static String pods(int count) {
+        return count + " pod" + (count == 1 ? "" : "s");
     }
 
     private static BoostCondition infeasible(String problems) {
@@ -212,16 +290,25 @@ public final class StartupBoosts {
         return Quantity.getAmountInBytes(quantity);
     }
 
-    /** The template's CPU: the limit a pod returns to, and the request (the limit when the template sets none, as the API defaults it). */
-    private record Steady(Quantity limit, Quantity request, boolean restartsOnResize) {
+    private static Optional<Container> containerOf(Pod pod, String name) {
+        return pod.getSpec() == null ? Optional.empty()
+                : Objects.requireNonNullElse(pod.getSpec().getContainers(), List.<Container>of()).stream()
+                        .filter(c -> c.getName().equals(name)).findFirst();
+    }
+
+    /** The CPU of a container's limits or requests, or null. */
+    private static Quantity cpu(ResourceRequirements resources, Function<ResourceRequirements, Map<String, Quantity>> kind) {
+        Map<String, Quantity> quantities = resources == null ? null : kind.apply(resources);
+        return quantities == null ? null : quantities.get(CPU);
+    }
+
+    /** The template's CPU limit, a new pod's, and whether a CPU resize would restart its container. */
+    private record Steady(Quantity limit, boolean restartsOnResize) {
 
         static Steady of(Container template) {
-            ResourceRequirements resources = Objects.requireNonNullElseGet(template.getResources(), ResourceRequirements::new);
-            Quantity limit = resources.getLimits() == null ? null : resources.getLimits().get(CPU);
-            Quantity request = resources.getRequests() == null ? null : resources.getRequests().get(CPU);
             boolean restarts = Objects.requireNonNullElse(template.getResizePolicy(), List.<ContainerResizePolicy>of()).stream()
                     .anyMatch(p -> CPU.equals(p.getResourceName()) && "RestartContainer".equals(p.getRestartPolicy()));
-            return new Steady(limit, request == null ? limit : request, restarts);
+            return new Steady(cpu(template.getResources(), ResourceRequirements::getLimits), restarts);
         }
 
         /** Why this container cannot be boosted to {@code boost}, or null. */
@@ -239,25 +326,29 @@ public final class StartupBoosts {
         }
     }
 
-    /** What a pod says of its tuned container. */
-    private record PodFacts(String namespace, String name, Instant created, boolean scheduled, boolean deleting, String settingsHash,
-            Quantity limit, Quantity request, boolean guaranteed, int restarts, Instant readySince, List<PodCondition> conditions) {
+    /**
+     * What a pod says of one container: the one its boost's record names while it runs a boost, else the tuned one.
+     *
+     * @param boost the boost the pod runs, or null
+     */
+    private record PodFacts(String namespace, String name, String uid, Instant created, boolean scheduled, boolean deleting,
+            String settingsHash, String container, Quantity limit, boolean guaranteed, int restarts, Instant readySince,
+            List<PodCondition> conditions, BoostedPod boost) {
 
-        static Optional<PodFacts> of(Pod pod, String container) {
-            Optional<Container> spec = pod.getSpec() == null ? Optional.empty()
-                    : Objects.requireNonNullElse(pod.getSpec().getContainers(), List.<Container>of()).stream()
-                            .filter(c -> container.equals(c.getName())).findFirst();
+        /** @param boost the live record of this pod, or null */
+        static Optional<PodFacts> of(Pod pod, String tunedContainer, BoostedPod boost) {
+            String name = boost == null ? tunedContainer : boost.getContainer();
+            Optional<Container> spec = containerOf(pod, name);
             if (spec.isEmpty() || pod.getMetadata().getCreationTimestamp() == null) {
                 return Optional.empty();
             }
-            ResourceRequirements resources = Objects.requireNonNullElseGet(spec.get().getResources(), ResourceRequirements::new);
-            Quantity limit = resources.getLimits() == null ? null : resources.getLimits().get(CPU);
-            Quantity request = resources.getRequests() == null ? null : resources.getRequests().get(CPU);
+            Quantity limit = cpu(spec.get().getResources(), ResourceRequirements::getLimits);
+            Quantity request = cpu(spec.get().getResources(), ResourceRequirements::getRequests);
             List<PodCondition> conditions = pod.getStatus() == null ? List.of()
                     : Objects.requireNonNullElse(pod.getStatus().getConditions(), List.of());
             List<ContainerStatus> statuses = pod.getStatus() == null ? List.of()
                     : Objects.requireNonNullElse(pod.getStatus().getContainerStatuses(), List.of());
-            int restarts = statuses.stream().filter(s -> container.equals(s.getName())).findFirst()
+            int restarts = statuses.stream().filter(s -> name.equals(s.getName())).findFirst()
                     .map(s -> Objects.requireNonNullElse(s.getRestartCount(), 0)).orElse(0);
             Instant readySince = conditions.stream().filter(c -> "Ready".equals(c.getType()) && ConditionStatus.TRUE.is(c.getStatus())
                     && c.getLastTransitionTime() != null).findFirst().map(c -> Instant.parse(c.getLastTransitionTime())).orElse(null);
@@ -265,31 +356,38 @@ public final class StartupBoosts {
             // Without a reported QoS class, a request equal to the limit is kept equal: that never changes the class.
             boolean guaranteed = qos != null ? "Guaranteed".equals(qos) : request != null && limit != null && cores(request).compareTo(cores(limit)) == 0;
             Map<String, String> annotations = Objects.requireNonNullElse(pod.getMetadata().getAnnotations(), Map.of());
-            return Optional.of(new PodFacts(pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
+            return Optional.of(new PodFacts(pod.getMetadata().getNamespace(), pod.getMetadata().getName(), pod.getMetadata().getUid(),
                     Instant.parse(pod.getMetadata().getCreationTimestamp()), pod.getSpec().getNodeName() != null,
                     pod.getMetadata().getDeletionTimestamp() != null, annotations.get(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION),
-                    limit, request, guaranteed, restarts, readySince, conditions));
+                    name, limit, guaranteed, restarts, readySince, conditions, boost));
         }
 
-        /**
-         * Runs above the template's limit: the operator's resize, as only it resizes the pods it tuned (an in-place autoscaler on
-         * the same container would be taken back).
-         */
-        boolean boosted(Steady steady) {
-            return settingsHash != null && !deleting && limit != null && steady.limit() != null && cores(limit).compareTo(cores(steady.limit())) > 0;
-        }
-
-        boolean requestMoved(Steady steady) {
-            return request != null && steady.request() != null && cores(request).compareTo(cores(steady.request())) != 0;
+        boolean boosted() {
+            return boost != null;
         }
 
         /**
          * A pod of the settings in force whose JVM is starting: on a node (an unscheduled pod's request would have to fit the
-         * boost to be placed), never restarted (a crash loop gets no more CPU), not Ready yet, not boosted yet.
+         * boost to be placed), never restarted (a crash loop gets no more CPU), not Ready yet, not boosted yet, below the boost.
          */
-        boolean starting(Steady steady, String hash, Instant now) {
+        boolean starting(Quantity to, String hash, Instant now) {
             return hash != null && hash.equals(settingsHash) && scheduled && !deleting && restarts == 0 && readySince == null
-                    && !boosted(steady) && now.isBefore(created.plus(LONGEST_START));
+                    && !boosted() && limit != null && cores(to).compareTo(cores(limit)) > 0 && now.isBefore(created.plus(LONGEST_START));
+        }
+
+        /** Raises the container to {@code to}, recording its own limit to come back to. */
+        Resize raising(Quantity to, String warmUp, Instant now) {
+            return new Resize(namespace, name, container, to, guaranteed ? to : null,
+                    new BoostedPod(name, uid, container, limit.toString(), to.toString(), now.toString()),
+                    new ProfileEvent(false, Reason.STARTUP_BOOST_STARTED, "pod " + name + " raised from its own CPU limit " + limit + " to "
+                            + to + " while it starts, until Ready + " + warmUp + "; its JVM keeps the CPU count of " + limit));
+        }
+
+        /** Brings the container back to the limit its boost record holds, never the template's: that may be another pod's. */
+        Resize lowering(String why) {
+            Quantity own = new Quantity(boost.getFrom());
+            return new Resize(namespace, name, container, own, guaranteed ? own : null, null, new ProfileEvent(false,
+                    Reason.STARTUP_BOOST_ENDED, "pod " + name + " back to its own CPU limit " + own + " from " + limit + ": " + why));
         }
 
         /** Ready and the warm-up after it, and never later than the longest start and the warm-up. */

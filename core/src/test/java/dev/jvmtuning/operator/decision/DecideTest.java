@@ -7,6 +7,7 @@ import dev.jvmtuning.operator.api.v1alpha1.AutoIteration;
 import dev.jvmtuning.operator.api.v1alpha1.AutoState;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.AutoVerdict;
+import dev.jvmtuning.operator.api.v1alpha1.BoostedPod;
 import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
@@ -32,6 +33,7 @@ import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.planner.OomAnswer;
 import dev.jvmtuning.operator.preview.Preview;
 import dev.jvmtuning.operator.render.DeploymentTuning;
+import dev.jvmtuning.operator.rollout.StartupBoosts;
 import dev.jvmtuning.operator.testing.TestProfiles;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
@@ -40,6 +42,7 @@ import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
@@ -1394,7 +1397,8 @@ class DecideTest {
 
     /** A pod of the template in force just placed on a node: its JVM is starting, not Ready yet. */
     private static Pod startingPod(World world) {
-        return new PodBuilder().withNewMetadata().withName("orders-new").withNamespace(NAMESPACE).withCreationTimestamp(world.now.toString())
+        return new PodBuilder().withNewMetadata().withName("orders-new").withUid("orders-new-uid").withNamespace(NAMESPACE)
+                .withCreationTimestamp(world.now.toString())
                 .withAnnotations(world.deployment.getSpec().getTemplate().getMetadata().getAnnotations()).endMetadata()
                 .withSpec(Serialization.clone(world.deployment.getSpec().getTemplate().getSpec())).editSpec().withNodeName("node-1").endSpec()
                 .withNewStatus().addNewCondition().withType("Ready").withStatus("False").endCondition()
@@ -1422,7 +1426,7 @@ class DecideTest {
         assertThat(world.deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getResources().getLimits().get("cpu"))
                 .hasToString("2");
         assertThat(decision.recheckAt()).as("the longest start, as the pod is not Ready").contains(world.now.minusSeconds(10).plus(
-                dev.jvmtuning.operator.rollout.StartupBoosts.LONGEST_START));
+                StartupBoosts.LONGEST_START));
     }
 
     @Test
@@ -1448,6 +1452,100 @@ class DecideTest {
         assertThat(world.condition(ConditionType.STARTUP_BOOST)).isEmpty();
     }
 
+    /** A world whose starting pod the operator raised: the resize went through, its record in the profile's status. */
+    private static World boostedPod() {
+        World world = new World(BOOSTED);
+        world.reconcile();
+        world.rollOut();
+        world.reconcile();
+        world.pods = List.of(startingPod(world));
+        StartupBoosts.Resize raise = world.reconcile().resizes().get(0);
+        assertThat(world.profile.getStatus().getStartupBoosts()).containsExactly(new BoostedPod("orders-new", "orders-new-uid", "app",
+                "2", "4", world.now.toString()));
+        Pod boosted = Serialization.clone(world.pods.get(0));
+        boosted.getSpec().getContainers().get(0).getResources().getLimits().put("cpu", raise.limit());
+        world.pods = List.of(boosted);
+        return world;
+    }
+
+    @Test
+    void switchingToRecommendBringsABoostedPodBackToItsOwnLimit() {
+        World world = boostedPod();
+        world.edit("mode: Recommend\n" + BOOSTED);
+
+        Decide.Decision decision = world.reconcile();
+
+        assertThat(decision.resizes()).singleElement().satisfies(r -> {
+            assertThat(r.pod()).isEqualTo("orders-new");
+            assertThat(r.limit()).hasToString("2");
+            assertThat(r.event().message()).contains("back to its own CPU limit 2 from 4", "mode Recommend");
+        });
+        assertThat(decision.events()).extracting(ProfileEvent::reason).contains(Reason.STARTUP_BOOST_ENDED);
+        assertThat(world.reason(ConditionType.STARTUP_BOOST)).isEqualTo("BoostNotPossible");
+        assertThat(world.profile.getStatus().getStartupBoosts()).as("lowered: no longer the operator's").isEmpty();
+    }
+
+    @Test
+    void aBoostedPodGoneOrResizedByAnotherLeavesTheRecords() {
+        World replaced = boostedPod();
+        replaced.pods = List.of(new PodBuilder(startingPod(replaced)).editMetadata().withUid("another-uid").endMetadata().build());
+        assertThat(replaced.reconcile().resizes()).as("a new pod of the same name, starting: raised").singleElement()
+                .satisfies(r -> assertThat(r.record().getUid()).isEqualTo("another-uid"));
+        assertThat(replaced.profile.getStatus().getStartupBoosts()).extracting(BoostedPod::getUid).containsExactly("another-uid");
+
+        World resized = boostedPod();
+        resized.pods.get(0).getSpec().getContainers().get(0).getResources().getLimits().put("cpu", new Quantity("5"));
+        assertThat(resized.reconcile().resizes()).isEmpty();
+        assertThat(resized.profile.getStatus().getStartupBoosts()).isEmpty();
+
+        World gone = boostedPod();
+        gone.pods = List.of();
+        gone.reconcile();
+        assertThat(gone.profile.getStatus().getStartupBoosts()).isEmpty();
+    }
+
+    @Test
+    void aForbiddenLoweringSaysThePodStaysBoostedAndUntilWhen() {
+        World world = boostedPod();
+        world.edit(APPLY);
+        Observation seen = world.observe();
+        Decide.Decision decision = Decide.of(seen, INSTALLATION);
+        assertThat(decision.resizes()).as("without spec.startupBoost the boost comes down").hasSize(1);
+
+        Decide.Decision refused = Decide.resized(seen, decision, List.of(), Optional.of(new Decide.ResizeRefusal(403,
+                "pods \"orders-new\" is forbidden: User \"system:serviceaccount:jto:jto\" cannot patch resource \"pods/resize\"")));
+        world.record(refused);
+
+        assertThat(world.reason(ConditionType.STARTUP_BOOST)).isEqualTo("ResizeForbidden");
+        assertThat(world.condition(ConditionType.STARTUP_BOOST).orElseThrow().getMessage()).contains("these stay boosted until the "
+                + "operator may resize them again or they are replaced: orders-new at 4 CPU instead of its own 2");
+        assertThat(refused.events()).extracting(ProfileEvent::reason).containsExactly(Reason.RESIZE_FORBIDDEN);
+        assertThat(world.profile.getStatus().getStartupBoosts()).as("still the operator's to lower").extracting(BoostedPod::getPod)
+                .containsExactly("orders-new");
+    }
+
+    @Test
+    void aDeletedProfileTakesItsBoostsBackOrSaysWhichStay() {
+        World world = boostedPod();
+        List<BoostedPod> records = world.profile.getStatus().getStartupBoosts();
+
+        List<StartupBoosts.Resize> resizes = StartupBoosts.takeBack(records, world.pods, "the profile was deleted");
+
+        assertThat(resizes).singleElement().satisfies(r -> {
+            assertThat(r.limit()).hasToString("2");
+            assertThat(r.event().message()).endsWith(": the profile was deleted");
+        });
+        assertThat(Decide.boostsTakenBack(records, world.pods, resizes, Optional.empty())).extracting(ProfileEvent::reason)
+                .containsExactly(Reason.STARTUP_BOOST_ENDED);
+        assertThat(Decide.boostsTakenBack(records, world.pods, List.of(), Optional.of(new Decide.ResizeRefusal(403,
+                "cannot patch resource \"pods/resize\"")))).singleElement().satisfies(e -> {
+                    assertThat(e.warning()).isTrue();
+                    assertThat(e.reason()).isEqualTo(Reason.RESIZE_FORBIDDEN);
+                    assertThat(e.message()).contains("stay boosted until the operator may resize them again or they are replaced: "
+                            + "orders-new at 4 CPU instead of its own 2");
+                });
+    }
+
     @Test
     void aForbiddenResizeSaysSoOnceAndChangesNothingElse() {
         World world = new World(BOOSTED);
@@ -1470,6 +1568,7 @@ class DecideTest {
         assertThat(world.reason(ConditionType.STARTUP_BOOST)).isEqualTo("ResizeForbidden");
         assertThat(world.reason(ConditionType.READY)).as("nothing else changes").isEqualTo("Ready");
         assertThat(refused.events()).extracting(ProfileEvent::reason).containsExactly(Reason.RESIZE_FORBIDDEN);
+        assertThat(world.profile.getStatus().getStartupBoosts()).as("a refused raise records nothing").isEmpty();
 
         world.now = world.now.plusSeconds(10);
         Observation again = world.observe();
@@ -1495,6 +1594,8 @@ class DecideTest {
 
         assertThat(decision.events()).extracting(ProfileEvent::reason).contains(Reason.STARTUP_BOOST_STARTED);
         assertThat(resized.events()).extracting(ProfileEvent::reason).doesNotContain(Reason.STARTUP_BOOST_STARTED);
-        assertThat(resized.status()).isEqualTo(decision.status());
+        assertThat(decision.status().getStartupBoosts()).extracting(BoostedPod::getPod).containsExactly("orders-new");
+        assertThat(resized.status().getStartupBoosts()).as("nothing raised, nothing recorded").isEmpty();
+        assertThat(resized.status().getConditions()).isEqualTo(decision.status().getConditions());
     }
 }

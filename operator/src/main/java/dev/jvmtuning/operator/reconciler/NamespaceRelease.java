@@ -1,10 +1,14 @@
 package dev.jvmtuning.operator.reconciler;
 
+import dev.jvmtuning.operator.api.v1alpha1.BoostedPod;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.decision.Observation;
+import dev.jvmtuning.operator.deployment.TargetPods;
 import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.render.DeploymentTuning;
+import dev.jvmtuning.operator.rollout.StartupBoosts;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -24,8 +28,9 @@ import org.jboss.logging.Logger;
  * Releases the profiles of namespaces this operator no longer watches. Its finalizer on them would
  * otherwise stay with no one to remove it: deleting such a profile, or its namespace, would hang. At
  * each start (as leader) it reads which namespaces it watched before from a ConfigMap in its own
- * namespace, releases what it finalized in those it dropped the way a delete would (the Deployment's own
- * template back, when it may still write it; then the finalizer off; an Event and a log line each), and
+ * namespace, releases what it finalized in those it dropped the way a delete would (the boosts of the
+ * target's pods taken back and the Deployment's own template back, when it may still; then the finalizer
+ * off; an Event and a log line each), and
  * records the namespaces it watches now. The record is what keeps it away from the profiles of another
  * installation, which carry the same finalizer; a namespace whose release failed stays on it for the next start.
  */
@@ -92,6 +97,7 @@ final class NamespaceRelease implements Runnable {
     private boolean released(TuningProfile profile) {
         String namespace = profile.getMetadata().getNamespace();
         String name = profile.getMetadata().getName();
+        String boosts = takeBackBoosts(profile);
         String deployment = restore(profile);
         try {
             client.resources(TuningProfile.class).inNamespace(namespace).withName(name).edit(p -> {
@@ -102,10 +108,33 @@ final class NamespaceRelease implements Runnable {
             LOG.warnf("TuningProfile %s/%s is no longer watched, but its finalizer %s could not be removed: %s", namespace, name, finalizer, e.getMessage());
             return false;
         }
-        String message = "namespace " + namespace + " is no longer watched by the operator: " + deployment + "; finalizer " + finalizer + " removed";
+        String message = "namespace " + namespace + " is no longer watched by the operator: " + deployment + boosts + "; finalizer "
+                + finalizer + " removed";
         LOG.infof("released TuningProfile %s/%s: %s", namespace, name, message);
         new EventRecorder(client).record(profile, List.of(new ProfileEvent(false, Reason.RELEASED, message)));
         return true;
+    }
+
+    /**
+     * The boosts the profile recorded taken back, as a delete would, with their own Events (a refusal names the pods that stay
+     * boosted); what the release's Event adds when the operator may not even read the pods.
+     */
+    private String takeBackBoosts(TuningProfile profile) {
+        List<BoostedPod> records = Observation.previousStatus(profile).getStartupBoosts();
+        if (records.isEmpty()) {
+            return "";
+        }
+        String target = Observation.targetName(profile);
+        try {
+            List<Pod> pods = client.pods().inNamespace(profile.getMetadata().getNamespace()).list().getItems().stream()
+                    .filter(pod -> TargetPods.deploymentName(pod).filter(target::equals).isPresent()).toList();
+            new EventRecorder(client).record(profile, PodResizes.takeBack(client, profile, pods, "namespace "
+                    + profile.getMetadata().getNamespace() + " is no longer watched by the operator"));
+            return "";
+        } catch (KubernetesClientException e) {
+            return "; pods it boosted keep their boost until they are replaced, as it may not read them any more ("
+                    + TargetWrites.refusal(e) + "): " + StartupBoosts.describe(records);
+        }
     }
 
     /** What became of the target, said for the Event: restored, untouched, or left tuned because the operator may not write it. */

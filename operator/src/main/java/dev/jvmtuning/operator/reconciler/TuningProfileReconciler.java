@@ -170,8 +170,10 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
 
     @Override
     public DeleteControl cleanup(TuningProfile profile, Context<TuningProfile> context) {
-        new TargetWrites(context).perform(Decide.cleanup(profile, context.getSecondaryResource(Deployment.class),
-                List.copyOf(context.getSecondaryResources(ConfigMap.class))));
+        Optional<Deployment> target = context.getSecondaryResource(Deployment.class);
+        new EventRecorder(context.getClient()).record(profile, PodResizes.takeBack(context.getClient(), profile,
+                target.map(watches::podsOf).orElse(List.of()), "the profile was deleted"));
+        new TargetWrites(context).perform(Decide.cleanup(profile, target, List.copyOf(context.getSecondaryResources(ConfigMap.class))));
         watches.forget(profile);
         metrics.forget(profile.key());
         return DeleteControl.defaultDelete();

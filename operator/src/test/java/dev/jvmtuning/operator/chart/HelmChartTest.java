@@ -163,8 +163,10 @@ class HelmChartTest {
                     assertThat(rule.getResources()).containsExactly("pods/resize");
                     assertThat(rule.getVerbs()).containsExactly("patch");
                 });
-        assertThat(podRules(template("startupBoost.allowResize=false"))).singleElement()
-                .satisfies(rule -> assertThat(rule.getResources()).containsExactly("pods"));
+        assertThat(podRules(template("startupBoost.allowResize=false"))).singleElement().satisfies(rule -> {
+            assertThat(rule.getResources()).containsExactly("pods");
+            assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "list", "watch");
+        });
     }
 
     @Test

@@ -231,6 +231,34 @@ class TuningProfileReconcilerTest {
     }
 
     @Test
+    void deletingTheProfileTakesBackTheBoostItsPodRuns() throws Exception {
+        client.resource(deployment("boosted", "500m", "1Gi")).inNamespace(namespace).create();
+        createProfile("boosted", "boosted", "runtime: Quarkus\nstartupBoost: {cpu: '2', warmUp: 10m}");
+        awaitCondition("boosted", "Applied", "True", "Applied");
+        String hash = settingsHash(awaitRollout("boosted"));
+        String pod = client.pods().inNamespace(namespace).list().getItems().stream().filter(p -> hash.equals(podHash(p))
+                && p.getMetadata().getDeletionTimestamp() == null).findFirst().orElseThrow().getMetadata().getName();
+        // This control plane has no scheduler or kubelet: the pod is placed on a node and reported starting here.
+        new FakeKubelet(client).starting(namespace, pod);
+        awaitCondition("boosted", "StartupBoost", "True", "Boosting");
+        assertThat(profile("boosted").getStatus().getStartupBoosts()).singleElement().satisfies(b -> {
+            assertThat(b.getPod()).isEqualTo(pod);
+            assertThat(b.getFrom()).isEqualTo("500m");
+            assertThat(b.getTo()).isEqualTo("2");
+        });
+        assertThat(client.pods().inNamespace(namespace).withName(pod).get().getSpec().getContainers().get(0).getResources().getLimits()
+                .get("cpu")).isEqualTo(new Quantity("2"));
+
+        client.resources(TuningProfile.class).inNamespace(namespace).withName("boosted").delete();
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(profile("boosted")).isNull());
+
+        assertThat(profileEvents()).anySatisfy(e -> {
+            assertThat(e.getReason()).isEqualTo("StartupBoostEnded");
+            assertThat(e.getMessage()).isEqualTo("pod " + pod + " back to its own CPU limit 500m from 2: the profile was deleted");
+        });
+    }
+
+    @Test
     void anInjectedAgentComesWithTheProfileAndGoesWithIt() throws Exception {
         client.resource(deployment("agent", "1", "1Gi")).inNamespace(namespace).create();
         awaitRollout("agent");

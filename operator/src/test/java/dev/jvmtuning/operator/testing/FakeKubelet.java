@@ -2,13 +2,16 @@ package dev.jvmtuning.operator.testing;
 
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.deployment.TargetPods;
+import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodIPBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -16,13 +19,14 @@ import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
  * Plays the kubelet's one part the controllers need: a pod that exists is reported Running and
- * Ready with a loopback IP. Scheduling, images and probes are out of scope; the Deployment and
+ * Ready with a loopback IP; and, for a pod to resize, the scheduler's: a node to place it on. Images and probes are out of scope; the Deployment and
  * ReplicaSet controllers still decide, for real, which pods exist and when a rollout is complete.
  */
 public final class FakeKubelet {
@@ -33,6 +37,50 @@ public final class FakeKubelet {
 
     public FakeKubelet(KubernetesClient client) {
         this.client = client;
+    }
+
+    /**
+     * A node object with room for a boost, created on first use; no kubelet stands behind it. Admission refuses (403) to resize
+     * a pod on a node the API server does not know ("node ... not found"), or to raise a request beyond the node's allocatable.
+     */
+    public String node() {
+        String node = "fake-kubelet-node";
+        if (client.nodes().withName(node).get() == null) {
+            Map<String, Quantity> allocatable = Map.of("cpu", new Quantity("8"), "memory", new Quantity("8Gi"), "pods", new Quantity("110"));
+            client.nodes().resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().build()).create();
+            client.nodes().withName(node).editStatus(n -> new NodeBuilder(n).withNewStatus().withCapacity(allocatable)
+                    .withAllocatable(allocatable).endStatus().build());
+        }
+        return node;
+    }
+
+    /** Binds the pod to {@link #node()}, as the scheduler would: the API server resizes only a pod on a node. */
+    public void place(String namespace, String pod) {
+        client.bindings().inNamespace(namespace).resource(new BindingBuilder().withNewMetadata().withName(pod).endMetadata()
+                .withNewTarget().withKind("Node").withName(node()).endTarget().build()).create();
+    }
+
+    /** Places the pod on {@link #node()} and reports its containers started but not Ready: a JVM starting. */
+    public void starting(String namespace, String pod) {
+        place(namespace, pod);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                client.pods().inNamespace(namespace).withName(pod).editStatus(p -> {
+                    String now = Instant.now().toString();
+                    PodStatus status = new PodStatusBuilder(p.getStatus()).withConditions(condition("PodScheduled", now),
+                            condition("Initialized", now), notReady("ContainersReady", now), notReady("Ready", now)).build();
+                    status.getContainerStatuses().forEach(c -> c.setReady(false));
+                    p.setStatus(status);
+                    return p;
+                });
+                return;
+            } catch (KubernetesClientException e) {
+                // The controllers update the pod just bound as well: read it again and retry.
+                if (e.getCode() != HttpURLConnection.HTTP_CONFLICT || attempt == 5) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /** Marks every pod of the namespace Ready that is not yet; returns how many it marked. */
@@ -146,10 +194,13 @@ public final class FakeKubelet {
                         condition("PodScheduled", now), condition("Initialized", now),
                         condition("ContainersReady", now), condition("Ready", now))
                 .withContainerStatuses();
+        // The resources a container runs with, as a kubelet that resizes in place reports them: the API server resizes no
+        // running container without.
         pod.getSpec().getContainers().forEach(c -> status.addToContainerStatuses(new ContainerStatusBuilder()
                 .withName(c.getName()).withImage(c.getImage()).withImageID("")
                 .withReady(true).withStarted(true).withRestartCount(0)
                 .withNewState().withNewRunning().withStartedAt(now).endRunning().endState()
+                .withResources(c.getResources())
                 .build()));
         return status.build();
     }

@@ -63,6 +63,10 @@ public class TuningProfileStatus {
             + "each new kill also raises an OOMKilled Event.")
     private LastOomKill lastOomKill;
 
+    @JsonPropertyDescription("The pods spec.startupBoost raised that still run the boost: only these are lowered, each back to its "
+            + "own CPU limit, also when the profile is deleted or its namespace no longer watched.")
+    private List<BoostedPod> startupBoosts = new ArrayList<>();
+
     @JsonPropertyDescription("Mode Auto: the loop's state, its settings and its last iterations.")
     private AutoStatus auto;
 }

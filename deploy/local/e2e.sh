@@ -9,6 +9,7 @@
 #      application cannot start with: a real CrashLoopBackOff, rolled back to the user's template;
 #   3c. a pod restarting while its CPU is boosted: the boost ended at the restart, the settings rolled back;
 #   3d. an incident after the rollback window and a user's own crashing release: reported, the tuning kept; the fix runs tuned;
+#   3e. a CPU limit cut with the boost on: the old pods, never boosted at their own limit, keep it;
 #   4. settings the pods do not fit in: a real OOM kill, rolled back to the user's template;
 #   4b. an image's own -Xmx beyond the plan, its heap growing: an OOM kill put down to that heap (HEAP_NOT_PLANNED), no budget answer;
 #   5. a CPU quota under load: real CFS throttling in the container's cgroup and the CPUThrottled condition;
@@ -245,6 +246,32 @@ restart_during_boost_rolled_back() {
   applied rebooter message | grep -q -E 'CrashLoopBackOff|restarted'
   kubectl rollout status deployment/rebooter -n "$NS" --timeout=180s
   [ -z "$(kubectl get deployment rebooter -n "$NS" -o jsonpath='{.spec.template.spec.containers[0].env}')" ]
+}
+# The boost lowers only what it raised: two pods at their own 1-CPU limit, their boosts long ended; the user cuts the
+# template's CPU limit to 500m in a release no node can take (a node selector no node has), so the old pods keep serving.
+# The operator boosted none of them at 1 CPU, so it lowers none: a minute on, each still runs its own limit.
+pods_at_cpu() { # NAME COUNT CPU
+  local pod count=0
+  for pod in $(pods_of "$1"); do [ "$(applied_cpu "$pod")" = "$3" ] && count=$((count + 1)); done
+  [ "$count" -eq "$2" ]
+}
+cpu_cut_lowers_no_pod_it_did_not_boost() {
+  local pod cpu
+  workload cutter 2 "        resources: {requests: {cpu: 100m, memory: 512Mi}, limits: {cpu: '1', memory: 512Mi}}"
+  kubectl rollout status deployment/cutter -n "$NS" --timeout=300s >/dev/null
+  profile cutter cutter '  startupBoost: {cpu: "2", warmUp: 10s}'
+  kubectl wait --for=condition=Ready tp/cutter -n "$NS" --timeout=300s >/dev/null
+  kubectl rollout status deployment/cutter -n "$NS" --timeout=300s >/dev/null
+  wait_for 240 "both pods of cutter back at their own 1 CPU, their boosts ended" pods_at_cpu cutter 2 1
+  kubectl patch deployment cutter -n "$NS" --type json -p '[
+    {"op": "replace", "path": "/spec/template/spec/containers/0/resources/limits/cpu", "value": "500m"},
+    {"op": "add", "path": "/spec/template/spec/nodeSelector", "value": {"jvmtuning.dev/no-node": "has-this"}}]' >/dev/null
+  sleep 60
+  for pod in $(pods_of cutter); do
+    cpu="$(applied_cpu "$pod")"
+    assert "pod $pod at its own limit of 1 CPU" "$cpu" test "$cpu" = 1
+  done
+  profile_events cutter | grep '^StartupBoost' || true
 }
 restarts_of() { kubectl get pod -n "$NS" "$1" -o jsonpath='{.status.containerStatuses[0].restartCount}' 2>/dev/null; }
 ready_or_rolled_back() { # POD
@@ -692,6 +719,7 @@ check "3. a flag no JVM knows: refused, no pod touched" unknown_flag_refused_bef
 check "3b. settings the service cannot start with: a real CrashLoopBackOff, rolled back" crash_loop_rolled_back
 check "3c. a pod restarting during its start-up boost: the boost ended, the settings rolled back" restart_during_boost_rolled_back
 check "3d. an incident after the window and a user's own crashing release keep the tuning; the fixed release runs tuned" releases_keep_the_tuning
+check "3e. a CPU limit cut with the boost on: no pod the operator did not boost is lowered" cpu_cut_lowers_no_pod_it_did_not_boost
 check "4. settings the pods do not fit in: a real OOM kill, rolled back" oom_killed_rolled_back
 check "4b. an entrypoint -Xmx beyond the plan OOM-killed: put down to the heap set outside, no budget answer" oom_of_a_heap_set_outside
 check "5. a CPU quota under load: throttled, CPUThrottled=True" throttled
@@ -709,7 +737,7 @@ if [[ "$ONLY" = "  " || "$ONLY" == *" 7 "* ]]; then
     --set "watchNamespaces={$NS}" --wait --timeout 180s >/dev/null || echo "could not set the operator's namespaces back to $NS" >&2
 fi
 kubectl delete namespace "${NS_LIST[@]}" --ignore-not-found --wait=false >/dev/null
-E2E_OBJECTS=(imager17 blind17 imager21 blind21 refuser rebooter releaser oomer xmxer throttled looper pinner21 pinner25 zgc21 zgc25)
+E2E_OBJECTS=(imager17 blind17 imager21 blind21 refuser rebooter releaser cutter oomer xmxer throttled looper pinner21 pinner25 zgc21 zgc25)
 kubectl delete tp -n "$NS" "${E2E_OBJECTS[@]}" --ignore-not-found --wait=false >/dev/null
 kubectl delete deployment -n "$NS" "${E2E_OBJECTS[@]}" --ignore-not-found --wait=false >/dev/null
 printf '\n%d of %d end-to-end checks failed\n' "$failures" "$ran"

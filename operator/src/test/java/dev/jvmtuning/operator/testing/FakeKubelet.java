@@ -46,10 +46,20 @@ public final class FakeKubelet {
     public String node() {
         String node = "fake-kubelet-node";
         if (client.nodes().withName(node).get() == null) {
-            Map<String, Quantity> allocatable = Map.of("cpu", new Quantity("8"), "memory", new Quantity("8Gi"), "pods", new Quantity("110"));
             client.nodes().resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().build()).create();
-            client.nodes().withName(node).editStatus(n -> new NodeBuilder(n).withNewStatus().withCapacity(allocatable)
-                    .withAllocatable(allocatable).endStatus().build());
+        }
+        // Room for every pod the tests of one control plane place on it, whatever they request; set again until it holds, as
+        // the node controller writes the new node's status too.
+        Map<String, Quantity> allocatable = Map.of("cpu", new Quantity("1000"), "memory", new Quantity("1Ti"), "pods", new Quantity("10000"));
+        for (int attempt = 1; !allocatable.equals(client.nodes().withName(node).get().getStatus().getAllocatable()); attempt++) {
+            try {
+                client.nodes().withName(node).editStatus(n -> new NodeBuilder(n).editOrNewStatus().withCapacity(allocatable)
+                        .withAllocatable(allocatable).endStatus().build());
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != HttpURLConnection.HTTP_CONFLICT || attempt == 5) {
+                    throw e;
+                }
+            }
         }
         return node;
     }

@@ -9,7 +9,6 @@ import dev.jvmtuning.operator.deployment.TargetContainer;
 import dev.jvmtuning.operator.deployment.TargetPods;
 import dev.jvmtuning.operator.model.Attestation;
 import dev.jvmtuning.operator.model.EffectiveOptions;
-import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.planner.MemoryBudget;
@@ -142,8 +141,7 @@ final class ApplyStep {
     /** The names of the Ready pods whose template carries these settings. */
     static Set<String> readyPodsRunning(String hash, Observation seen) {
         return seen.pods().stream()
-                .filter(p -> TargetPods.ready(p) && hash.equals(p.getMetadata().getAnnotations() == null ? null
-                        : p.getMetadata().getAnnotations().get(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION)))
+                .filter(p -> TargetPods.ready(p) && hash.equals(TargetPods.settingsHash(p)))
                 .map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
     }
 

@@ -1,8 +1,8 @@
 package dev.jvmtuning.operator.decision;
 
 import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
+import dev.jvmtuning.operator.deployment.TargetPods;
 import dev.jvmtuning.operator.model.EffectiveOptions;
-import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.OomKill;
@@ -14,7 +14,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -82,8 +81,7 @@ final class OomKills {
         Optional<MetricsReport> report = seen.metrics();
         return seen.pods().stream().flatMap(pod -> status(pod, container).flatMap(status -> killed(status).map(terminated -> {
             String name = pod.getMetadata().getName();
-            String podHash = Objects.requireNonNullElse(pod.getMetadata().getAnnotations(), Map.<String, String>of())
-                    .get(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION);
+            String podHash = TargetPods.settingsHash(pod);
             boolean planned = hash != null && hash.equals(podHash);
             Long heap = planned ? plannedHeapBytes : null;
             MemoryUse reading = report.filter(r -> polledBefore(r, terminated.getFinishedAt()))

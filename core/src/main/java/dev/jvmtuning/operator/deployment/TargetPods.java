@@ -1,5 +1,6 @@
 package dev.jvmtuning.operator.deployment;
 
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
@@ -30,6 +31,11 @@ public final class TargetPods {
         return pod.getMetadata().getDeletionTimestamp() == null && pod.getStatus() != null
                 && Objects.requireNonNullElse(pod.getStatus().getConditions(), List.<PodCondition>of()).stream()
                         .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    }
+
+    /** The settings hash a pod was created with (its template's annotation), or null for a pod of an untuned template. */
+    public static String settingsHash(Pod pod) {
+        return Objects.requireNonNullElse(pod.getMetadata().getAnnotations(), Map.<String, String>of()).get(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION);
     }
 
     /** The images of a Deployment's template's containers, in order: what its pods run once rolled out. */

@@ -3,13 +3,12 @@ package dev.jvmtuning.operator.rollout;
 import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
 import dev.jvmtuning.operator.api.v1alpha1.RollBack;
 import dev.jvmtuning.operator.api.v1alpha1.TrackedRollout;
-import dev.jvmtuning.operator.model.LabelsAndAnnotations;
+import dev.jvmtuning.operator.deployment.TargetPods;
 import dev.jvmtuning.operator.model.Reason;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -101,7 +100,7 @@ public final class RolloutJudge {
         boolean settingsOnly = TrackedRollout.CAUSE_SETTINGS.equals(tracked.getCause());
         // A pod created once the rollout completed replaces or adds to its pods (a scale-up, an eviction): not the rollout's.
         Instant completed = tracked.getCompletedAt() == null ? null : Instant.parse(tracked.getCompletedAt());
-        Predicate<Pod> ofRollout = p -> hash.equals(settingsHash(p)) && createdSince(p, started.minus(SEEN_LATE_BY))
+        Predicate<Pod> ofRollout = p -> hash.equals(TargetPods.settingsHash(p)) && createdSince(p, started.minus(SEEN_LATE_BY))
                 && (completed == null || !createdSince(p, completed.plusSeconds(1)));
         List<RolloutHealth.Failure> failing = RolloutHealth.failures(pods, container, ofRollout);
         boolean stalled = rollout.reason() == Reason.DEGRADED;
@@ -124,10 +123,6 @@ public final class RolloutJudge {
                         .map(f -> f.description() + "; not rolled back: not a pod of the rollout of the settings in force"))
                 .or(() -> stalled ? Optional.of(rollout.message() + "; not rolled back: " + why) : Optional.empty());
         return new Progress(rollout, rollout.complete() ? applying : null, unheld);
-    }
-
-    private static String settingsHash(Pod pod) {
-        return Objects.requireNonNullElse(pod.getMetadata().getAnnotations(), Map.<String, String>of()).get(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION);
     }
 
     /** A pod without a creation time (not yet stored) is new. */

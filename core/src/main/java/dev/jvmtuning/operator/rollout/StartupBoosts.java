@@ -2,8 +2,8 @@ package dev.jvmtuning.operator.rollout;
 
 import dev.jvmtuning.operator.api.v1alpha1.BoostedPod;
 import dev.jvmtuning.operator.api.v1alpha1.StartupBoost;
+import dev.jvmtuning.operator.deployment.TargetPods;
 import dev.jvmtuning.operator.model.ConditionStatus;
-import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.model.Units;
@@ -355,10 +355,9 @@ public final class StartupBoosts {
             String qos = pod.getStatus() == null ? null : pod.getStatus().getQosClass();
             // Without a reported QoS class, a request equal to the limit is kept equal: that never changes the class.
             boolean guaranteed = qos != null ? "Guaranteed".equals(qos) : request != null && limit != null && cores(request).compareTo(cores(limit)) == 0;
-            Map<String, String> annotations = Objects.requireNonNullElse(pod.getMetadata().getAnnotations(), Map.of());
             return Optional.of(new PodFacts(pod.getMetadata().getNamespace(), pod.getMetadata().getName(), pod.getMetadata().getUid(),
                     Instant.parse(pod.getMetadata().getCreationTimestamp()), pod.getSpec().getNodeName() != null,
-                    pod.getMetadata().getDeletionTimestamp() != null, annotations.get(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION),
+                    pod.getMetadata().getDeletionTimestamp() != null, TargetPods.settingsHash(pod),
                     name, limit, guaranteed, restarts, readySince, conditions, boost));
         }
 

@@ -35,7 +35,8 @@ record Planned(TuningProfile profile, Deployment live, Preview.Rendered preview,
             throw new Refusal("no Deployment " + targetName + " in namespace " + namespace);
         }
         // A profile the planner refuses is an error to fix, said as such, rather than the Deployment the operator leaves it.
-        Preview preview = Preview.of(profile, live, null, installation.preview());
+        List<Pod> pods = pods(live, client, namespace);
+        Preview preview = Preview.of(profile, live, pods, null, installation.preview());
         if (preview instanceof Preview.NoContainer missing) {
             throw new Refusal(missing.problem());
         }
@@ -43,7 +44,7 @@ record Planned(TuningProfile profile, Deployment live, Preview.Rendered preview,
             throw new Refusal(rejected.reason() + ": " + String.join("; ", rejected.messages()));
         }
         Observation seen = new Observation(profile, Optional.of(live), targeting(profile, live, client, namespace),
-                pods(live, client, namespace), configMaps(profile, client, namespace), Optional.empty(), List.of(), Instant.now());
+                pods, configMaps(profile, client, namespace), Optional.empty(), List.of(), Instant.now());
         return new Planned(profile, live, (Preview.Rendered) preview, Decide.of(seen, installation));
     }
 

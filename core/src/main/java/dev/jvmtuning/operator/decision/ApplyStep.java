@@ -5,9 +5,9 @@ import dev.jvmtuning.operator.api.v1alpha1.RollBack;
 import dev.jvmtuning.operator.api.v1alpha1.RollbackPolicy;
 import dev.jvmtuning.operator.api.v1alpha1.TrackedRollout;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
-import dev.jvmtuning.operator.deployment.TargetContainer;
 import dev.jvmtuning.operator.deployment.TargetPods;
 import dev.jvmtuning.operator.model.Attestation;
+import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.EffectiveOptions;
 import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.Units;
@@ -43,10 +43,12 @@ final class ApplyStep {
     }
 
     /**
+     * @param facts            the container as its newest pod was admitted, whose memory limit an OOM kill is held against
      * @param plannedHeapBytes the maximum heap the plan sets, null when it leaves it to the JVM
      * @param budget           the plan's memory budget, null without one
      */
-    static List<Write> decide(Observation seen, Deployment deployment, Container userContainer, Rendering rendering, Long plannedHeapBytes,
+    static List<Write> decide(Observation seen, Deployment deployment, Container userContainer, ContainerFacts facts, Rendering rendering,
+            Long plannedHeapBytes,
             MemoryBudget budget, DeploymentTuning.Agent agent, StatusBuilder status) {
         TuningProfile profile = seen.profile();
         String name = profile.getMetadata().getName();
@@ -55,7 +57,7 @@ final class ApplyStep {
         String configMapName = values.getMetadata().getName();
         String hash = DeploymentTuning.hash(rendering, configMapName);
         List<OomKills.Kill> kills = OomKills.record(seen, userContainer.getName(),
-                TargetContainer.facts(deployment, userContainer, null, null).memoryLimitBytes(), hash, plannedHeapBytes, budget, status);
+                facts.memoryLimitBytes(), hash, plannedHeapBytes, budget, status);
         String template = DeploymentTuning.templateHash(deployment, name);
         Optional<RollBack> keptOut = RolloutJudge.keptOut(status.rolledBack(), hash, template, generation);
         if (keptOut.isPresent()) {

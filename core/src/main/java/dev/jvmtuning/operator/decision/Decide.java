@@ -230,9 +230,8 @@ public final class Decide {
         if (seen.pods().stream().filter(TargetPods::ready).allMatch(p -> images.equals(TargetPods.images(p)))) {
             seen.metrics().ifPresent(report -> status.jvmReported(report, images));
         }
-        Preview preview = Preview.of(name, profile.getSpec(), status.auto(), status.lastOomKill(), deployment, status.javaVersion(),
-                status.aotCache(),
-                installation.preview());
+        Preview preview = Preview.of(name, profile.getSpec(), status.auto(), status.lastOomKill(), deployment, seen.pods(),
+                seen.previousStatus().getStartupBoosts(), status.javaVersion(), status.aotCache(), installation.preview());
         if (preview instanceof Preview.NoContainer missing) {
             restoreIfTuned(deployment, name, writes);
             status.notApplied(Reason.INVALID, missing.problem());
@@ -243,6 +242,7 @@ public final class Decide {
             status.auto(null);
         }
         if (preview instanceof Preview.Rejected rejected) {
+            status.admitted(rejected.admitted());
             // Flags planned for another spec or container must not stay: the user's own template comes back.
             restoreIfTuned(deployment, name, writes);
             status.notApplied(rejected.reason(), String.join("; ", rejected.messages()));
@@ -254,6 +254,7 @@ public final class Decide {
             return new Tuned(List.of(), rejected.userContainer(), null);
         }
         Preview.Rendered rendered = (Preview.Rendered) preview;
+        status.admitted(rendered.admitted());
         PlanResult.Plan plan = rendered.plan();
         status.planned(plan, rendered.rendering());
         seen.metrics().ifPresent(status::threadingReported);
@@ -273,7 +274,7 @@ public final class Decide {
                     + "own template until the profile changes; last: " + kill.getMessage());
         } else {
             settingsHash = DeploymentTuning.hash(rendered.rendering(), TuningConfigMap.name(name, rendered.rendering()));
-            writes.addAll(ApplyStep.decide(seen, deployment, rendered.userContainer(), rendered.rendering(), plan.values().heapBytes(),
+            writes.addAll(ApplyStep.decide(seen, deployment, rendered.userContainer(), rendered.facts(), rendered.rendering(), plan.values().heapBytes(),
                     plan.budget(), DeploymentTuning.Agent.ifInjected(profile.getSpec(), installation.agentImage(), installation.agentJarPath()),
                     status));
         }

@@ -1,6 +1,8 @@
 package dev.jvmtuning.operator.decision;
 
+import dev.jvmtuning.operator.api.v1alpha1.AdmittedPod;
 import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
+import dev.jvmtuning.operator.deployment.AdmittedContainer;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
@@ -44,6 +46,13 @@ public final class EventPolicy {
         List<String> newWarnings = new ArrayList<>(after.getWarnings());
         newWarnings.removeAll(before.getWarnings());
         newWarnings.forEach(w -> events.add(new ProfileEvent(true, Reason.SETTING_OVERRIDDEN, w)));
+        AdmittedPod admitted = after.getAdmitted();
+        // Another pod admitted the same way is not news; what admission changes is.
+        if (admitted != null && (before.getAdmitted() == null || !admitted.getResources().equals(before.getAdmitted().getResources())
+                || !admitted.getAddedJvmOptions().equals(before.getAdmitted().getAddedJvmOptions()))) {
+            events.add(new ProfileEvent(false, Reason.PLANNED_FOR_ADMITTED_POD, "pod " + admitted.getPod() + " runs "
+                    + AdmittedContainer.describe(admitted) + ": the settings are planned for the pod as admitted"));
+        }
         // Status holds the last kill it announced, so a kill still shown in a pod's lastState is not announced again.
         LastOomKill kill = after.getLastOomKill();
         LastOomKill known = before.getLastOomKill();

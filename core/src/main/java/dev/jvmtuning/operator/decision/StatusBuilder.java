@@ -10,6 +10,7 @@ import static dev.jvmtuning.operator.model.ConditionType.SETTINGS_EFFECTIVE;
 import static dev.jvmtuning.operator.model.ConditionType.STARTUP_BOOST;
 import static dev.jvmtuning.operator.model.ConditionType.VIRTUAL_THREAD_PINNING;
 
+import dev.jvmtuning.operator.api.v1alpha1.AdmittedPod;
 import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.BoostedPod;
@@ -189,6 +190,12 @@ public final class StatusBuilder {
     /** Mode Auto's loop as the last reconcile left it, or null. */
     public AutoStatus auto() {
         return status.getAuto();
+    }
+
+    /** How the newest pod differs from the template, which the plan followed; empty when it does not. */
+    public StatusBuilder admitted(Optional<AdmittedPod> admitted) {
+        status.setAdmitted(admitted.orElse(null));
+        return this;
     }
 
     /** Mode Auto's loop after this reconcile's decision; null outside mode Auto. */

@@ -38,11 +38,14 @@ public final class TargetContainer {
     }
 
     /**
-     * The planner's view of the container: CPU and memory, literal env values, references, command, args, replicas, and what
-     * its pods' JVMs report of themselves (null when unknown).
+     * The planner's view of the container: CPU and memory as its newest pod was admitted (the template's before there is a
+     * pod), literal env values, references, command, args, replicas, and what its pods' JVMs report of themselves (null when
+     * unknown).
      */
-    public static ContainerFacts facts(Deployment deployment, Container container, Integer javaMajorVersion, String reportedAotCache) {
-        ResourceRequirements resources = Objects.requireNonNullElseGet(container.getResources(), ResourceRequirements::new);
+    public static ContainerFacts facts(Deployment deployment, Container container, Optional<AdmittedContainer> admitted,
+            Integer javaMajorVersion, String reportedAotCache) {
+        ResourceRequirements resources = admitted.map(AdmittedContainer::resources)
+                .orElseGet(() -> Objects.requireNonNullElseGet(container.getResources(), ResourceRequirements::new));
         Map<String, String> env = new LinkedHashMap<>();
         Set<String> references = new java.util.LinkedHashSet<>();
         for (EnvVar var : Objects.requireNonNullElse(container.getEnv(), List.<EnvVar>of())) {
@@ -63,12 +66,12 @@ public final class TargetContainer {
     }
 
     /**
-     * The CPU limit of the named container (or the only one), in cores; null when there is no such container or
+     * The CPU limit of the named container (or the only one) in the template, in cores; null when there is no such container or
      * it has no limit. The CPUs the metrics window counts per for a pod that does not report its own.
      */
     public static Double cpuLimitCores(Deployment deployment, String containerName) {
         Lookup lookup = find(deployment, containerName);
-        return lookup.isFound() ? facts(deployment, lookup.container(), null, null).cpuLimitCores() : null;
+        return lookup.isFound() ? facts(deployment, lookup.container(), Optional.empty(), null, null).cpuLimitCores() : null;
     }
 
     private static Double cores(Map<String, Quantity> resources) {

@@ -129,6 +129,10 @@ public enum Reason {
             + "fit the limit, a heap set outside the operator that the JVM runs instead of the planned one, or unknown without a reading "
             + "before the kill) and the figures; status.lastOomKill keeps the last one. "
             + "Once per kill"),
+    PLANNED_FOR_ADMITTED_POD("PlannedForAdmittedPod", "the target's newest pod runs other resources than the Deployment's template "
+            + "(a LimitRange default, a VerticalPodAutoscaler, a mutating admission policy, an in-place resize), or admission added "
+            + "JVM options to its JAVA_TOOL_OPTIONS: the message names the pod and both values, and the settings are planned for the "
+            + "pod as admitted (status.admitted). Once per change"),
     RELEASED("Released", "the operator no longer watches the profile's namespace: it took back the boosts of the target's pods and "
             + "restored the Deployment's own template (when it still may; the message says what stays) and removed its finalizer, so "
             + "that deleting the profile or the namespace does not wait for it"),

@@ -1,6 +1,8 @@
 package dev.jvmtuning.operator.preview;
 
+import dev.jvmtuning.operator.api.v1alpha1.AdmittedPod;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
+import dev.jvmtuning.operator.api.v1alpha1.BoostedPod;
 import dev.jvmtuning.operator.api.v1alpha1.Guardrail;
 import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
@@ -16,8 +18,10 @@ import dev.jvmtuning.operator.planner.Planner;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.render.Renderer;
 import dev.jvmtuning.operator.render.Rendering;
+import dev.jvmtuning.operator.deployment.AdmittedContainer;
 import dev.jvmtuning.operator.deployment.TargetContainer;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.util.List;
 import java.util.Optional;
@@ -42,55 +46,69 @@ public sealed interface Preview {
     record NoContainer(String problem) implements Preview {
     }
 
-    /** No settings: the profile (as laid over) is refused for this container; each message names the numbers. */
-    record Rejected(Container userContainer, ContainerFacts facts, Reason reason, List<String> messages) implements Preview {
+    /**
+     * No settings: the profile (as laid over) is refused for this container; each message names the numbers.
+     *
+     * @param admitted how the newest pod differs from the template, which the facts follow
+     */
+    record Rejected(Container userContainer, ContainerFacts facts, Optional<AdmittedPod> admitted, Reason reason, List<String> messages)
+            implements Preview {
     }
 
-    /** The settings to write: the spec planned (the profile's, or Auto's overlay), its plan and rendering. */
-    record Rendered(Container userContainer, ContainerFacts facts, TuningProfileSpec spec, PlanResult.Plan plan, Rendering rendering)
-            implements Preview {
+    /**
+     * The settings to write: the spec planned (the profile's, or Auto's overlay), its plan and rendering.
+     *
+     * @param admitted how the newest pod differs from the template, which the facts follow
+     */
+    record Rendered(Container userContainer, ContainerFacts facts, Optional<AdmittedPod> admitted, TuningProfileSpec spec,
+            PlanResult.Plan plan, Rendering rendering) implements Preview {
     }
 
     /**
      * A stored profile's preview: its spec, with what its status says of mode Auto's loop, of the last OOM kill and of the
      * Java version and the AOT cache the target's pods report.
      *
+     * @param pods             the target's pods, whose newest the plan is for; none to plan for the template
      * @param javaMajorVersion the JVM's feature version to plan for, over the one status records; null for status's
      */
-    static Preview of(TuningProfile profile, Deployment deployment, Integer javaMajorVersion, Installation installation) {
+    static Preview of(TuningProfile profile, Deployment deployment, List<Pod> pods, Integer javaMajorVersion, Installation installation) {
         TuningProfileStatus status = profile.getStatus();
         Integer javaVersion = javaMajorVersion != null || status == null ? javaMajorVersion : status.getJavaVersion();
         return of(profile.getMetadata().getName(), profile.getSpec(), status == null ? null : status.getAuto(),
-                status == null ? null : status.getLastOomKill(), deployment, javaVersion, status == null ? null : status.getAotCache(),
-                installation);
+                status == null ? null : status.getLastOomKill(), deployment, pods, status == null ? List.of() : status.getStartupBoosts(),
+                javaVersion, status == null ? null : status.getAotCache(), installation);
     }
 
     /**
      * @param profile          the profile's name: what it wrote into the Deployment before is not the user's
      * @param auto             the profile's status.auto as the last reconcile left it; its settings count in mode Auto only
      * @param lastOomKill      the profile's status.lastOomKill, which the memory budget answers (R9b); null when none
+     * @param pods             the target's pods: the plan is for the resources the newest was admitted with
+     * @param boosts           the profile's status.startupBoosts: a boosted pod's own CPU limit is the one planned for
      * @param javaMajorVersion the JVM's feature version when known, else null (flags are checked against every supported JDK)
      * @param reportedAotCache the AOT cache or CDS archive the pods' JVMs report (status.aotCache), else null
      */
     static Preview of(String profile, TuningProfileSpec spec, AutoStatus auto, LastOomKill lastOomKill, Deployment deployment,
-            Integer javaMajorVersion, String reportedAotCache, Installation installation) {
+            List<Pod> pods, List<BoostedPod> boosts, Integer javaMajorVersion, String reportedAotCache, Installation installation) {
         TargetContainer.Lookup lookup = TargetContainer.find(deployment, spec.getContainer());
         if (!lookup.isFound()) {
             return new NoContainer(lookup.problem());
         }
         Container userContainer = DeploymentTuning.userContainer(deployment, lookup.container(), profile);
-        ContainerFacts facts = TargetContainer.facts(deployment, userContainer, javaMajorVersion, reportedAotCache);
+        Optional<AdmittedContainer> pod = AdmittedContainer.newest(deployment, lookup.container(), pods, boosts);
+        Optional<AdmittedPod> admitted = pod.flatMap(p -> p.differences(lookup.container()));
+        ContainerFacts facts = TargetContainer.facts(deployment, userContainer, pod, javaMajorVersion, reportedAotCache);
         // An Auto loop without the guardrail its author asked for would run unguarded: such a profile is refused as a whole.
         Optional<String> refusal = installation.guardrailRefusal().apply(spec.getAuto() == null ? null : spec.getAuto().getGuardrail());
         if (refusal.isPresent()) {
-            return new Rejected(userContainer, facts, Reason.INVALID, List.of(refusal.get()));
+            return new Rejected(userContainer, facts, admitted, Reason.INVALID, List.of(refusal.get()));
         }
         TuningProfileSpec planned = Overlay.spec(spec, auto);
         PlanResult result = Planner.plan(planned, facts, installation.flagPolicy(), OomAnswer.to(lastOomKill));
         if (result instanceof PlanResult.Rejected rejected) {
-            return new Rejected(userContainer, facts, rejected.reason(), rejected.messages());
+            return new Rejected(userContainer, facts, admitted, rejected.reason(), rejected.messages());
         }
         PlanResult.Plan plan = (PlanResult.Plan) result;
-        return new Rendered(userContainer, facts, planned, plan, Renderer.render(plan.values(), planned, facts));
+        return new Rendered(userContainer, facts, admitted, planned, plan, Renderer.render(plan.values(), planned, facts));
     }
 }

@@ -3,6 +3,8 @@ package dev.jvmtuning.operator.decision;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.jvmtuning.operator.api.v1alpha1.AdmittedPod;
+import dev.jvmtuning.operator.api.v1alpha1.AdmittedResource;
 import dev.jvmtuning.operator.api.v1alpha1.AutoIteration;
 import dev.jvmtuning.operator.api.v1alpha1.AutoState;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
@@ -42,6 +44,8 @@ import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
@@ -59,6 +63,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -82,6 +87,8 @@ class DecideTest {
         final List<TuningProfile> others = new ArrayList<>();
         final List<HorizontalPodAutoscaler> autoscalers = new ArrayList<>();
         List<Pod> pods = new ArrayList<>();
+        /** What admission makes of a pod's spec (a LimitRange default, a mutating policy): nothing unless a test says. */
+        UnaryOperator<PodSpec> admission = UnaryOperator.identity();
         /** The env names the operator's last apply set, which its next apply drops when it leaves them out (server-side apply). */
         Set<String> appliedEnv = new HashSet<>();
         Instant now = T0;
@@ -280,7 +287,7 @@ class DecideTest {
                     .withCreationTimestamp(now.toString())
                     .withLabels(deployment.getSpec().getTemplate().getMetadata().getLabels())
                     .withAnnotations(deployment.getSpec().getTemplate().getMetadata().getAnnotations()).endMetadata()
-                    .withSpec(Serialization.clone(deployment.getSpec().getTemplate().getSpec()))
+                    .withSpec(admission.apply(Serialization.clone(deployment.getSpec().getTemplate().getSpec())))
                     .withNewStatus().addNewCondition().withType("Ready").withStatus(String.valueOf(status.getReady()).equals("true") ? "True" : "False")
                     .endCondition().withContainerStatuses(status).endStatus().build();
         }
@@ -355,6 +362,93 @@ class DecideTest {
         world.reconcile();
         assertThat(world.reason(ConditionType.READY)).isEqualTo("Ready");
         return world;
+    }
+
+    /** A LimitRange's default for a container without resources, as the API server's LimitRanger admits the pod. */
+    private static PodSpec limitRangeDefault(PodSpec spec) {
+        spec.getContainers().get(0).setResources(new ResourceRequirementsBuilder()
+                .withLimits(Map.of("memory", new Quantity("512Mi"), "cpu", new Quantity("1")))
+                .withRequests(Map.of("memory", new Quantity("512Mi"), "cpu", new Quantity("1"))).build());
+        return spec;
+    }
+
+    @Test
+    void aPodGivenItsLimitsAtAdmissionIsPlannedForThoseLimitsOnceAndSaysSo() {
+        World world = new World(APPLY);
+        world.deployment.getSpec().getTemplate().getSpec().getContainers().get(0).setResources(null);
+        world.admission = DecideTest::limitRangeDefault;
+        world.rollOut();
+
+        world.reconcile();
+        assertThat(world.jvmOptions()).as("planned for the pod's 512Mi and 1 CPU, not for a template without limits")
+                .contains("-XX:ActiveProcessorCount=1").containsPattern("-Xmx\\d+m");
+        AdmittedPod admitted = world.profile.getStatus().getAdmitted();
+        assertThat(admitted.getPod()).isEqualTo(world.pods.get(0).getMetadata().getName());
+        assertThat(admitted.getResources()).extracting(AdmittedResource::getResource, AdmittedResource::getTemplate, AdmittedResource::getPod)
+                .contains(tuple("limits.memory", null, "512Mi"), tuple("limits.cpu", null, "1"));
+        assertThat(world.events).filteredOn(e -> e.reason() == Reason.PLANNED_FOR_ADMITTED_POD).singleElement()
+                .satisfies(e -> assertThat(e.message()).contains("limits.memory 512Mi (the template: none)"));
+        String hash = world.hash();
+
+        world.rollOut();
+        world.reconcile();
+        world.reconcile();
+        assertThat(world.last.writes()).as("the tuned pods are admitted the same way: the plan stands").isEmpty();
+        assertThat(world.hash()).isEqualTo(hash);
+        assertThat(world.status(ConditionType.READY)).isEqualTo("True");
+        assertThat(world.events).as("the same admission is not news twice").filteredOn(e -> e.reason() == Reason.PLANNED_FOR_ADMITTED_POD).hasSize(1);
+    }
+
+    @Test
+    void withoutAPodTheTemplateIsPlannedForAndWithOneItsAdmittedLimitWins() {
+        World template = new World(APPLY);
+        template.reconcile();
+        World lowered = new World(APPLY);
+        // A mutating admission policy, or a VerticalPodAutoscaler's admission, gives the 1Gi template's pods 384Mi.
+        lowered.admission = spec -> {
+            spec.getContainers().get(0).getResources().getLimits().put("memory", new Quantity("384Mi"));
+            return spec;
+        };
+        lowered.rollOut();
+        lowered.reconcile();
+        long heapFor1Gi = Long.parseLong(template.jvmOptions().replaceAll(".*-Xmx(\\d+)m.*", "$1"));
+        long heapFor384Mi = Long.parseLong(lowered.jvmOptions().replaceAll(".*-Xmx(\\d+)m.*", "$1"));
+        assertThat(heapFor384Mi).as("the heap for the pod's 384Mi, not the template's 1Gi").isLessThan(heapFor1Gi).isLessThan(384);
+        assertThat(lowered.profile.getStatus().getAdmitted().getResources())
+                .extracting(AdmittedResource::getResource, AdmittedResource::getTemplate, AdmittedResource::getPod)
+                .containsExactly(tuple("limits.memory", "1Gi", "384Mi"));
+        assertThat(template.profile.getStatus().getAdmitted()).as("pods as their template says: nothing to say").isNull();
+    }
+
+    @Test
+    void anAgentAnInjectorAppendsAtAdmissionRunsBesideTheTunedFlagsAndIsNoReasonToWriteAgain() {
+        World world = new World(APPLY);
+        String agent = "-javaagent:/otel-auto-instrumentation/javaagent.jar";
+        world.admission = spec -> {
+            Container app = spec.getContainers().get(0);
+            List<EnvVar> env = new ArrayList<>(Objects.requireNonNullElse(app.getEnv(), List.of()));
+            env.removeIf(v -> v.getName().equals("JAVA_TOOL_OPTIONS"));
+            String tuned = Objects.requireNonNullElse(app.getEnv(), List.<EnvVar>of()).stream().filter(v -> v.getName().equals("JAVA_TOOL_OPTIONS"))
+                    .map(EnvVar::getValue).findFirst().orElse("");
+            env.add(new EnvVar("JAVA_TOOL_OPTIONS", (tuned + " " + agent).trim(), null));
+            app.setEnv(env);
+            return spec;
+        };
+        world.rollOut();
+        world.reconcile();
+        String tuned = world.jvmOptions();
+        assertThat(tuned).as("the agent is the pod's, not the template's to write").doesNotContain("javaagent");
+
+        world.rollOut();
+        world.reconcile();
+        world.reconcile();
+        assertThat(world.last.writes()).isEmpty();
+        assertThat(world.jvmOptions()).isEqualTo(tuned);
+        assertThat(world.pods.get(0).getSpec().getContainers().get(0).getEnv()).filteredOn(v -> v.getName().equals("JAVA_TOOL_OPTIONS"))
+                .singleElement().satisfies(v -> assertThat(v.getValue()).isEqualTo(tuned + " " + agent));
+        assertThat(world.profile.getStatus().getAdmitted().getAddedJvmOptions()).containsExactly(agent);
+        assertThat(world.profile.getStatus().getAdmitted().getResources()).isEmpty();
+        assertThat(world.status(ConditionType.READY)).isEqualTo("True");
     }
 
     @Test

@@ -36,6 +36,11 @@ public class TuningProfileStatus {
             + "supported JDK until the new images' JVMs report.")
     private String jvmImages;
 
+    @JsonPropertyDescription("The target container as its newest pod was admitted, where that differs from the template (a LimitRange "
+            + "default, a VerticalPodAutoscaler, a mutating admission policy, an in-place resize): the settings are planned for the "
+            + "pod's resources. Absent when the pod runs what the template says.")
+    private AdmittedPod admitted;
+
     @JsonPropertyDescription("What the container overrides of the rendered settings, and what the runtime could not take.")
     private List<String> warnings = new ArrayList<>();
 

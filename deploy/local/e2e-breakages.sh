@@ -36,6 +36,7 @@ BREAKAGES=(
   "10|10|$core/planner/HeapTarget.java|s/if (gc.effective() != Collector.ZGC) {/if (true) {/|ZGC's heap pinned at -Xms = -Xmx, without a soft maximum"
   "10|10|$core/planner/HeapTarget.java|s/return new HeapTarget(null, softMax, List.of(/return new HeapTarget(null, null, List.of(/|ZGC without a soft maximum: the JVM takes its maximum heap as one"
   "10|10|$core/planner/HeapTarget.java|s/return new HeapTarget(null, softMax, List.of(/return new HeapTarget(softMax \/ 2, softMax, List.of(/|ZGC given an -Xms of half its soft maximum, under the ceiling"
+  "11|11|$core/preview/Preview.java|s/TargetContainer.facts(deployment, userContainer, pod, /TargetContainer.facts(deployment, userContainer, Optional.empty(), /|the plan is for the template, not for the pod as admitted"
 )
 ONLY=" $* "
 

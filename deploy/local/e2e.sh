@@ -56,6 +56,13 @@ check() {
   rm -f "$output"
 }
 
+# Room on the node's two CPUs and its memory: the workloads of the checks before are done (the demo's orders-api stays).
+# A crash-looping release or two boosted pods left running slow every JVM that starts after them.
+make_room() {
+  kubectl delete deployment -n "$NS" refuser rebooter releaser cutter oomer xmxer throttled imager17 blind17 imager21 blind21 looper \
+    limited admitted --ignore-not-found --wait=false >/dev/null
+}
+
 # Running pods that are not on their way out (a rollout leaves old pods Running while they stop).
 pods_of() {
   kubectl get pods -n "$NS" -l "app=$1" -o json |
@@ -488,8 +495,7 @@ demo_copy() { # NAMESPACE: the demo's service and profile, one replica
 }
 namespace_list_restarts() {
   local ns all=("$NS" "${NS_LIST[@]}") restart since began
-  # Room on the node's two CPUs for three more services: the earlier checks' are done.
-  kubectl delete deployment -n "$NS" refuser oomer throttled --ignore-not-found --wait=false >/dev/null
+  make_room
   # The chart grants its Role in each listed namespace: they exist before the upgrade, as helm requires.
   for ns in "${NS_LIST[@]}"; do kubectl create namespace "$ns" --dry-run=client -o yaml | kubectl apply -f - >/dev/null; done
   helm upgrade jvm-tuning-operator "$REPO_ROOT/charts/jvm-tuning-operator" -n jvm-tuning-system --reuse-values \
@@ -579,13 +585,15 @@ auto_loop_failed() { # what the loop had done when a wait gave up: its history, 
     print_history
     auto_json | jq -r '"state \(.state // "-"), settings \(.settings), waiting for \(.waitingFor // "-")"'
     answers
-    kubectl logs -n jvm-tuning-system deploy/jvm-tuning-operator --tail=2000 | grep -F 'looper' | tail -n 15 || true
+    kubectl get tp looper -n "$NS" -o json | jq -r '.status.conditions[] | "\(.type)=\(.status) \(.reason): \(.message)"' | cut -c1-300
+    kubectl get pods -n "$NS" -l app=looper -o json | jq -r '.items[] | "\(.metadata.name) \(.status.phase) \(.status.containerStatuses // [] | map("ready \(.ready), restarts \(.restartCount), state \(.state | keys[0]) \(.state[] | .reason // "")") | join("; "))"'
+    kubectl logs -n jvm-tuning-system "$(live_leader)" --tail=2000 | grep -F 'looper' | tail -n 15 || true
   fi
   stop_load
 }
 auto_loop_on_real_pods() {
   trap auto_loop_failed EXIT
-  kubectl delete deployment -n "$NS" refuser oomer throttled --ignore-not-found --wait=false >/dev/null
+  make_room
   workload looper 1 "        resources: {requests: {cpu: 250m, memory: 512Mi}, limits: {cpu: '1', memory: 512Mi}}"
   kubectl rollout status deployment/looper -n "$NS" --timeout=180s
   start_load 500 40
@@ -712,6 +720,117 @@ zgc_soft_heap() {
   done
 }
 
+# Admission changes the pods (docs/how-to/other-controllers.md): the plan is for the pod as admitted, not for its template.
+# A LimitRange gives a container without resources its default limits; a MutatingAdmissionPolicy (the API server's own,
+# no webhook) gives a 1Gi template's pods 384Mi, as a VerticalPodAutoscaler's admission does, and appends a -javaagent to
+# JAVA_TOOL_OPTIONS with an init container that brings the jar, as the OpenTelemetry operator does. Each JVM that runs
+# fits its pod, read back from the JVM; status names what admission changed; the injected agent runs beside the tuned flags.
+ADMISSION_POLICY=jto-e2e-lower-and-inject
+admission_cleanup() {
+  kubectl delete mutatingadmissionpolicybinding "$ADMISSION_POLICY" --ignore-not-found >/dev/null 2>&1 || true
+  kubectl delete mutatingadmissionpolicy "$ADMISSION_POLICY" --ignore-not-found >/dev/null 2>&1 || true
+  kubectl delete limitrange -n "$NS" jto-e2e-defaults --ignore-not-found >/dev/null 2>&1 || true
+}
+admitted_of() { kubectl get tp "$1" -n "$NS" -o json | jq -c '.status.admitted // {}'; } # PROFILE
+newest_pod_of() { # PROFILE'S TARGET: the newest Running pod not on its way out
+  kubectl get pods -n "$NS" -l "app=$1" -o json | jq -r '[.items[] | select(.metadata.deletionTimestamp == null and .status.phase == "Running")]
+    | sort_by(.metadata.creationTimestamp) | last | .metadata.name // empty'
+}
+pod_memory_limit() { kubectl get pod -n "$NS" "$1" -o json | jq -r '.spec.containers[0].resources.limits.memory // empty' | numfmt --from=iec-i; }
+settled_ready() { # PROFILE: Ready, with every pod of the tuned template Ready
+  condition_is Ready "$1" True && [ "$(kubectl get deployment "$1" -n "$NS" -o jsonpath='{.status.updatedReplicas}/{.status.replicas}')" = 1/1 ]
+}
+heap_fits_pod() { # TARGET: the running JVM's maximum heap under its pod's memory limit, said and asserted
+  local pod flags max limit
+  pod="$(newest_pod_of "$1")"
+  flags="$(jvm_flags "$pod")" max="$(size_flag MaxHeapSize "$flags")" limit="$(pod_memory_limit "$pod")"
+  echo "$pod: MaxHeapSize $((max / 1048576))Mi in a pod limited to $((limit / 1048576))Mi; restarts $(restarts_of "$pod")"
+  assert "a MaxHeapSize reported by the JVM of $pod" "none" [ -n "$max" ]
+  assert "the heap of $pod at most 3/4 of its pod's limit $limit" "$max" [ $((max * 4)) -le $((limit * 3)) ]
+  assert "no restart of $pod" "$(restarts_of "$pod")" [ "$(restarts_of "$pod")" = 0 ]
+}
+planned_for_admitted_pods() {
+  trap admission_cleanup EXIT
+  make_room
+  kubectl apply -n "$NS" -f - >/dev/null <<YAML
+apiVersion: v1
+kind: LimitRange
+metadata: {name: jto-e2e-defaults}
+spec:
+  limits:
+  - type: Container
+    default: {memory: 512Mi, cpu: "1"}
+    defaultRequest: {memory: 512Mi, cpu: 100m}
+YAML
+  workload limited 1
+  kubectl rollout status deployment/limited -n "$NS" --timeout=180s >/dev/null
+  profile limited limited ''
+  wait_for 240 "tp/limited Ready on its tuned pod" settled_ready limited
+  local options admitted pod env
+  options="$(tuned_flags_of limited)"
+  admitted="$(admitted_of limited)"
+  echo "template without resources; rendered: $options; status.admitted: $admitted"
+  assert "a heap and the CPU count of the LimitRange's 1 CPU rendered" "$options" grep -q -E -- '-XX:ActiveProcessorCount=1 .*-Xmx[0-9]+m' <<<"$options"
+  assert "status.admitted naming the default limit" "$admitted" jq -e '.resources[] | select(.resource == "limits.memory" and .pod == "512Mi" and .template == null)' <<<"$admitted" >/dev/null
+  heap_fits_pod limited
+
+  kubectl apply -f - >/dev/null <<YAML
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: $ADMISSION_POLICY}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
+  matchConditions:
+  - name: the-check-s-pods
+    expression: "has(object.metadata.labels) && 'app' in object.metadata.labels && object.metadata.labels['app'] == 'admitted'"
+  failurePolicy: Fail
+  reinvocationPolicy: Never
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: >
+        Object{spec: Object.spec{
+          initContainers: [Object.spec.initContainers{name: "injected-agent", image: "$AGENT_IMAGE", imagePullPolicy: "Never",
+            command: ["cp", "/jvm-tuning-agent.jar", "/injected/agent.jar"],
+            volumeMounts: [Object.spec.initContainers.volumeMounts{name: "injected-agent", mountPath: "/injected"}]}],
+          volumes: [Object.spec.volumes{name: "injected-agent", emptyDir: Object.spec.volumes.emptyDir{}}],
+          containers: [Object.spec.containers{name: object.spec.containers[0].name,
+            resources: Object.spec.containers.resources{limits: {"memory": "384Mi"}, requests: {"memory": "384Mi"}},
+            volumeMounts: [Object.spec.containers.volumeMounts{name: "injected-agent", mountPath: "/injected", readOnly: true}],
+            env: [Object.spec.containers.env{name: "JAVA_TOOL_OPTIONS",
+              value: (has(object.spec.containers[0].env) && object.spec.containers[0].env.exists(e, e.name == "JAVA_TOOL_OPTIONS" && has(e.value))
+                ? object.spec.containers[0].env.filter(e, e.name == "JAVA_TOOL_OPTIONS")[0].value + " " : "")
+                + "-javaagent:/injected/agent.jar"}]}]}}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: {name: $ADMISSION_POLICY}
+spec: {policyName: $ADMISSION_POLICY}
+YAML
+  # The API server reads a new policy within a second or so: a pod admitted before would be the template's.
+  sleep 3
+  workload admitted 1 "        resources: {requests: {cpu: 100m, memory: 1Gi}, limits: {cpu: '1', memory: 1Gi}}"
+  kubectl rollout status deployment/admitted -n "$NS" --timeout=180s >/dev/null
+  pod="$(newest_pod_of admitted)"
+  echo "$pod admitted with limits.memory $(kubectl get pod -n "$NS" "$pod" -o jsonpath='{.spec.containers[0].resources.limits.memory}') (the template: 1Gi)"
+  profile admitted admitted ''
+  wait_for 240 "tp/admitted Ready on its tuned pod" settled_ready admitted
+  wait_for 120 "tp/admitted SettingsEffective=True" condition_is SettingsEffective admitted True
+  options="$(tuned_flags_of admitted)"
+  admitted="$(admitted_of admitted)"
+  echo "rendered: $options; status.admitted: $admitted"
+  assert "status.admitted: 384Mi beside the template's 1Gi" "$admitted" jq -e '.resources[] | select(.resource == "limits.memory" and .pod == "384Mi" and .template == "1Gi")' <<<"$admitted" >/dev/null
+  assert "status.admitted: the injected agent" "$admitted" jq -e '.addedJvmOptions == ["-javaagent:/injected/agent.jar"]' <<<"$admitted" >/dev/null
+  refute "no agent of the injector's in the template" "$options" grep -q -- '-javaagent' <<<"$options"
+  pod="$(newest_pod_of admitted)"
+  env="$(kubectl get pod -n "$NS" "$pod" -o json | jq -r '.spec.containers[0].env[] | select(.name == "JAVA_TOOL_OPTIONS") | .value')"
+  echo "$pod runs JAVA_TOOL_OPTIONS=$env"
+  assert "the pod running the tuned flags and the injected agent" "$env" test "$env" = "$options -javaagent:/injected/agent.jar"
+  heap_fits_pod admitted
+  profile_events admitted | grep '^PlannedForAdmittedPod' || { echo "no PlannedForAdmittedPod Event" >&2; return 1; }
+}
+
 check "1. the running JVMs report the tuned flags" flags_in_running_jvms
 check "1b. an image's own -Xmx, or -XX:-UseContainerSupport: SettingsEffective=False, read from the JVMs" settings_read_from_the_jvms
 check "2. deleting the profile restores the pods' own JVM options" restored_on_delete
@@ -729,6 +848,7 @@ check "7. three watched namespaces: every profile back Ready with fresh metrics 
 check "8. mode Auto under real load: steps kept, a step that made things worse reverted and held" auto_loop_on_real_pods
 check "9. virtual threads pinned by synchronized: VirtualThreadPinning=True with the frame on JDK 21, False on JDK 25" virtual_threads_pinning
 check "10. ZGC on JDK 21 and 25: a soft maximum under the ceiling, no pinned initial heap, read from the JVMs" zgc_soft_heap
+check "11. admission changes the pods (a LimitRange default; a mutating policy lowering the limit and injecting a -javaagent): planned for the pods as admitted" planned_for_admitted_pods
 for ns in "${NS_LIST[@]}"; do kubectl delete tp --all -n "$ns" --ignore-not-found --timeout=60s >/dev/null 2>&1 || true; done
 # The operator goes back to the demo's one namespace before the others go: watching a namespace that no
 # longer exists (its Role gone with it), a restarted operator could not start its informers.
@@ -737,7 +857,7 @@ if [[ "$ONLY" = "  " || "$ONLY" == *" 7 "* ]]; then
     --set "watchNamespaces={$NS}" --wait --timeout 180s >/dev/null || echo "could not set the operator's namespaces back to $NS" >&2
 fi
 kubectl delete namespace "${NS_LIST[@]}" --ignore-not-found --wait=false >/dev/null
-E2E_OBJECTS=(imager17 blind17 imager21 blind21 refuser rebooter releaser cutter oomer xmxer throttled looper pinner21 pinner25 zgc21 zgc25)
+E2E_OBJECTS=(imager17 blind17 imager21 blind21 refuser rebooter releaser cutter oomer xmxer throttled looper pinner21 pinner25 zgc21 zgc25 limited admitted)
 kubectl delete tp -n "$NS" "${E2E_OBJECTS[@]}" --ignore-not-found --wait=false >/dev/null
 kubectl delete deployment -n "$NS" "${E2E_OBJECTS[@]}" --ignore-not-found --wait=false >/dev/null
 printf '\n%d of %d end-to-end checks failed\n' "$failures" "$ran"

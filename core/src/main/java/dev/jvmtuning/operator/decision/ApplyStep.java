@@ -5,11 +5,14 @@ import dev.jvmtuning.operator.api.v1alpha1.RollBack;
 import dev.jvmtuning.operator.api.v1alpha1.RollbackPolicy;
 import dev.jvmtuning.operator.api.v1alpha1.TrackedRollout;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
+import dev.jvmtuning.operator.deployment.FieldOwners;
 import dev.jvmtuning.operator.deployment.TargetPods;
 import dev.jvmtuning.operator.model.Attestation;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.EffectiveOptions;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.MetricsReport;
+import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.planner.MemoryBudget;
 import dev.jvmtuning.operator.render.DeploymentTuning;
@@ -19,6 +22,7 @@ import dev.jvmtuning.operator.rollout.Rollout;
 import dev.jvmtuning.operator.rollout.RolloutJudge;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -66,6 +70,14 @@ final class ApplyStep {
         }
         Deployment desired = DeploymentTuning.desired(deployment, userContainer, name, rendering, configMapName, agent);
         boolean writing = !DeploymentTuning.upToDate(deployment, desired, name);
+        TakeBacks.Verdict takenBack = TakeBacks.judge(status.takenBack(), status.rollout(), writing,
+                writing ? takenBy(deployment, desired) : Optional.empty(), hash, template, deployment.getMetadata().getGeneration(), generation,
+                seen.now());
+        status.takenBack(takenBack.record());
+        if (!takenBack.write()) {
+            status.notApplied(Reason.TAKEN_BACK, TakeBacks.message(takenBack.record(), deployment.getMetadata().getName()));
+            return List.of();
+        }
         Rollout live = Rollout.of(deployment);
         // A template still to be written is judged as written: its rollout has started, and its pods are judged next time.
         Rollout rollout = writing ? Rollout.written(deployment) : live;
@@ -109,6 +121,13 @@ final class ApplyStep {
             status.attested(Attestation.of(rendering.renderedFlags(), rendering.serverSettings(), optionsOfPodsRunning(hash, seen)));
         }
         return writes;
+    }
+
+    /** The other field manager that last wrote the fields the operator sets in the template, if any. */
+    private static Optional<FieldOwners.Owner> takenBy(Deployment live, Deployment desired) {
+        Container ours = desired.getSpec().getTemplate().getSpec().getContainers().get(0);
+        return FieldOwners.lastOther(live, LabelsAndAnnotations.OPERATOR, ours.getName(), ours.getEnv().stream().map(EnvVar::getName).toList(),
+                desired.getSpec().getTemplate().getMetadata().getAnnotations().keySet());
     }
 
     private static Duration rollbackWindow(TuningProfile profile) {

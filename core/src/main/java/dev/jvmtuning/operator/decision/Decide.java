@@ -261,7 +261,7 @@ public final class Decide {
         String settingsHash = null;
         if (profile.getSpec().getMode() == Mode.Recommend) {
             restoreIfTuned(deployment, name, writes);
-            status.recommendOnly();
+            status.recommendOnly().takenBack(null);
             // The pods run the Deployment's own template: each kill is held against the budget Apply would give it.
             recordOomKills(seen, rendered.userContainer(), rendered.facts(), plan.budget(), status);
         } else if (OomAnswer.exhausted(status.lastOomKill())) {

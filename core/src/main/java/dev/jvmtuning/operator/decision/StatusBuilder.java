@@ -11,6 +11,7 @@ import static dev.jvmtuning.operator.model.ConditionType.STARTUP_BOOST;
 import static dev.jvmtuning.operator.model.ConditionType.VIRTUAL_THREAD_PINNING;
 
 import dev.jvmtuning.operator.api.v1alpha1.AdmittedPod;
+import dev.jvmtuning.operator.api.v1alpha1.TakenBack;
 import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.BoostedPod;
@@ -78,6 +79,7 @@ public final class StatusBuilder {
         status.setLastHealthy(previous.getLastHealthy());
         status.setRolledBack(previous.getRolledBack());
         status.setRollout(previous.getRollout());
+        status.setTakenBack(previous.getTakenBack());
         // A changed profile is a fresh start for the answers to OOM kills (R9b).
         status.setLastOomKill(Objects.equals(generation, previousGeneration) ? previous.getLastOomKill() : answeredInARow(previous.getLastOomKill(), 0));
         status.setAuto(previous.getAuto());
@@ -190,6 +192,17 @@ public final class StatusBuilder {
     /** Mode Auto's loop as the last reconcile left it, or null. */
     public AutoStatus auto() {
         return status.getAuto();
+    }
+
+    /** status.takenBack as the last reconcile left it, or null. */
+    public TakenBack takenBack() {
+        return status.getTakenBack();
+    }
+
+    /** Another manager's take-backs of the operator's fields; null for none in the window. */
+    public StatusBuilder takenBack(TakenBack takenBack) {
+        status.setTakenBack(takenBack);
+        return this;
     }
 
     /** How the newest pod differs from the template, which the plan followed; empty when it does not. */

@@ -31,6 +31,11 @@ public enum Reason {
             + "Deployment went back to the last healthy settings or its own template; not applied again until the profile or the "
             + "Deployment's own template changes",
             ConditionType.APPLIED, ConditionType.READY),
+    TAKEN_BACK("TakenBack", "another field manager (a GitOps controller re-applying the manifest from Git, a user's kubectl apply) "
+            + "took back the fields the operator wrote into the Deployment twice within ten minutes, each time after the operator "
+            + "wrote them: it writes them no more, so that the two do not roll the pods for each other, until the profile or the "
+            + "Deployment's own template changes; the message names the manager and the fields, status.takenBack keeps them",
+            ConditionType.APPLIED, ConditionType.READY),
     OOM_KILLS_REPEATED("OomKillsRepeated", "pods were OOM-killed again after three answered kills in a row, each with a larger "
             + "budget for the part that ran over, and no healthy rollout between: the Deployment stays on its own template until the "
             + "profile changes", ConditionType.APPLIED, ConditionType.READY),

@@ -43,6 +43,9 @@ import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.FieldsV1;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
@@ -255,6 +258,28 @@ class DecideTest {
             deployment.setStatus(status(1, 1, 0));
         }
 
+        /**
+         * A GitOps controller re-applies the manifest from Git, as {@code kubectl apply} does: the container's variables as Git has
+         * them (the operator's gone), the manager recorded as the owner of the variables it set.
+         */
+        void reapplyFromGit(Deployment manifest, String manager, String at) {
+            Deployment next = Serialization.clone(deployment);
+            Container fromGit = manifest.getSpec().getTemplate().getSpec().getContainers().get(0);
+            next.getSpec().getTemplate().getSpec().getContainers().get(0).setEnv(fromGit.getEnv() == null ? null : new ArrayList<>(fromGit.getEnv()));
+            Map<String, Object> variables = new LinkedHashMap<>();
+            Objects.requireNonNullElse(fromGit.getEnv(), List.<EnvVar>of()).forEach(v -> variables.put("k:{\"name\":\"" + v.getName() + "\"}",
+                    Map.of("f:value", Map.of())));
+            FieldsV1 fields = new FieldsV1();
+            fields.setAdditionalProperty("f:spec", Map.of("f:template", Map.of("f:spec", Map.of("f:containers",
+                    Map.of("k:{\"name\":\"app\"}", Map.of("f:env", variables))))));
+            List<ManagedFieldsEntry> managed = new ArrayList<>(Objects.requireNonNullElse(next.getMetadata().getManagedFields(), List.of()));
+            managed.removeIf(e -> e.getManager().equals(manager));
+            managed.add(new ManagedFieldsEntryBuilder().withManager(manager).withOperation("Update").withTime(at).withFieldsV1(fields).build());
+            next.getMetadata().setManagedFields(managed);
+            deployment = newTemplate(next);
+            appliedEnv = new HashSet<>();
+        }
+
         /** The user releases a new image: the Deployment's own template changes, the operator's fields stay as they are. */
         void release(String image) {
             Deployment next = Serialization.clone(deployment);
@@ -448,6 +473,70 @@ class DecideTest {
                 .singleElement().satisfies(v -> assertThat(v.getValue()).isEqualTo(tuned + " " + agent));
         assertThat(world.profile.getStatus().getAdmitted().getAddedJvmOptions()).containsExactly(agent);
         assertThat(world.profile.getStatus().getAdmitted().getResources()).isEmpty();
+        assertThat(world.status(ConditionType.READY)).isEqualTo("True");
+    }
+
+    @Test
+    void aManifestReappliedFromGitIsAnsweredOnceThenLeftAloneWithTheManagerNamedUntilTheProfileChanges() {
+        World world = new World(APPLY);
+        world.deployment.getSpec().getTemplate().getSpec().getContainers().get(0).setEnv(List.of(new EnvVar("JAVA_TOOL_OPTIONS", "-Dfile.encoding=UTF-8", null)));
+        Deployment manifest = Serialization.clone(world.deployment);
+        world.rollOut();
+        world.reconcile();
+        world.rollOut();
+        world.reconcile();
+        assertThat(world.status(ConditionType.READY)).isEqualTo("True");
+        long generation = world.deployment.getMetadata().getGeneration();
+
+        world.reapplyFromGit(manifest, "argocd-controller", world.now.toString());
+        world.reconcile();
+        assertThat(world.last.writes()).as("once: a one-off apply of an old manifest is answered").hasAtLeastOneElementOfType(Write.ApplyDeployment.class);
+        assertThat(world.jvmOptions()).contains("-Dfile.encoding=UTF-8").contains("-Xmx");
+        assertThat(world.profile.getStatus().getTakenBack().getManager()).isEqualTo("argocd-controller");
+        assertThat(world.profile.getStatus().getTakenBack().getFields()).containsExactly("env JAVA_TOOL_OPTIONS");
+        world.rollOut();
+        world.reconcile();
+
+        world.now = world.now.plusSeconds(20);
+        world.reapplyFromGit(manifest, "argocd-controller", world.now.toString());
+        world.reconcile();
+        assertThat(world.last.writes()).as("twice within ten minutes: no more writes").isEmpty();
+        assertThat(world.reason(ConditionType.APPLIED)).isEqualTo("TakenBack");
+        assertThat(world.condition(ConditionType.APPLIED).orElseThrow().getMessage()).contains("argocd-controller (Update)")
+                .contains("env JAVA_TOOL_OPTIONS").contains("2 times within 10 minutes");
+        assertThat(world.eventReasons()).contains(Reason.TAKEN_BACK);
+        long stoppedAt = world.deployment.getMetadata().getGeneration();
+        for (int i = 0; i < 30; i++) {
+            world.now = world.now.plusSeconds(20);
+            world.reapplyFromGit(manifest, "argocd-controller", world.now.toString());
+            world.rollOut();
+            world.reconcile();
+            assertThat(world.last.writes()).isEmpty();
+        }
+        assertThat(world.reason(ConditionType.APPLIED)).as("stopped for good, not only for ten minutes").isEqualTo("TakenBack");
+        assertThat(stoppedAt).as("after the operator's first write: a take-back, the one answer, a take-back").isEqualTo(generation + 3);
+
+        world.edit(APPLY.replace("max: 50", "max: 60"));
+        world.reconcile();
+        assertThat(world.last.writes()).as("an edit of the profile tries again").hasAtLeastOneElementOfType(Write.ApplyDeployment.class);
+        assertThat(world.profile.getStatus().getTakenBack()).isNull();
+    }
+
+    @Test
+    void theOperatorsOwnWritesAndAReleaseThatKeepsItsFieldsAreNoTakeBack() {
+        World world = new World(APPLY);
+        world.reconcile();
+        world.rollOut();
+        world.reconcile();
+        world.release("example/orders:2");
+        world.reconcile();
+        world.rollOut();
+        world.reconcile();
+        world.edit(APPLY.replace("max: 50", "max: 60"));
+        world.reconcile();
+        world.rollOut();
+        world.reconcile();
+        assertThat(world.profile.getStatus().getTakenBack()).isNull();
         assertThat(world.status(ConditionType.READY)).isEqualTo("True");
     }
 

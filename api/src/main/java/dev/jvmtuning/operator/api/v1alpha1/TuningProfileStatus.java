@@ -41,6 +41,11 @@ public class TuningProfileStatus {
             + "pod's resources. Absent when the pod runs what the template says.")
     private AdmittedPod admitted;
 
+    @JsonPropertyDescription("Another field manager took back the fields the operator wrote into the Deployment (a GitOps controller "
+            + "re-applying from Git): who, which fields, when; once stopped, the operator writes them no more until the profile or "
+            + "the Deployment's own template changes. Absent when nothing was taken back in the last ten minutes.")
+    private TakenBack takenBack;
+
     @JsonPropertyDescription("What the container overrides of the rendered settings, and what the runtime could not take.")
     private List<String> warnings = new ArrayList<>();
 

@@ -60,7 +60,7 @@ check() {
 # A crash-looping release or two boosted pods left running slow every JVM that starts after them.
 make_room() {
   kubectl delete deployment -n "$NS" refuser rebooter releaser cutter oomer xmxer throttled imager17 blind17 imager21 blind21 looper \
-    limited admitted --ignore-not-found --wait=false >/dev/null
+    limited admitted synced synced-ssa --ignore-not-found --wait=false >/dev/null
 }
 
 # Running pods that are not on their way out (a rollout leaves old pods Running while they stop).
@@ -846,6 +846,66 @@ YAML
   profile_events admitted | grep '^PlannedForAdmittedPod' || { echo "no PlannedForAdmittedPod Event" >&2; return 1; }
 }
 
+# GitOps (docs/how-to/other-controllers.md): two Deployments re-applied from their manifest every 20 s for 5 minutes, as a
+# GitOps controller's self-heal does, one by client-side `kubectl apply` (Argo CD's default), one by server-side apply under
+# a manager of its own taking conflicts (Argo CD and Flux with server-side apply). Each manifest sets JAVA_TOOL_OPTIONS, which
+# the operator writes too. The operator answers a take-back once, then stops: at most 2 tuned templates of its own in the
+# loop, Applied=False TakenBack naming the manager, and no pod started once it stopped.
+GITOPS_DIR=""
+gitops_cleanup() { [ -z "$GITOPS_DIR" ] || rm -rf "$GITOPS_DIR"; local jobs; jobs="$(jobs -p)"; [ -z "$jobs" ] || kill $jobs 2>/dev/null || true; }
+tuned_generations() { # NAME: the Deployment's generations seen carrying the operator's settings, one a line, while the loop runs
+  local end=$((SECONDS + $2))
+  while [ $SECONDS -lt $end ]; do
+    kubectl get deployment "$1" -n "$NS" -o json | jq -r 'select(.spec.template.metadata.annotations["jvmtuning.dev/settings-hash"] != null) | .metadata.generation'
+    sleep 2
+  done | sort -un
+}
+reapply_every_20s() { # MANIFEST SECONDS APPLY-FLAGS...
+  local manifest="$1" end=$((SECONDS + $2)); shift 2
+  while [ $SECONDS -lt $end ]; do kubectl apply -n "$NS" "$@" -f "$manifest" >/dev/null; sleep 20; done
+}
+reapplied_from_git() {
+  trap gitops_cleanup EXIT
+  make_room
+  GITOPS_DIR="$(mktemp -d)"
+  local name flags
+  for name in synced synced-ssa; do
+    workload_deployment "$name" 1 "        env: [{name: JAVA_TOOL_OPTIONS, value: '-Dfile.encoding=UTF-8'}]
+        resources: {requests: {cpu: 100m, memory: 512Mi}, limits: {cpu: '1', memory: 512Mi}}" > "$GITOPS_DIR/$name.yaml"
+  done
+  kubectl apply -n "$NS" -f "$GITOPS_DIR/synced.yaml" >/dev/null
+  kubectl apply -n "$NS" --server-side --field-manager=gitops-sync --force-conflicts -f "$GITOPS_DIR/synced-ssa.yaml" >/dev/null
+  for name in synced synced-ssa; do
+    kubectl rollout status deployment/"$name" -n "$NS" --timeout=180s >/dev/null
+    profile "$name" "$name" ''
+  done
+  for name in synced synced-ssa; do wait_for 240 "tp/$name Ready" condition_is Ready "$name" True; done
+  echo "tuned: $(tuned_flags_of synced)"
+  tuned_generations synced 300 > "$GITOPS_DIR/synced.tuned" &
+  tuned_generations synced-ssa 300 > "$GITOPS_DIR/synced-ssa.tuned" &
+  reapply_every_20s "$GITOPS_DIR/synced.yaml" 300 &
+  reapply_every_20s "$GITOPS_DIR/synced-ssa.yaml" 300 --server-side --field-manager=gitops-sync --force-conflicts &
+  wait
+  local manager stopped_at late tuned
+  for name in synced synced-ssa; do
+    manager="$(kubectl get tp "$name" -n "$NS" -o jsonpath='{.status.takenBack.manager}')"
+    stopped_at="$(kubectl get tp "$name" -n "$NS" -o jsonpath='{.status.conditions[?(@.type=="Applied")].lastTransitionTime}')"
+    tuned="$(wc -l < "$GITOPS_DIR/$name.tuned")"
+    late="$(kubectl get pods -n "$NS" -l "app=$name" -o json | jq --arg t "$stopped_at" '[.items[] | select(.metadata.creationTimestamp > $t)] | length')"
+    echo "$name: $(applied "$name" reason): $(applied "$name" message)"
+    echo "$name: $tuned tuned generations of the template in 5 minutes ($(paste -sd' ' "$GITOPS_DIR/$name.tuned")); $late pods created after the stop at $stopped_at"
+    assert "Applied=False TakenBack for $name" "$(applied "$name" reason)" test "$(applied "$name" reason)" = TakenBack
+    assert "at most 2 tuned templates of the operator's in the loop" "$tuned" [ "$tuned" -le 2 ]
+    assert "no pod created after the stop" "$late" [ "$late" -eq 0 ]
+    assert "status.takenBack naming the other manager" "$manager" [ -n "$manager" ]
+  done
+  assert "the client-side apply's manager named" "$(kubectl get tp synced -n "$NS" -o jsonpath='{.status.takenBack.manager}')" \
+    test "$(kubectl get tp synced -n "$NS" -o jsonpath='{.status.takenBack.manager}')" = kubectl-client-side-apply
+  assert "the server-side apply's manager named" "$(kubectl get tp synced-ssa -n "$NS" -o jsonpath='{.status.takenBack.manager}')" \
+    test "$(kubectl get tp synced-ssa -n "$NS" -o jsonpath='{.status.takenBack.manager}')" = gitops-sync
+  profile_events synced | grep '^TakenBack' || { echo "no TakenBack Event" >&2; return 1; }
+}
+
 check "1. the running JVMs report the tuned flags" flags_in_running_jvms
 check "1b. an image's own -Xmx, or -XX:-UseContainerSupport: SettingsEffective=False, read from the JVMs" settings_read_from_the_jvms
 check "2. deleting the profile restores the pods' own JVM options" restored_on_delete
@@ -864,6 +924,7 @@ check "8. mode Auto under real load: steps kept, a step that made things worse r
 check "9. virtual threads pinned by synchronized: VirtualThreadPinning=True with the frame on JDK 21, False on JDK 25" virtual_threads_pinning
 check "10. ZGC on JDK 21 and 25: a soft maximum under the ceiling, no pinned initial heap, read from the JVMs" zgc_soft_heap
 check "11. admission changes the pods (a LimitRange default; a mutating policy lowering the limit and injecting a -javaagent): planned for the pods as admitted" planned_for_admitted_pods
+check "12. GitOps: manifests re-applied every 20 s (client-side, and server-side under another manager): answered once, then left alone, the manager named" reapplied_from_git
 for ns in "${NS_LIST[@]}"; do kubectl delete tp --all -n "$ns" --ignore-not-found --timeout=60s >/dev/null 2>&1 || true; done
 # The operator goes back to the demo's one namespace before the others go: watching a namespace that no
 # longer exists (its Role gone with it), a restarted operator could not start its informers.
@@ -872,7 +933,7 @@ if [[ "$ONLY" = "  " || "$ONLY" == *" 7 "* ]]; then
     --set "watchNamespaces={$NS}" --wait --timeout 180s >/dev/null || echo "could not set the operator's namespaces back to $NS" >&2
 fi
 kubectl delete namespace "${NS_LIST[@]}" --ignore-not-found --wait=false >/dev/null
-E2E_OBJECTS=(imager17 blind17 imager21 blind21 refuser rebooter releaser cutter oomer xmxer throttled looper pinner21 pinner25 zgc21 zgc25 limited admitted)
+E2E_OBJECTS=(imager17 blind17 imager21 blind21 refuser rebooter releaser cutter oomer xmxer throttled looper pinner21 pinner25 zgc21 zgc25 limited admitted synced synced-ssa)
 kubectl delete tp -n "$NS" "${E2E_OBJECTS[@]}" --ignore-not-found --wait=false >/dev/null
 kubectl delete deployment -n "$NS" "${E2E_OBJECTS[@]}" --ignore-not-found --wait=false >/dev/null
 printf '\n%d of %d end-to-end checks failed\n' "$failures" "$ran"

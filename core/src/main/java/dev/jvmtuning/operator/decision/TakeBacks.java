@@ -33,7 +33,7 @@ final class TakeBacks {
      * @param previous             status.takenBack, or null
      * @param tracked              the rollout status tracked before this reconcile, or null
      * @param writing              the template lacks the operator's fields of these settings
-     * @param owner                the other manager that last wrote the operator's fields, if any
+     * @param owner                the other manager that last wrote the operator's fields, if the Deployment's managedFields say
      * @param hash                 the settings hash to write
      * @param template             the digest of the Deployment's own template
      * @param deploymentGeneration the Deployment's metadata.generation
@@ -47,7 +47,7 @@ final class TakeBacks {
                 : current.getTimes().stream().filter(t -> current.isStopped() || Instant.parse(t).plus(WINDOW).isAfter(now)).toList();
         // These settings were written into this very template: their fields missing now were taken back, not never written.
         boolean wroteThese = tracked != null && hash.equals(tracked.getSettingsHash()) && template.equals(tracked.getTemplateHash());
-        if (!writing || !wroteThese || owner.isEmpty()) {
+        if (!writing || !wroteThese) {
             return new Verdict(recent.isEmpty() ? null : withTimes(current, recent), true);
         }
         if (current != null && (current.isStopped() || Objects.equals(current.getDeploymentGeneration(), deploymentGeneration))) {
@@ -56,7 +56,10 @@ final class TakeBacks {
         }
         List<String> times = new ArrayList<>(recent);
         times.add(now.toString());
-        FieldOwners.Owner by = owner.get();
+        // A client that records no owner of the fields it took back (managedFields off, or a write that only removed them) is
+        // still another hand: the loop is stopped all the same.
+        FieldOwners.Owner by = owner.orElseGet(() -> new FieldOwners.Owner("unknown (no managedFields entry owns the fields)", "unknown",
+                now, List.of("the operator's fields")));
         boolean stopped = times.size() >= STOPPING;
         return new Verdict(new TakenBack(by.manager(), by.operation(), new ArrayList<>(by.fields()), times, deploymentGeneration,
                 profileGeneration, template, stopped), !stopped);

@@ -26,6 +26,7 @@ import dev.jvmtuning.operator.planner.MemoryBudget;
 import dev.jvmtuning.operator.planner.OomAnswer;
 import dev.jvmtuning.operator.planner.PlanResult;
 import dev.jvmtuning.operator.pressure.CarrierPinning;
+import dev.jvmtuning.operator.pressure.HeapFit;
 import dev.jvmtuning.operator.pressure.MemoryAccount;
 import dev.jvmtuning.operator.pressure.PressureDetector;
 import dev.jvmtuning.operator.preview.Preview;
@@ -280,6 +281,7 @@ public final class Decide {
         }
         report(seen, plan, rendered.facts(), plan.current(), installation, status);
         judgeMemory(seen, rendered, status);
+        judgeHeapFit(seen, rendered.userContainer().getName(), plan.budget(), status);
         return new Tuned(auto ? AutoStep.decide(seen, deployment, plan, rendered.facts(), installation.preview().flagPolicy(), status) : List.of(),
                 rendered.userContainer(), settingsHash);
     }
@@ -334,6 +336,25 @@ public final class Decide {
             Map<String, MemoryUse> memory = new TreeMap<>();
             pods.forEach(pod -> memory.put(pod, report.memory().getOrDefault(pod, MemoryUse.NONE)));
             status.memory(MemoryAccount.judge(memory, limit, budget));
+        });
+    }
+
+    /**
+     * Each Ready pod's maximum heap, as its JVM reports it, against its own memory limit (as the kubelet applied it, after any
+     * in-place resize) beside the plan's non-heap budget: every template's pods, whoever sized their heap. Not judged without a
+     * budget, or from a poll that read no options.
+     */
+    private static void judgeHeapFit(Observation seen, String container, MemoryBudget budget, StatusBuilder status) {
+        if (budget == null) {
+            return;
+        }
+        seen.metrics().filter(report -> !report.effectiveOptions().isEmpty()).ifPresent(report -> {
+            Map<String, Long> heaps = new TreeMap<>();
+            report.effectiveOptions().forEach((pod, options) -> options.option("MaxHeapSize").ifPresent(o -> heaps.put(pod, (long) o.value())));
+            Map<String, Long> limits = new TreeMap<>();
+            seen.pods().stream().filter(TargetPods::ready).forEach(pod -> TargetPods.memoryLimitBytes(pod, container)
+                    .ifPresent(limit -> limits.put(pod.getMetadata().getName(), limit)));
+            status.heapFit(HeapFit.judge(HeapFit.pods(heaps, limits), budget.nonHeap()));
         });
     }
 

@@ -437,6 +437,12 @@ public final class StatusBuilder {
     }
 
     /** No plan's budget or no memory limit to judge the pods' memory against: neither the memory nor NativeMemoryPressure is shown. */
+    /** Whether each pod's heap fits its own limit (HeapOverLimit); a poll without a verdict leaves the last. */
+    public StatusBuilder heapFit(Finding finding) {
+        condition(finding.type(), finding.status(), finding.reason(), finding.message());
+        return this;
+    }
+
     public StatusBuilder memoryNotJudged() {
         if (status.getObserved() != null) {
             status.setObserved(status.getObserved().withMemory(null));

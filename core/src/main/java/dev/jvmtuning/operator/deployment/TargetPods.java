@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Instant;
 import java.util.List;
@@ -36,6 +37,20 @@ public final class TargetPods {
     /** The settings hash a pod was created with (its template's annotation), or null for a pod of an untuned template. */
     public static String settingsHash(Pod pod) {
         return Objects.requireNonNullElse(pod.getMetadata().getAnnotations(), Map.<String, String>of()).get(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION);
+    }
+
+    /**
+     * The memory limit a pod's container runs under: as the kubelet applied it (after an in-place resize), else as its spec
+     * says; empty without one.
+     */
+    public static Optional<Long> memoryLimitBytes(Pod pod, String container) {
+        Optional<Quantity> applied = pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null ? Optional.empty()
+                : pod.getStatus().getContainerStatuses().stream().filter(c -> container.equals(c.getName()) && c.getResources() != null
+                        && c.getResources().getLimits() != null).map(c -> c.getResources().getLimits().get("memory")).filter(Objects::nonNull).findFirst();
+        Optional<Quantity> declared = pod.getSpec() == null ? Optional.empty() : pod.getSpec().getContainers().stream()
+                .filter(c -> container.equals(c.getName()) && c.getResources() != null && c.getResources().getLimits() != null)
+                .map(c -> c.getResources().getLimits().get("memory")).filter(Objects::nonNull).findFirst();
+        return applied.or(() -> declared).map(q -> Quantity.getAmountInBytes(q).longValue());
     }
 
     /** The images of a Deployment's template's containers, in order: what its pods run once rolled out. */

@@ -20,6 +20,10 @@ public enum ConditionType {
     NATIVE_MEMORY_PRESSURE("NativeMemoryPressure", Polarity.ABNORMAL_TRUE, "a pod's resident set is near the container's memory limit "
             + "and a part beyond the heap (metaspace, code cache, thread stacks, direct memory, other native memory) has grown past "
             + "its budget: the heap does not explain it, and the next growth is an OOM kill"),
+    HEAP_OVER_LIMIT("HeapOverLimit", Polarity.ABNORMAL_TRUE, "a pod's JVM runs a maximum heap that, beside the non-heap memory the "
+            + "plan budgets, does not fit the pod's own memory limit (a pod resized in place since its JVM started, an -Xmx set outside "
+            + "the operator, a pod admitted otherwise): the kernel kills it once the heap fills; the message names the pod, the heap "
+            + "and the limit"),
     VIRTUAL_THREAD_PINNING("VirtualThreadPinning", Polarity.ABNORMAL_TRUE, "virtual threads block while pinned to their carrier "
             + "threads for too much of the carriers' time (the jvm-tuning agent's jvmtuning_virtual_thread_pinned series, JDK 21 on); "
             + "absent while no pod reports such series"),

@@ -74,7 +74,11 @@ public enum Reason {
     // Pressure conditions
     NO_DATA("NoData", "the pods publish no series this condition is judged from", ConditionType.GC_PRESSURE,
             ConditionType.CONTEXT_SWITCH_PRESSURE, ConditionType.CPU_THROTTLED, ConditionType.THREAD_POOL_SATURATED,
-            ConditionType.CONNECTION_POOL_STARVED, ConditionType.NATIVE_MEMORY_PRESSURE),
+            ConditionType.CONNECTION_POOL_STARVED, ConditionType.NATIVE_MEMORY_PRESSURE, ConditionType.HEAP_OVER_LIMIT),
+    HEAP_BEYOND_LIMIT("HeapBeyondLimit", "a pod's maximum heap and the plan's non-heap budget exceed the pod's own memory limit; the "
+            + "message names the pod, the heap, the budget and the limit", ConditionType.HEAP_OVER_LIMIT),
+    HEAP_FITS_LIMIT("HeapFitsLimit", "every pod's maximum heap fits its memory limit beside the plan's non-heap budget; the message "
+            + "names the tightest", ConditionType.HEAP_OVER_LIMIT),
     GC_TIME_HIGH("GCTimeHigh", "garbage collection took more of the wall time than spec.pressure.gcTimePercent", ConditionType.GC_PRESSURE),
     HEAP_NEARLY_FULL("HeapNearlyFull", "the heap stays nearly full after collections: live data outgrows it", ConditionType.GC_PRESSURE),
     GC_TIME_NORMAL("GCTimeNormal", "garbage collection time is under its threshold", ConditionType.GC_PRESSURE),

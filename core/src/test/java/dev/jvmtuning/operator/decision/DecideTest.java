@@ -635,6 +635,27 @@ class DecideTest {
     }
 
     @Test
+    void aPodResizedInPlaceBelowWhatItsHeapNeedsIsSaidBeforeTheKernelKillsIt() {
+        World world = applied(APPLY);
+        Pod pod = world.pods.get(0);
+        String name = pod.getMetadata().getName();
+        Map<String, Double> planned = Attestation.expected(List.of(world.profile.getStatus().getLastHealthy().getJvmOptions().split(" ")));
+        world.effectiveOptions = Map.of(name, options(planned));
+        world.reconcile();
+        assertThat(world.reason(ConditionType.HEAP_OVER_LIMIT)).as("planned for its 1Gi").isEqualTo("HeapFitsLimit");
+
+        // A VerticalPodAutoscaler in place (or anyone with pods/resize) gives the running pod 384Mi: its JVM keeps its heap.
+        pod.getStatus().getContainerStatuses().get(0).setResources(new ResourceRequirementsBuilder()
+                .withLimits(Map.of("memory", new Quantity("384Mi"), "cpu", new Quantity("2"))).build());
+        world.reconcile();
+
+        assertThat(world.status(ConditionType.HEAP_OVER_LIMIT)).isEqualTo("True");
+        assertThat(world.condition(ConditionType.HEAP_OVER_LIMIT).orElseThrow().getMessage())
+                .startsWith("pod " + name + " runs a " + (long) (planned.get("MaxHeapSize") / (1024 * 1024)) + "Mi heap in a 384Mi limit");
+        assertThat(world.eventReasons()).contains(Reason.HEAP_BEYOND_LIMIT);
+    }
+
+    @Test
     void theSettingsAreSaidInEffectOnlyWhenTheJvmsReportThem() {
         World world = applied(APPLY);
         assertThat(world.status(ConditionType.SETTINGS_EFFECTIVE)).as("no metrics read: nothing to tell").isEqualTo("Unknown");

@@ -234,7 +234,7 @@ public final class Decide {
         Preview preview = Preview.of(name, profile.getSpec(), status.auto(), status.lastOomKill(), deployment, seen.pods(),
                 seen.previousStatus().getStartupBoosts(), status.javaVersion(), status.aotCache(), installation.preview());
         if (preview instanceof Preview.NoContainer missing) {
-            restoreIfTuned(deployment, name, writes);
+            restoreIfTuned(deployment, name, writes, status);
             status.notApplied(Reason.INVALID, missing.problem());
             return Tuned.NOTHING;
         }
@@ -245,7 +245,7 @@ public final class Decide {
         if (preview instanceof Preview.Rejected rejected) {
             status.admitted(rejected.admitted());
             // Flags planned for another spec or container must not stay: the user's own template comes back.
-            restoreIfTuned(deployment, name, writes);
+            restoreIfTuned(deployment, name, writes, status);
             status.notApplied(rejected.reason(), String.join("; ", rejected.messages()));
             // No plan, but the container still says what runs the requests, which decides whether the thread pool is judged.
             CurrentSettings current = CurrentSettings.noPlan(ThreadingDetection.detect(profile.getSpec(), rejected.facts()));
@@ -261,12 +261,12 @@ public final class Decide {
         seen.metrics().ifPresent(status::threadingReported);
         String settingsHash = null;
         if (profile.getSpec().getMode() == Mode.Recommend) {
-            restoreIfTuned(deployment, name, writes);
-            status.recommendOnly().takenBack(null);
+            restoreIfTuned(deployment, name, writes, status);
+            status.recommendOnly();
             // The pods run the Deployment's own template: each kill is held against the budget Apply would give it.
             recordOomKills(seen, rendered.userContainer(), rendered.facts(), plan.budget(), status);
         } else if (OomAnswer.exhausted(status.lastOomKill())) {
-            restoreIfTuned(deployment, name, writes);
+            restoreIfTuned(deployment, name, writes, status);
             recordOomKills(seen, rendered.userContainer(), rendered.facts(), null, status);
             LastOomKill kill = status.lastOomKill();
             status.notApplied(Reason.OOM_KILLS_REPEATED, "pods were OOM-killed " + kill.getAnsweredInARow() + " times in a row for "
@@ -308,6 +308,15 @@ public final class Decide {
         return plan.decisions().stream().filter(d -> d.rule() == Rule.R9B || d.setting() == Setting.HEAP_SIZE)
                 .map(d -> Recommendation.set(d.name(), d.setting() == Setting.HEAP_SIZE ? heapAtKill : null, d.value(), d.rationale()))
                 .toList();
+    }
+
+    /**
+     * The user's own template back, by the operator's own hand: no rollout of its settings is in force any more, and nothing it
+     * wrote can be taken back by another manager.
+     */
+    private static void restoreIfTuned(Deployment deployment, String profile, List<Write> writes, StatusBuilder status) {
+        restoreIfTuned(deployment, profile, writes);
+        status.rollout(null).takenBack(null);
     }
 
     private static void restoreIfTuned(Deployment deployment, String profile, List<Write> writes) {

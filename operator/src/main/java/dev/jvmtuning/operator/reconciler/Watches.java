@@ -74,7 +74,7 @@ final class Watches implements AutoCloseable {
         InformerEventSource<Deployment, TuningProfile> deploymentSource = AddedSinceStart.source(InformerEventSourceConfiguration
                 .from(Deployment.class, TuningProfile.class)
                 .withName("deployments")
-                .withItemStore(oneInformer ? new WithoutManagedFields<>() : null)
+                .withItemStore(oneInformer ? WithoutManagedFields.butOtherWriters() : null)
                 // The Deployment controller writes status several times per rollout; a reconcile is due only when the
                 // template or the operator's annotations changed, or the state of a rollout of tuned settings did.
                 .withOnUpdateFilter((updated, old) -> !Objects.equals(updated.getMetadata().getGeneration(), old.getMetadata().getGeneration())
@@ -88,14 +88,14 @@ final class Watches implements AutoCloseable {
         InformerEventSource<ConfigMap, TuningProfile> configMapSource = AddedSinceStart.source(InformerEventSourceConfiguration
                 .from(ConfigMap.class, TuningProfile.class)
                 .withName("configmaps")
-                .withItemStore(oneInformer ? new WithoutManagedFields<>() : null)
+                .withItemStore(oneInformer ? WithoutManagedFields.all() : null)
                 .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(TuningProfile.class))
                 .withLabelSelector(LabelsAndAnnotations.MANAGED_BY_LABEL + "=" + LabelsAndAnnotations.OPERATOR)
                 .withNamespacesInheritedFromController(), context);
         // A pod's change reconciles the profiles of its Deployment (a rollout's pods are judged at once); reads go through podsOf.
         podSource = AddedSinceStart.source(InformerEventSourceConfiguration.from(Pod.class, TuningProfile.class)
                 .withName("pods")
-                .withItemStore(oneInformer ? new WithoutManagedFields<>() : null)
+                .withItemStore(oneInformer ? WithoutManagedFields.all() : null)
                 .withSecondaryToPrimaryMapper(pod -> TargetPods.deploymentName(pod)
                         .map(d -> context.getPrimaryCache().byIndex(TARGET_INDEX, key(pod.getMetadata().getNamespace(), d)).stream()
                                 .map(ResourceID::fromResource).collect(Collectors.toSet()))

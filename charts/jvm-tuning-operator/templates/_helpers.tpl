@@ -48,10 +48,10 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 - apiGroups: [apps]
   resources: [deployments]
   verbs: [get, list, watch, patch, update]
-# the target's autoscaler, read (never written) for mode Auto's status
+# the target's autoscalers, from an informer (never written): mode Auto's status, a memory-utilisation HPA's stance
 - apiGroups: [autoscaling]
   resources: [horizontalpodautoscalers]
-  verbs: [list]
+  verbs: [list, watch]
 # the rendered server properties, owned by each profile
 - apiGroups: [""]
   resources: [configmaps]

@@ -27,8 +27,6 @@ import java.util.Objects;
  * step, verdict and revert in an Event. Pure.
  */
 final class AutoStep {
-    private static final String DEPLOYMENT = "Deployment";
-
     private AutoStep() {
     }
 
@@ -58,10 +56,7 @@ final class AutoStep {
      * the windows' pod counts anyway.
      */
     private static String autoscaler(List<HorizontalPodAutoscaler> scalers, Deployment target) {
-        return scalers.stream().filter(h -> h.getSpec() != null && h.getSpec().getScaleTargetRef() != null
-                        && DEPLOYMENT.equals(h.getSpec().getScaleTargetRef().getKind())
-                        && target.getMetadata().getName().equals(h.getSpec().getScaleTargetRef().getName()))
-                .findFirst().map(h -> {
+        return TargetPods.autoscalersOf(scalers, target).stream().findFirst().map(h -> {
                     Integer now = h.getStatus() != null && h.getStatus().getCurrentReplicas() != null ? h.getStatus().getCurrentReplicas()
                             : target.getSpec().getReplicas();
                     return "scaled by HorizontalPodAutoscaler " + h.getMetadata().getName() + " (" + Objects.requireNonNullElse(h.getSpec().getMinReplicas(), 1)

@@ -27,6 +27,7 @@ import dev.jvmtuning.operator.planner.OomAnswer;
 import dev.jvmtuning.operator.planner.PlanResult;
 import dev.jvmtuning.operator.pressure.CarrierPinning;
 import dev.jvmtuning.operator.pressure.HeapFit;
+import dev.jvmtuning.operator.pressure.ScaleDown;
 import dev.jvmtuning.operator.pressure.MemoryAccount;
 import dev.jvmtuning.operator.pressure.PressureDetector;
 import dev.jvmtuning.operator.preview.Preview;
@@ -282,6 +283,7 @@ public final class Decide {
         report(seen, plan, rendered.facts(), plan.current(), installation, status);
         judgeMemory(seen, rendered, status);
         judgeHeapFit(seen, rendered.userContainer().getName(), plan.budget(), status);
+        status.scaleDown(ScaleDown.judge(TargetPods.autoscalersOf(seen.autoscalers(), deployment), plan.values()));
         return new Tuned(auto ? AutoStep.decide(seen, deployment, plan, rendered.facts(), installation.preview().flagPolicy(), status) : List.of(),
                 rendered.userContainer(), settingsHash);
     }

@@ -21,7 +21,7 @@ import java.util.Optional;
  * @param pods        the target's pods
  * @param configMaps  the profile's own ConfigMaps
  * @param metrics     the latest metrics poll of the profile, if any
- * @param autoscalers the HorizontalPodAutoscalers of the profile's namespace; read in mode Auto only, else empty
+ * @param autoscalers the HorizontalPodAutoscalers of the target's namespace, those that scale it among them
  * @param now         the reconcile's one moment: status, a rollback and the Auto loop's decision all say the same time
  */
 public record Observation(TuningProfile profile, Optional<Deployment> target, List<TuningProfile> targeting, List<Pod> pods,

@@ -443,6 +443,13 @@ public final class StatusBuilder {
         return this;
     }
 
+    /** A memory-scaling autoscaler's stance under the plan (ScaleDownBlocked); absent without one. */
+    public StatusBuilder scaleDown(Optional<Finding> finding) {
+        finding.ifPresentOrElse(f -> condition(f.type(), f.status(), f.reason(), f.message()),
+                () -> status.setConditions(Conditions.remove(status.getConditions(), ConditionType.SCALE_DOWN_BLOCKED)));
+        return this;
+    }
+
     public StatusBuilder memoryNotJudged() {
         if (status.getObserved() != null) {
             status.setObserved(status.getObserved().withMemory(null));

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +52,13 @@ public final class TargetPods {
                 .filter(c -> container.equals(c.getName()) && c.getResources() != null && c.getResources().getLimits() != null)
                 .map(c -> c.getResources().getLimits().get("memory")).filter(Objects::nonNull).findFirst();
         return applied.or(() -> declared).map(q -> Quantity.getAmountInBytes(q).longValue());
+    }
+
+    /** Those of the autoscalers that scale this Deployment. */
+    public static List<HorizontalPodAutoscaler> autoscalersOf(List<HorizontalPodAutoscaler> autoscalers, Deployment deployment) {
+        return autoscalers.stream().filter(h -> h.getSpec() != null && h.getSpec().getScaleTargetRef() != null
+                && "Deployment".equals(h.getSpec().getScaleTargetRef().getKind())
+                && deployment.getMetadata().getName().equals(h.getSpec().getScaleTargetRef().getName())).toList();
     }
 
     /** The images of a Deployment's template's containers, in order: what its pods run once rolled out. */

@@ -24,6 +24,9 @@ public enum ConditionType {
             + "plan budgets, does not fit the pod's own memory limit (a pod resized in place since its JVM started, an -Xmx set outside "
             + "the operator, a pod admitted otherwise): the kernel kills it once the heap fills; the message names the pod, the heap "
             + "and the limit"),
+    SCALE_DOWN_BLOCKED("ScaleDownBlocked", Polarity.ABNORMAL_TRUE, "a HorizontalPodAutoscaler scales the target on memory while the "
+            + "plan starts the heap at its maximum (-Xms = -Xmx): the JVM keeps it committed, the pods' memory never falls, and the "
+            + "autoscaler never scales down; absent without an autoscaler that scales on memory"),
     VIRTUAL_THREAD_PINNING("VirtualThreadPinning", Polarity.ABNORMAL_TRUE, "virtual threads block while pinned to their carrier "
             + "threads for too much of the carriers' time (the jvm-tuning agent's jvmtuning_virtual_thread_pinned series, JDK 21 on); "
             + "absent while no pod reports such series"),

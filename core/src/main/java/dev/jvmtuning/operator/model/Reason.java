@@ -79,6 +79,10 @@ public enum Reason {
             + "message names the pod, the heap, the budget and the limit", ConditionType.HEAP_OVER_LIMIT),
     HEAP_FITS_LIMIT("HeapFitsLimit", "every pod's maximum heap fits its memory limit beside the plan's non-heap budget; the message "
             + "names the tightest", ConditionType.HEAP_OVER_LIMIT),
+    HEAP_FIXED_AT_START("HeapFixedAtStart", "a HorizontalPodAutoscaler scales on memory and the plan starts the heap at its maximum: "
+            + "the message names the autoscaler, the heap and what to do", ConditionType.SCALE_DOWN_BLOCKED),
+    HEAP_CAN_SHRINK("HeapCanShrink", "a HorizontalPodAutoscaler scales on memory and the plan starts the heap below its maximum",
+            ConditionType.SCALE_DOWN_BLOCKED),
     GC_TIME_HIGH("GCTimeHigh", "garbage collection took more of the wall time than spec.pressure.gcTimePercent", ConditionType.GC_PRESSURE),
     HEAP_NEARLY_FULL("HeapNearlyFull", "the heap stays nearly full after collections: live data outgrows it", ConditionType.GC_PRESSURE),
     GC_TIME_NORMAL("GCTimeNormal", "garbage collection time is under its threshold", ConditionType.GC_PRESSURE),

@@ -55,6 +55,7 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpecBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Duration;
 import java.time.Instant;
@@ -1254,6 +1255,28 @@ class DecideTest {
         world.reconcile();
         assertThat(world.auto().getAutoscaler()).isEqualTo("scaled by HorizontalPodAutoscaler orders-scaler (3 to 6 replicas), 3 now:"
                 + " the loop plans and judges per pod, and a step's verdict waits while the replicas move");
+    }
+
+    @Test
+    void anAutoscalerOnMemoryBesideAHeapFixedAtStartIsSaidNeverToScaleDown() {
+        World world = new World("runtime: SpringBootTomcat\nthreads: {max: 50}\nheap: {size: 512Mi}");
+        world.reconcile();
+        assertThat(world.condition(ConditionType.SCALE_DOWN_BLOCKED)).as("no autoscaler: nothing to say").isEmpty();
+        HorizontalPodAutoscaler onMemory = hpa("orders-scaler", "orders", 2, 2);
+        onMemory.getSpec().setMetrics(List.of(new MetricSpecBuilder().withType("Resource").withNewResource().withName("memory")
+                .withNewTarget().withType("Utilization").withAverageUtilization(70).endTarget().endResource().build()));
+        world.autoscalers.add(onMemory);
+        world.reconcile();
+
+        assertThat(world.jvmOptions()).contains("-Xms512m -Xmx512m");
+        assertThat(world.status(ConditionType.SCALE_DOWN_BLOCKED)).isEqualTo("True");
+        assertThat(world.condition(ConditionType.SCALE_DOWN_BLOCKED).orElseThrow().getMessage())
+                .startsWith("HorizontalPodAutoscaler orders-scaler scales the Deployment on memory, and the plan starts the heap at its maximum");
+        assertThat(world.eventReasons()).contains(Reason.HEAP_FIXED_AT_START);
+
+        onMemory.getSpec().getMetrics().get(0).getResource().setName("cpu");
+        world.reconcile();
+        assertThat(world.condition(ConditionType.SCALE_DOWN_BLOCKED)).as("on CPU the heap holds nothing back").isEmpty();
     }
 
     private static HorizontalPodAutoscaler hpa(String name, String deployment, int min, Integer current) {

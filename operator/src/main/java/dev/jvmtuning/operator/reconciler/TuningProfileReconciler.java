@@ -1,6 +1,5 @@
 package dev.jvmtuning.operator.reconciler;
 
-import dev.jvmtuning.operator.api.v1alpha1.Mode;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.config.OperatorSettings;
@@ -15,8 +14,6 @@ import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.preview.Preview;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -135,32 +132,18 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
                 .filter(d -> d.compareTo(resync) < 0).orElse(resync);
     }
 
-    /** Everything the decision needs, read once: the informers' caches, the latest metrics poll, in mode Auto the autoscalers. */
+    /** Everything the decision needs, read once: the informers' caches and the latest metrics poll. */
     private Observation observe(TuningProfile profile, Context<TuningProfile> context) {
         Optional<Deployment> target = context.getSecondaryResource(Deployment.class);
         Optional<MetricsReport> report = watches.latestReport(profile);
         report.ifPresent(r -> watches.countAsPolled(profile, r));
-        boolean auto = profile.getSpec().getMode() == Mode.Auto;
         return new Observation(profile, target,
                 target.map(d -> List.copyOf(Watches.profilesTargeting(d, context))).orElse(List.of()),
                 target.map(watches::podsOf).orElse(List.of()),
                 List.copyOf(context.getSecondaryResources(ConfigMap.class)),
                 report,
-                auto && target.isPresent() ? autoscalers(context.getClient(), profile) : List.of(),
+                target.map(watches::autoscalersOf).orElse(List.of()),
                 Instant.now());
-    }
-
-    /**
-     * The namespace's autoscalers, read once per reconcile of an Auto profile rather than watched: the loop only
-     * reports its target's, and the replica moves it makes reach the loop through the windows' pod counts anyway.
-     */
-    private static List<HorizontalPodAutoscaler> autoscalers(KubernetesClient client, TuningProfile profile) {
-        try {
-            return client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(profile.getMetadata().getNamespace()).list().getItems();
-        } catch (KubernetesClientException e) {
-            LOG.debugf("autoscalers of %s unread: %s", profile.key(), e.getMessage());
-            return List.of();
-        }
     }
 
     private void report(TuningProfile profile, Decide.Decision decision, Context<TuningProfile> context) {

@@ -14,6 +14,7 @@ import dev.jvmtuning.operator.deployment.TargetPods;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
@@ -50,6 +51,7 @@ final class Watches implements AutoCloseable {
     private MetricsFetcher fetcher;
     private IndexedResourceCache<TuningProfile> profiles;
     private InformerEventSource<Pod, TuningProfile> podSource;
+    private InformerEventSource<HorizontalPodAutoscaler, TuningProfile> autoscalerSource;
     private PerResourcePollingEventSource<MetricsReport, TuningProfile, String> metricsSource;
 
     Watches(OperatorSettings.Metrics settings, Leadership leadership) {
@@ -102,6 +104,16 @@ final class Watches implements AutoCloseable {
                         .orElse(Set.of()))
                 .withPrimaryToSecondaryMapper((TuningProfile p) -> Set.of())
                 .withNamespacesInheritedFromController(), context);
+        // An autoscaler's change reconciles the profiles of the Deployment it scales: its stance on the heap is in status.
+        autoscalerSource = AddedSinceStart.source(InformerEventSourceConfiguration.from(HorizontalPodAutoscaler.class, TuningProfile.class)
+                .withName("autoscalers")
+                .withItemStore(oneInformer ? WithoutManagedFields.all() : null)
+                .withSecondaryToPrimaryMapper(h -> scaledDeployment(h)
+                        .map(d -> context.getPrimaryCache().byIndex(TARGET_INDEX, key(h.getMetadata().getNamespace(), d)).stream()
+                                .map(ResourceID::fromResource).collect(Collectors.toSet()))
+                        .orElse(Set.of()))
+                .withPrimaryToSecondaryMapper((TuningProfile p) -> Set.of())
+                .withNamespacesInheritedFromController(), context);
         Function<TuningProfile, Optional<Deployment>> targetOf = p -> deploymentSource.get(new ResourceID(Observation.targetName(p),
                 p.getMetadata().getNamespace()));
         fetcher = new MetricsFetcher(targetOf, this::podsOf,
@@ -111,13 +123,25 @@ final class Watches implements AutoCloseable {
         metricsSource = new PerResourcePollingEventSource<>(MetricsReport.class, context,
                 new PerResourcePollingConfigurationBuilder<MetricsReport, TuningProfile, String>(fetcher, Duration.ofSeconds(30))
                         .withName("metrics").withResourceIDMapper(r -> "report").withExecutorService(pollers).build());
-        return List.of(deploymentSource, podSource, configMapSource, metricsSource);
+        return List.of(deploymentSource, podSource, configMapSource, autoscalerSource, metricsSource);
     }
 
     void forget(TuningProfile profile) {
         if (fetcher != null) {
             fetcher.forget(profile);
         }
+    }
+
+    /** The HorizontalPodAutoscalers that scale a Deployment, from the informer's cache. */
+    List<HorizontalPodAutoscaler> autoscalersOf(Deployment deployment) {
+        return autoscalerSource.list(deployment.getMetadata().getNamespace(),
+                h -> scaledDeployment(h).filter(deployment.getMetadata().getName()::equals).isPresent()).toList();
+    }
+
+    private static Optional<String> scaledDeployment(HorizontalPodAutoscaler autoscaler) {
+        return Optional.ofNullable(autoscaler.getSpec()).map(s -> s.getScaleTargetRef())
+                .filter(t -> "Deployment".equals(t.getKind()) && "apps".equals(t.getApiVersion() == null ? "apps" : t.getApiVersion().split("/")[0]))
+                .map(t -> t.getName());
     }
 
     /** A Deployment's pods, from the informer's cache: no request to the API server. */

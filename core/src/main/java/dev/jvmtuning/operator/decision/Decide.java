@@ -232,7 +232,7 @@ public final class Decide {
         if (seen.pods().stream().filter(TargetPods::ready).allMatch(p -> images.equals(TargetPods.images(p)))) {
             seen.metrics().ifPresent(report -> status.jvmReported(report, images));
         }
-        Preview preview = Preview.of(name, profile.getSpec(), status.auto(), status.lastOomKill(), deployment, seen.pods(),
+        Preview preview = Preview.of(name, profile.getSpec(), status.auto(), status.lastOomKill(), deployment, seen.pods(), status.rollout(),
                 seen.previousStatus().getStartupBoosts(), status.javaVersion(), status.aotCache(), installation.preview());
         if (preview instanceof Preview.NoContainer missing) {
             restoreIfTuned(deployment, name, writes, status);

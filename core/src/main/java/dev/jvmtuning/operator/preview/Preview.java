@@ -7,6 +7,7 @@ import dev.jvmtuning.operator.api.v1alpha1.Guardrail;
 import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
+import dev.jvmtuning.operator.api.v1alpha1.TrackedRollout;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.closedloop.Overlay;
 import dev.jvmtuning.operator.flags.FlagPolicy;
@@ -18,6 +19,7 @@ import dev.jvmtuning.operator.planner.Planner;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.render.Renderer;
 import dev.jvmtuning.operator.render.Rendering;
+import dev.jvmtuning.operator.rollout.Rollout;
 import dev.jvmtuning.operator.deployment.AdmittedContainer;
 import dev.jvmtuning.operator.deployment.TargetContainer;
 import io.fabric8.kubernetes.api.model.Container;
@@ -75,27 +77,30 @@ public sealed interface Preview {
         TuningProfileStatus status = profile.getStatus();
         Integer javaVersion = javaMajorVersion != null || status == null ? javaMajorVersion : status.getJavaVersion();
         return of(profile.getMetadata().getName(), profile.getSpec(), status == null ? null : status.getAuto(),
-                status == null ? null : status.getLastOomKill(), deployment, pods, status == null ? List.of() : status.getStartupBoosts(),
-                javaVersion, status == null ? null : status.getAotCache(), installation);
+                status == null ? null : status.getLastOomKill(), deployment, pods, status == null ? null : status.getRollout(),
+                status == null ? List.of() : status.getStartupBoosts(), javaVersion, status == null ? null : status.getAotCache(), installation);
     }
 
     /**
      * @param profile          the profile's name: what it wrote into the Deployment before is not the user's
      * @param auto             the profile's status.auto as the last reconcile left it; its settings count in mode Auto only
      * @param lastOomKill      the profile's status.lastOomKill, which the memory budget answers (R9b); null when none
-     * @param pods             the target's pods: the plan is for the resources the newest was admitted with
+     * @param pods             the target's pods: the plan is for the resources the newest of its own template was admitted with
+     * @param tracked          the rollout status tracks (status.rollout), which says which pods run the template as it is now
      * @param boosts           the profile's status.startupBoosts: a boosted pod's own CPU limit is the one planned for
      * @param javaMajorVersion the JVM's feature version when known, else null (flags are checked against every supported JDK)
      * @param reportedAotCache the AOT cache or CDS archive the pods' JVMs report (status.aotCache), else null
      */
     static Preview of(String profile, TuningProfileSpec spec, AutoStatus auto, LastOomKill lastOomKill, Deployment deployment,
-            List<Pod> pods, List<BoostedPod> boosts, Integer javaMajorVersion, String reportedAotCache, Installation installation) {
+            List<Pod> pods, TrackedRollout tracked, List<BoostedPod> boosts, Integer javaMajorVersion, String reportedAotCache,
+            Installation installation) {
         TargetContainer.Lookup lookup = TargetContainer.find(deployment, spec.getContainer());
         if (!lookup.isFound()) {
             return new NoContainer(lookup.problem());
         }
         Container userContainer = DeploymentTuning.userContainer(deployment, lookup.container(), profile);
-        Optional<AdmittedContainer> pod = AdmittedContainer.newest(deployment, lookup.container(), pods, boosts);
+        Optional<AdmittedContainer> pod = pods.isEmpty() ? Optional.empty() : AdmittedContainer.newest(deployment, lookup.container(), pods,
+                AdmittedContainer.ofTemplateInForce(Rollout.of(deployment), tracked, () -> DeploymentTuning.templateHash(deployment, profile)), boosts);
         Optional<AdmittedPod> admitted = pod.flatMap(p -> p.differences(lookup.container()));
         ContainerFacts facts = TargetContainer.facts(deployment, userContainer, pod, javaMajorVersion, reportedAotCache);
         // An Auto loop without the guardrail its author asked for would run unguarded: such a profile is refused as a whole.

@@ -26,7 +26,7 @@ public final class RolloutJudge {
      * Pods created this long before the operator first saw their template still count as its rollout's: the Deployment
      * controller may act on a release before the operator hears of it.
      */
-    static final Duration SEEN_LATE_BY = Duration.ofSeconds(30);
+    public static final Duration SEEN_LATE_BY = Duration.ofSeconds(30);
 
     private RolloutJudge() {
     }

@@ -447,6 +447,23 @@ class DecideTest {
     }
 
     @Test
+    void aReleaseThatLowersTheLimitIsPlannedForAtOnceNotForTheOldPodsStillRunning() {
+        World world = applied(APPLY);
+        String heapFor1Gi = world.jvmOptions().replaceAll(".*-Xmx(\\d+)m.*", "$1");
+        Deployment next = Serialization.clone(world.deployment);
+        next.getSpec().getTemplate().getSpec().getContainers().get(0).getResources().getLimits().put("memory", new Quantity("512Mi"));
+        world.deployment = next;
+        world.deployment.getMetadata().setGeneration(world.deployment.getMetadata().getGeneration() + 1);
+
+        world.reconcile();
+
+        String heapFor512Mi = world.jvmOptions().replaceAll(".*-Xmx(\\d+)m.*", "$1");
+        assertThat(Long.parseLong(heapFor512Mi)).as("the pods of the 1Gi template still run, but the release's pods get 512Mi")
+                .isLessThan(Long.parseLong(heapFor1Gi));
+        assertThat(world.profile.getStatus().getAdmitted()).as("no pod of the template as it is now: nothing to say").isNull();
+    }
+
+    @Test
     void anAgentAnInjectorAppendsAtAdmissionRunsBesideTheTunedFlagsAndIsNoReasonToWriteAgain() {
         World world = new World(APPLY);
         String agent = "-javaagent:/otel-auto-instrumentation/javaagent.jar";

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import dev.jvmtuning.operator.api.v1alpha1.AdmittedResource;
 import dev.jvmtuning.operator.api.v1alpha1.BoostedPod;
+import dev.jvmtuning.operator.api.v1alpha1.TrackedRollout;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
+import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.rollout.Rollout;
 import dev.jvmtuning.operator.testing.TestProfiles;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -16,9 +19,11 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 class AdmittedContainerTest {
+    private static final Predicate<Pod> ANY = pod -> true;
     private final Deployment deployment = TestProfiles.labDeployment("orders");
     private final Container template = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
 
@@ -36,7 +41,7 @@ class AdmittedContainerTest {
         Pod leaving = pod("orders-c", "2026-11-28T10:06:00Z", "256Mi", "2");
         leaving.getMetadata().setDeletionTimestamp("2026-11-28T10:07:00Z");
 
-        AdmittedContainer admitted = AdmittedContainer.newest(deployment, template, List.of(old, newest, leaving), List.of()).orElseThrow();
+        AdmittedContainer admitted = AdmittedContainer.newest(deployment, template, List.of(old, newest, leaving), ANY, List.of()).orElseThrow();
 
         assertThat(admitted.pod()).isEqualTo("orders-b");
         assertThat(admitted.differences(template).orElseThrow().getResources())
@@ -47,7 +52,7 @@ class AdmittedContainerTest {
     @Test
     void theSameAmountWrittenAnotherWayIsNoDifference() {
         AdmittedContainer admitted = AdmittedContainer.newest(deployment, template,
-                List.of(pod("orders-a", "2026-11-28T10:00:00Z", "1024Mi", "2000m")), List.of()).orElseThrow();
+                List.of(pod("orders-a", "2026-11-28T10:00:00Z", "1024Mi", "2000m")), ANY, List.of()).orElseThrow();
         assertThat(admitted.differences(template)).isEmpty();
     }
 
@@ -56,10 +61,10 @@ class AdmittedContainerTest {
         Pod boosted = pod("orders-a", "2026-11-28T10:00:00Z", "1Gi", "4");
         BoostedPod record = new BoostedPod("orders-a", "orders-a-uid", "app", "2", "4", "2026-11-28T10:00:10Z");
 
-        assertThat(AdmittedContainer.newest(deployment, template, List.of(boosted), List.of(record)).orElseThrow().differences(template))
+        assertThat(AdmittedContainer.newest(deployment, template, List.of(boosted), ANY, List.of(record)).orElseThrow().differences(template))
                 .as("back at its own 2 CPU once the boost ends: nothing to plan for").isEmpty();
         BoostedPod another = new BoostedPod("orders-a", "another-uid", "app", "2", "4", "2026-11-28T10:00:10Z");
-        assertThat(AdmittedContainer.newest(deployment, template, List.of(boosted), List.of(another)).orElseThrow().differences(template)
+        assertThat(AdmittedContainer.newest(deployment, template, List.of(boosted), ANY, List.of(another)).orElseThrow().differences(template)
                 .orElseThrow().getResources()).as("a pod of the same name the operator never boosted runs its own 4")
                 .extracting(AdmittedResource::getPod).containsExactly("4");
     }
@@ -72,19 +77,35 @@ class AdmittedContainerTest {
         injected.getMetadata().setAnnotations(Map.of(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION, "new"));
         injected.getSpec().getContainers().get(0).setEnv(List.of(new EnvVar("JAVA_TOOL_OPTIONS", "-Xmx500m -XX:+UseG1GC -javaagent:/otel.jar", null)));
 
-        assertThat(AdmittedContainer.newest(deployment, template, List.of(injected), List.of()).orElseThrow().addedJvmOptions())
+        assertThat(AdmittedContainer.newest(deployment, template, List.of(injected), ANY, List.of()).orElseThrow().addedJvmOptions())
                 .containsExactly("-javaagent:/otel.jar");
 
         injected.getMetadata().setAnnotations(Map.of(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION, "old"));
-        assertThat(AdmittedContainer.newest(deployment, template, List.of(injected), List.of()).orElseThrow().addedJvmOptions())
+        assertThat(AdmittedContainer.newest(deployment, template, List.of(injected), ANY, List.of()).orElseThrow().addedJvmOptions())
                 .as("a pod of other settings differs for that reason alone").isEmpty();
     }
 
     @Test
+    void whileAReleaseRollsOnlyThePodsOfTheTemplateAsItIsNowSpeak() {
+        Pod before = pod("orders-a", "2026-11-28T10:00:00Z", "1Gi", "2");
+        Pod after = pod("orders-b", "2026-11-28T10:05:00Z", "2Gi", "2");
+        Rollout rolling = new Rollout(false, Reason.ROLLING_OUT, "1 of 2 replicas updated");
+        TrackedRollout release = new TrackedRollout("h", "t2", TrackedRollout.CAUSE_TEMPLATE, "2026-11-28T10:04:50Z", null);
+
+        assertThat(AdmittedContainer.ofTemplateInForce(rolling, release, () -> "t2")).accepts(after).rejects(before);
+        assertThat(AdmittedContainer.ofTemplateInForce(rolling, release, () -> "t3")).as("a template the status has not tracked yet").rejects(before, after);
+        assertThat(AdmittedContainer.ofTemplateInForce(rolling, null, () -> "t2")).rejects(before, after);
+        TrackedRollout ours = new TrackedRollout("h", "t2", TrackedRollout.CAUSE_SETTINGS, "2026-11-28T10:04:50Z", null);
+        assertThat(AdmittedContainer.ofTemplateInForce(rolling, ours, () -> "t2")).as("the operator's own write over a complete rollout")
+                .accepts(before, after);
+        assertThat(AdmittedContainer.ofTemplateInForce(new Rollout(true, Reason.ROLLOUT_COMPLETE, "2 of 2"), null, () -> "t2")).accepts(before, after);
+    }
+
+    @Test
     void noPodWithTheContainerLeavesTheTemplate() {
-        assertThat(AdmittedContainer.newest(deployment, template, List.of(), List.of())).isEmpty();
+        assertThat(AdmittedContainer.newest(deployment, template, List.of(), ANY, List.of())).isEmpty();
         Pod other = pod("orders-a", "2026-11-28T10:00:00Z", "1Gi", "2");
         other.getSpec().getContainers().get(0).setName("sidecar");
-        assertThat(AdmittedContainer.newest(deployment, template, List.of(other), List.of())).isEmpty();
+        assertThat(AdmittedContainer.newest(deployment, template, List.of(other), ANY, List.of())).isEmpty();
     }
 }

@@ -52,6 +52,10 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 - apiGroups: [autoscaling]
   resources: [horizontalpodautoscalers]
   verbs: [list, watch]
+# the target's VerticalPodAutoscaler where its CRD is installed, from an informer (never written): the heap's stance beside it
+- apiGroups: [autoscaling.k8s.io]
+  resources: [verticalpodautoscalers]
+  verbs: [list, watch]
 # the rendered server properties, owned by each profile
 - apiGroups: [""]
   resources: [configmaps]

@@ -5,15 +5,18 @@ import dev.jvmtuning.operator.decision.Conditions;
 import dev.jvmtuning.operator.decision.Decide;
 import dev.jvmtuning.operator.decision.Observation;
 import dev.jvmtuning.operator.deployment.TargetPods;
+import dev.jvmtuning.operator.deployment.VerticalScalers;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.preview.Preview;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +39,8 @@ record Planned(TuningProfile profile, Deployment live, Preview.Rendered preview,
         }
         // A profile the planner refuses is an error to fix, said as such, rather than the Deployment the operator leaves it.
         List<Pod> pods = pods(live, client, namespace);
-        Preview preview = Preview.of(profile, live, pods, null, installation.preview());
+        List<GenericKubernetesResource> verticalScalers = verticalScalers(client, namespace);
+        Preview preview = Preview.of(profile, live, pods, verticalScalers, null, installation.preview());
         if (preview instanceof Preview.NoContainer missing) {
             throw new Refusal(missing.problem());
         }
@@ -44,7 +48,7 @@ record Planned(TuningProfile profile, Deployment live, Preview.Rendered preview,
             throw new Refusal(rejected.reason() + ": " + String.join("; ", rejected.messages()));
         }
         Observation seen = new Observation(profile, Optional.of(live), targeting(profile, live, client, namespace),
-                pods, configMaps(profile, client, namespace), Optional.empty(), List.of(), Instant.now());
+                pods, configMaps(profile, client, namespace), Optional.empty(), List.of(), verticalScalers, Instant.now());
         return new Planned(profile, live, (Preview.Rendered) preview, Decide.of(seen, installation));
     }
 
@@ -60,6 +64,15 @@ record Planned(TuningProfile profile, Deployment live, Preview.Rendered preview,
         Stream<TuningProfile> others = client.resources(TuningProfile.class).inNamespace(namespace).list().getItems().stream()
                 .filter(p -> !p.getMetadata().getName().equals(name) && Observation.targetName(p).equals(live.getMetadata().getName()));
         return Stream.concat(others, Stream.of(profile)).toList();
+    }
+
+    /** The namespace's VerticalPodAutoscalers; none where their CRD is not installed, or the user may not read them. */
+    private static List<GenericKubernetesResource> verticalScalers(KubernetesClient client, String namespace) {
+        try {
+            return client.genericKubernetesResources(VerticalScalers.GROUP_VERSION, VerticalScalers.KIND).inNamespace(namespace).list().getItems();
+        } catch (KubernetesClientException e) {
+            return List.of();
+        }
     }
 
     /** The Deployment's pods: a rollout of the settings whose pods fail is taken back, and that is a write too. */

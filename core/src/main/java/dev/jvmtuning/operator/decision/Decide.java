@@ -8,8 +8,10 @@ import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
+import dev.jvmtuning.operator.api.v1alpha1.VerticalScaling;
 import dev.jvmtuning.operator.closedloop.ObservedWorkload;
 import dev.jvmtuning.operator.deployment.TargetPods;
+import dev.jvmtuning.operator.deployment.VerticalScalers.VerticalScaler;
 import dev.jvmtuning.operator.deployment.ThreadingDetection;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
@@ -232,8 +234,9 @@ public final class Decide {
         if (seen.pods().stream().filter(TargetPods::ready).allMatch(p -> images.equals(TargetPods.images(p)))) {
             seen.metrics().ifPresent(report -> status.jvmReported(report, images));
         }
-        Preview preview = Preview.of(name, profile.getSpec(), status.auto(), status.lastOomKill(), deployment, seen.pods(), status.rollout(),
-                seen.previousStatus().getStartupBoosts(), status.javaVersion(), status.aotCache(), installation.preview());
+        Preview preview = Preview.of(name, profile.getSpec(), status.auto(), status.lastOomKill(), deployment, new Preview.Live(seen.pods(),
+                status.rollout(), seen.previousStatus().getStartupBoosts(), seen.verticalScalers()), status.javaVersion(), status.aotCache(),
+                installation.preview());
         if (preview instanceof Preview.NoContainer missing) {
             restoreIfTuned(deployment, name, writes, status);
             status.notApplied(Reason.INVALID, missing.problem());
@@ -257,6 +260,7 @@ public final class Decide {
         }
         Preview.Rendered rendered = (Preview.Rendered) preview;
         status.admitted(rendered.admitted());
+        status.verticalScaling(rendered.verticalScaler().map(v -> verticalScaling(v, rendered.plan().budget())).orElse(null));
         PlanResult.Plan plan = rendered.plan();
         status.planned(plan, rendered.rendering());
         seen.metrics().ifPresent(status::threadingReported);
@@ -286,6 +290,20 @@ public final class Decide {
         status.scaleDown(ScaleDown.judge(TargetPods.autoscalersOf(seen.autoscalers(), deployment), plan.values()));
         return new Tuned(auto ? AutoStep.decide(seen, deployment, plan, rendered.facts(), installation.preview().flagPolicy(), status) : List.of(),
                 rendered.userContainer(), settingsHash);
+    }
+
+    /** The stance beside a VerticalPodAutoscaler, as status says it, with the JVM's floor for its minAllowed. */
+    private static VerticalScaling verticalScaling(VerticalScaler scaler, MemoryBudget budget) {
+        List<String> stance = new ArrayList<>();
+        if (scaler.memoryLimit()) {
+            stance.add("the heap as its share of each pod's memory limit (-XX:MaxRAMPercentage), planned at the template's limit");
+        }
+        if (scaler.cpuLimit()) {
+            stance.add("no CPU count, GC thread count or scheduler parallelism: each JVM reads its CPU quota at start");
+        }
+        return new VerticalScaling(scaler.name(), scaler.updateMode(), scaler.controls(), stance.isEmpty()
+                ? "it moves no limit a JVM is sized against: the settings are rendered as without it" : String.join("; ", stance),
+                budget == null ? null : Units.mebibytes(budget.total()));
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.model.MetricsReport;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
@@ -22,16 +23,19 @@ import java.util.Optional;
  * @param configMaps  the profile's own ConfigMaps
  * @param metrics     the latest metrics poll of the profile, if any
  * @param autoscalers the HorizontalPodAutoscalers of the target's namespace, those that scale it among them
+ * @param verticalScalers the VerticalPodAutoscalers of the target's namespace; none where their CRD is not installed
  * @param now         the reconcile's one moment: status, a rollback and the Auto loop's decision all say the same time
  */
 public record Observation(TuningProfile profile, Optional<Deployment> target, List<TuningProfile> targeting, List<Pod> pods,
-        List<ConfigMap> configMaps, Optional<MetricsReport> metrics, List<HorizontalPodAutoscaler> autoscalers, Instant now) {
+        List<ConfigMap> configMaps, Optional<MetricsReport> metrics, List<HorizontalPodAutoscaler> autoscalers,
+        List<GenericKubernetesResource> verticalScalers, Instant now) {
 
     public Observation {
         targeting = List.copyOf(targeting);
         pods = List.copyOf(pods);
         configMaps = List.copyOf(configMaps);
         autoscalers = List.copyOf(autoscalers);
+        verticalScalers = List.copyOf(verticalScalers);
     }
 
     /** The status the last reconcile left; empty for a new profile. */

@@ -12,6 +12,7 @@ import static dev.jvmtuning.operator.model.ConditionType.VIRTUAL_THREAD_PINNING;
 
 import dev.jvmtuning.operator.api.v1alpha1.AdmittedPod;
 import dev.jvmtuning.operator.api.v1alpha1.TakenBack;
+import dev.jvmtuning.operator.api.v1alpha1.VerticalScaling;
 import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.BoostedPod;
@@ -202,6 +203,12 @@ public final class StatusBuilder {
     /** Another manager's take-backs of the operator's fields; null for none in the window. */
     public StatusBuilder takenBack(TakenBack takenBack) {
         status.setTakenBack(takenBack);
+        return this;
+    }
+
+    /** The target's VerticalPodAutoscaler and the stance taken beside it; null for none. */
+    public StatusBuilder verticalScaling(VerticalScaling verticalScaling) {
+        status.setVerticalScaling(verticalScaling);
         return this;
     }
 

@@ -22,7 +22,10 @@ import dev.jvmtuning.operator.render.Rendering;
 import dev.jvmtuning.operator.rollout.Rollout;
 import dev.jvmtuning.operator.deployment.AdmittedContainer;
 import dev.jvmtuning.operator.deployment.TargetContainer;
+import dev.jvmtuning.operator.deployment.VerticalScalers;
+import dev.jvmtuning.operator.deployment.VerticalScalers.VerticalScaler;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.util.List;
@@ -60,49 +63,77 @@ public sealed interface Preview {
     /**
      * The settings to write: the spec planned (the profile's, or Auto's overlay), its plan and rendering.
      *
-     * @param admitted how the newest pod differs from the template, which the facts follow
+     * @param admitted       how the newest pod differs from the template, which the facts follow
+     * @param verticalScaler the VerticalPodAutoscaler of the target and the limits it moves, which the rendering leaves to the JVM
      */
-    record Rendered(Container userContainer, ContainerFacts facts, Optional<AdmittedPod> admitted, TuningProfileSpec spec,
-            PlanResult.Plan plan, Rendering rendering) implements Preview {
+    record Rendered(Container userContainer, ContainerFacts facts, Optional<AdmittedPod> admitted, Optional<VerticalScaler> verticalScaler,
+            TuningProfileSpec spec, PlanResult.Plan plan, Rendering rendering) implements Preview {
     }
 
     /**
-     * A stored profile's preview: its spec, with what its status says of mode Auto's loop, of the last OOM kill and of the
-     * Java version and the AOT cache the target's pods report.
+     * The target as it runs, beside its template.
+     *
+     * @param pods            the target's pods: the plan is for the resources the newest of its own template was admitted with
+     * @param tracked         the rollout status tracks (status.rollout), which says which pods run the template as it is now
+     * @param boosts          the profile's status.startupBoosts: a boosted pod's own CPU limit is the one planned for
+     * @param verticalScalers the VerticalPodAutoscalers of the namespace (none where the CRD is not installed)
+     */
+    record Live(List<Pod> pods, TrackedRollout tracked, List<BoostedPod> boosts, List<GenericKubernetesResource> verticalScalers) {
+        /** The template alone, as offline planning sees it. */
+        public static final Live NONE = new Live(List.of(), null, List.of(), List.of());
+
+        public Live {
+            pods = List.copyOf(pods);
+            boosts = List.copyOf(boosts);
+            verticalScalers = List.copyOf(verticalScalers);
+        }
+    }
+
+    /**
+     * A stored profile's preview: its spec, with what its status says of mode Auto's loop, of the last OOM kill, of the
+     * rollout and the boosts, and of the Java version and the AOT cache the target's pods report.
      *
      * @param pods             the target's pods, whose newest the plan is for; none to plan for the template
+     * @param verticalScalers  the VerticalPodAutoscalers of the namespace
      * @param javaMajorVersion the JVM's feature version to plan for, over the one status records; null for status's
      */
-    static Preview of(TuningProfile profile, Deployment deployment, List<Pod> pods, Integer javaMajorVersion, Installation installation) {
+    static Preview of(TuningProfile profile, Deployment deployment, List<Pod> pods, List<GenericKubernetesResource> verticalScalers,
+            Integer javaMajorVersion, Installation installation) {
         TuningProfileStatus status = profile.getStatus();
         Integer javaVersion = javaMajorVersion != null || status == null ? javaMajorVersion : status.getJavaVersion();
+        Live live = new Live(pods, status == null ? null : status.getRollout(), status == null ? List.of() : status.getStartupBoosts(),
+                verticalScalers);
         return of(profile.getMetadata().getName(), profile.getSpec(), status == null ? null : status.getAuto(),
-                status == null ? null : status.getLastOomKill(), deployment, pods, status == null ? null : status.getRollout(),
-                status == null ? List.of() : status.getStartupBoosts(), javaVersion, status == null ? null : status.getAotCache(), installation);
+                status == null ? null : status.getLastOomKill(), deployment, live, javaVersion, status == null ? null : status.getAotCache(),
+                installation);
     }
 
     /**
      * @param profile          the profile's name: what it wrote into the Deployment before is not the user's
      * @param auto             the profile's status.auto as the last reconcile left it; its settings count in mode Auto only
      * @param lastOomKill      the profile's status.lastOomKill, which the memory budget answers (R9b); null when none
-     * @param pods             the target's pods: the plan is for the resources the newest of its own template was admitted with
-     * @param tracked          the rollout status tracks (status.rollout), which says which pods run the template as it is now
-     * @param boosts           the profile's status.startupBoosts: a boosted pod's own CPU limit is the one planned for
+     * @param live             the target as it runs
      * @param javaMajorVersion the JVM's feature version when known, else null (flags are checked against every supported JDK)
      * @param reportedAotCache the AOT cache or CDS archive the pods' JVMs report (status.aotCache), else null
      */
-    static Preview of(String profile, TuningProfileSpec spec, AutoStatus auto, LastOomKill lastOomKill, Deployment deployment,
-            List<Pod> pods, TrackedRollout tracked, List<BoostedPod> boosts, Integer javaMajorVersion, String reportedAotCache,
-            Installation installation) {
+    static Preview of(String profile, TuningProfileSpec spec, AutoStatus auto, LastOomKill lastOomKill, Deployment deployment, Live live,
+            Integer javaMajorVersion, String reportedAotCache, Installation installation) {
         TargetContainer.Lookup lookup = TargetContainer.find(deployment, spec.getContainer());
         if (!lookup.isFound()) {
             return new NoContainer(lookup.problem());
         }
         Container userContainer = DeploymentTuning.userContainer(deployment, lookup.container(), profile);
-        Optional<AdmittedContainer> pod = pods.isEmpty() ? Optional.empty() : AdmittedContainer.newest(deployment, lookup.container(), pods,
-                AdmittedContainer.ofTemplateInForce(Rollout.of(deployment), tracked, () -> DeploymentTuning.templateHash(deployment, profile)), boosts);
+        Optional<VerticalScaler> verticalScaler = VerticalScalers.of(live.verticalScalers(), deployment, lookup.container().getName());
+        Optional<AdmittedContainer> pod = live.pods().isEmpty() ? Optional.empty() : AdmittedContainer.newest(deployment, lookup.container(),
+                live.pods(), AdmittedContainer.ofTemplateInForce(Rollout.of(deployment), live.tracked(),
+                        () -> DeploymentTuning.templateHash(deployment, profile)), live.boosts());
         Optional<AdmittedPod> admitted = pod.flatMap(p -> p.differences(lookup.container()));
-        ContainerFacts facts = TargetContainer.facts(deployment, userContainer, pod, javaMajorVersion, reportedAotCache);
+        // Where a VPA moves the memory limit pod by pod, the heap is its share of the template's limit, which each JVM applies
+        // to its own: planning for one pod's limit would roll every pod each time the VPA moves one.
+        boolean memoryMoved = verticalScaler.filter(VerticalScaler::memoryLimit).isPresent() && TargetContainer.facts(deployment, userContainer,
+                Optional.empty(), null, null).memoryLimitBytes() != null;
+        ContainerFacts facts = TargetContainer.facts(deployment, userContainer, memoryMoved ? Optional.empty() : pod, javaMajorVersion,
+                reportedAotCache);
         // An Auto loop without the guardrail its author asked for would run unguarded: such a profile is refused as a whole.
         Optional<String> refusal = installation.guardrailRefusal().apply(spec.getAuto() == null ? null : spec.getAuto().getGuardrail());
         if (refusal.isPresent()) {
@@ -114,6 +145,7 @@ public sealed interface Preview {
             return new Rejected(userContainer, facts, admitted, rejected.reason(), rejected.messages());
         }
         PlanResult.Plan plan = (PlanResult.Plan) result;
-        return new Rendered(userContainer, facts, admitted, planned, plan, Renderer.render(plan.values(), planned, facts));
+        Renderer.Owned owned = verticalScaler.map(v -> new Renderer.Owned(v.memoryLimit(), v.cpuLimit())).orElse(Renderer.Owned.NONE);
+        return new Rendered(userContainer, facts, admitted, verticalScaler, planned, plan, Renderer.render(plan.values(), planned, facts, owned));
     }
 }

@@ -27,20 +27,46 @@ public final class Renderer {
     private Renderer() {
     }
 
+    /**
+     * The limits another controller sets on the pods it admits or resizes (a VerticalPodAutoscaler): values the JVM must read
+     * from its container at start rather than from flags fixed for today's limit.
+     */
+    public record Owned(boolean memoryLimit, boolean cpuLimit) {
+        public static final Owned NONE = new Owned(false, false);
+    }
+
     public static Rendering render(TuningValues values, TuningProfileSpec spec, ContainerFacts facts) {
+        return render(values, spec, facts, Owned.NONE);
+    }
+
+    /**
+     * Where another controller owns the memory limit, the heap goes as its share of the limit (-XX:MaxRAMPercentage): the JVM
+     * sizes it against whatever limit its pod was given, and the young generation and soft maximum, fixed sizes, are left to
+     * it. Where it owns the CPU limit, the counts derived from today's CPUs (ActiveProcessorCount, GC threads, the virtual
+     * thread scheduler's parallelism) are left to the JVM, which reads its CPU quota at start.
+     */
+    public static Rendering render(TuningValues values, TuningProfileSpec spec, ContainerFacts facts, Owned byOthers) {
         List<String> userOptions = Objects.requireNonNullElse(spec.getJvmOptions(), List.of());
         JvmFlags userFlags = facts.jvmFlags(spec.getJvmOptionsVariable(), userOptions);
         Map<Setting, String> renderedAs = new EnumMap<>(Setting.class);
         List<String> warnings = new ArrayList<>();
 
         List<String> flags = new ArrayList<>();
-        addFlag(flags, renderedAs, Setting.ACTIVE_PROCESSOR_COUNT, values.activeProcessorCount(), n -> "-XX:ActiveProcessorCount=" + n);
-        addFlag(flags, renderedAs, Setting.VIRTUAL_THREAD_PARALLELISM, values.virtualThreadParallelism(),
-                n -> "-Djdk.virtualThreadScheduler.parallelism=" + n);
-        addFlag(flags, renderedAs, Setting.HEAP_INITIAL, values.initialHeapBytes(), b -> "-Xms" + Units.jvmMebibytes(b));
-        addFlag(flags, renderedAs, Setting.HEAP_SIZE, values.heapBytes(), b -> "-Xmx" + Units.jvmMebibytes(b));
-        addFlag(flags, renderedAs, Setting.HEAP_SOFT_MAX, values.softMaxHeapBytes(), b -> "-XX:SoftMaxHeapSize=" + Units.jvmMebibytes(b));
-        addFlag(flags, renderedAs, Setting.HEAP_YOUNG, values.youngGenerationBytes(), b -> "-Xmn" + Units.jvmMebibytes(b));
+        if (!byOthers.cpuLimit()) {
+            addFlag(flags, renderedAs, Setting.ACTIVE_PROCESSOR_COUNT, values.activeProcessorCount(), n -> "-XX:ActiveProcessorCount=" + n);
+            addFlag(flags, renderedAs, Setting.VIRTUAL_THREAD_PARALLELISM, values.virtualThreadParallelism(),
+                    n -> "-Djdk.virtualThreadScheduler.parallelism=" + n);
+        }
+        Long limit = facts.memoryLimitBytes();
+        if (byOthers.memoryLimit() && limit != null) {
+            addFlag(flags, renderedAs, Setting.HEAP_INITIAL, values.initialHeapBytes(), b -> "-XX:InitialRAMPercentage=" + share(b, limit));
+            addFlag(flags, renderedAs, Setting.HEAP_SIZE, values.heapBytes(), b -> "-XX:MaxRAMPercentage=" + share(b, limit));
+        } else {
+            addFlag(flags, renderedAs, Setting.HEAP_INITIAL, values.initialHeapBytes(), b -> "-Xms" + Units.jvmMebibytes(b));
+            addFlag(flags, renderedAs, Setting.HEAP_SIZE, values.heapBytes(), b -> "-Xmx" + Units.jvmMebibytes(b));
+            addFlag(flags, renderedAs, Setting.HEAP_SOFT_MAX, values.softMaxHeapBytes(), b -> "-XX:SoftMaxHeapSize=" + Units.jvmMebibytes(b));
+            addFlag(flags, renderedAs, Setting.HEAP_YOUNG, values.youngGenerationBytes(), b -> "-Xmn" + Units.jvmMebibytes(b));
+        }
         addFlag(flags, renderedAs, Setting.GC_COLLECTOR, values.collector(), Renderer::collectorFlag);
         if (values.zGenerational()) {
             flags.add("-XX:+ZGenerational");
@@ -50,8 +76,10 @@ public final class Renderer {
             renderedAs.put(Setting.COMPACT_OBJECT_HEADERS, "-XX:+UseCompactObjectHeaders");
         }
         addFlag(flags, renderedAs, Setting.GC_MAX_PAUSE_MILLIS, values.maxPauseMillis(), ms -> "-XX:MaxGCPauseMillis=" + ms);
-        addFlag(flags, renderedAs, Setting.GC_PARALLEL_THREADS, values.parallelGcThreads(), n -> "-XX:ParallelGCThreads=" + n);
-        addFlag(flags, renderedAs, Setting.GC_CONCURRENT_THREADS, values.concGcThreads(), n -> "-XX:ConcGCThreads=" + n);
+        if (!byOthers.cpuLimit()) {
+            addFlag(flags, renderedAs, Setting.GC_PARALLEL_THREADS, values.parallelGcThreads(), n -> "-XX:ParallelGCThreads=" + n);
+            addFlag(flags, renderedAs, Setting.GC_CONCURRENT_THREADS, values.concGcThreads(), n -> "-XX:ConcGCThreads=" + n);
+        }
         addFlag(flags, renderedAs, Setting.METRICS_AGENT, values.agentPort(), port -> AgentInjection.flag(port, values.agentPinnedThresholdMillis()));
         ServerVocabulary vocabulary = ServerVocabulary.of(spec.getRuntime());
         if (values.agentPort() != null) {
@@ -108,6 +136,12 @@ public final class Renderer {
         warnings.addAll(overriddenFlags(flags, variable, facts));
         warnings.addAll(overriddenProperties(properties, serverEnvironment, facts));
         return new Rendering(variable.name(), value, List.copyOf(flags), serverEnvironment, renderedAs, List.copyOf(warnings));
+    }
+
+    /** A heap's share of the limit in percent, one decimal, rounded down so that the JVM's heap is never above the plan's. */
+    static String share(long heapBytes, long limitBytes) {
+        return java.math.BigDecimal.valueOf(heapBytes * 100).divide(java.math.BigDecimal.valueOf(limitBytes), 1, java.math.RoundingMode.DOWN)
+                .toPlainString();
     }
 
     private static <T> void addFlag(List<String> flags, Map<Setting, String> renderedAs, Setting setting, T value,

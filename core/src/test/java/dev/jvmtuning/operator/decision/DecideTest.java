@@ -17,6 +17,7 @@ import dev.jvmtuning.operator.api.v1alpha1.Setting;
 import dev.jvmtuning.operator.api.v1alpha1.ThreadingModel;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
+import dev.jvmtuning.operator.api.v1alpha1.VerticalScaling;
 import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.model.Attestation;
 import dev.jvmtuning.operator.model.ConditionStatus;
@@ -44,6 +45,7 @@ import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.FieldsV1;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -90,6 +92,7 @@ class DecideTest {
         final Map<String, ConfigMap> configMaps = new LinkedHashMap<>();
         final List<TuningProfile> others = new ArrayList<>();
         final List<HorizontalPodAutoscaler> autoscalers = new ArrayList<>();
+        final List<GenericKubernetesResource> verticalScalers = new ArrayList<>();
         List<Pod> pods = new ArrayList<>();
         /** What admission makes of a pod's spec (a LimitRange default, a mutating policy): nothing unless a test says. */
         UnaryOperator<PodSpec> admission = UnaryOperator.identity();
@@ -138,7 +141,7 @@ class DecideTest {
                 lastWindow = window;
             }
             return new Observation(profile, Optional.ofNullable(deployment), targeting, pods, List.copyOf(configMaps.values()),
-                    Optional.ofNullable(report), autoscalers, now);
+                    Optional.ofNullable(report), autoscalers, verticalScalers, now);
         }
 
         /** One reconcile, 10 s after the last: its writes land, its status is stored as the API server keeps it. */
@@ -461,6 +464,41 @@ class DecideTest {
         assertThat(Long.parseLong(heapFor512Mi)).as("the pods of the 1Gi template still run, but the release's pods get 512Mi")
                 .isLessThan(Long.parseLong(heapFor1Gi));
         assertThat(world.profile.getStatus().getAdmitted()).as("no pod of the template as it is now: nothing to say").isNull();
+    }
+
+    @Test
+    void besideAVpaMovingMemoryAndCpuTheHeapIsAShareOfEachPodsLimitAndNoCpuCountIsFixed() {
+        World world = new World(APPLY);
+        world.verticalScalers.add(TestProfiles.vpa("orders-vpa", "orders", "updatePolicy: {updateMode: InPlaceOrRecreate}"));
+        // The VPA gave the running pod 700Mi: the plan stays at the template's 1Gi, as a share each JVM applies to its own limit.
+        world.admission = spec -> {
+            spec.getContainers().get(0).getResources().getLimits().put("memory", new Quantity("700Mi"));
+            return spec;
+        };
+        world.rollOut();
+        world.reconcile();
+
+        assertThat(world.jvmOptions()).containsPattern("-XX:InitialRAMPercentage=\\d+\\.\\d -XX:MaxRAMPercentage=\\d+\\.\\d")
+                .doesNotContain("-Xmx").doesNotContain("-Xmn").doesNotContain("ActiveProcessorCount").doesNotContain("ParallelGCThreads");
+        VerticalScaling scaling = world.profile.getStatus().getVerticalScaling();
+        assertThat(scaling.getAutoscaler()).isEqualTo("orders-vpa");
+        assertThat(scaling.getControls()).containsExactly("memory", "cpu");
+        assertThat(scaling.getJvmFloor()).endsWith("Mi");
+        String hash = world.hash();
+
+        world.admission = spec -> {
+            spec.getContainers().get(0).getResources().getLimits().put("memory", new Quantity("900Mi"));
+            return spec;
+        };
+        world.rollOut();
+        world.reconcile();
+        assertThat(world.hash()).as("the VPA moving a pod's memory rolls nothing").isEqualTo(hash);
+
+        World alone = new World(APPLY);
+        alone.reconcile();
+        long share = Math.round(Double.parseDouble(world.jvmOptions().replaceAll(".*-XX:MaxRAMPercentage=([0-9.]+).*", "$1")) * 1024 / 100);
+        long heap = Long.parseLong(alone.jvmOptions().replaceAll(".*-Xmx(\\d+)m.*", "$1"));
+        assertThat(share).as("the same heap at the template's 1Gi as without the VPA").isBetween(heap - 1, heap);
     }
 
     @Test

@@ -44,8 +44,8 @@ class PreviewTest {
         AutoStatus loop = new AutoStatus().setSettings(new AutoSettings(60, null, null));
         String workload = "workload: {requestsPerSecond: 400, meanLatency: 300ms, cpuPerRequest: 4ms}\nthreads: {}\n";
 
-        Preview auto = Preview.of("web", spec("mode: Auto\n" + workload), loop, null, web("app"), List.of(), null, List.of(), null, null, STANDARD);
-        Preview apply = Preview.of("web", spec(workload), loop, null, web("app"), List.of(), null, List.of(), null, null, STANDARD);
+        Preview auto = Preview.of("web", spec("mode: Auto\n" + workload), loop, null, web("app"), Preview.Live.NONE, null, null, STANDARD);
+        Preview apply = Preview.of("web", spec(workload), loop, null, web("app"), Preview.Live.NONE, null, null, STANDARD);
 
         assertThat(auto).isInstanceOfSatisfying(Preview.Rendered.class, r -> {
             assertThat(r.plan().values().maxThreads()).isEqualTo(60);
@@ -60,9 +60,9 @@ class PreviewTest {
                 + "workload: {requestsPerSecond: 400, meanLatency: 300ms, cpuPerRequest: 4ms}\n");
         AutoSettings loop = new AutoSettings(60, 20, null);
 
-        Preview resting = Preview.of("web", bounded, new AutoStatus().setState(AutoState.Converged).setSettings(loop), null, web("app"), List.of(), null, List.of(), null,
+        Preview resting = Preview.of("web", bounded, new AutoStatus().setState(AutoState.Converged).setSettings(loop), null, web("app"), Preview.Live.NONE, null,
                 null, STANDARD);
-        Preview stepping = Preview.of("web", bounded, new AutoStatus().setState(AutoState.Observing).setSettings(loop), null, web("app"), List.of(), null, List.of(), null,
+        Preview stepping = Preview.of("web", bounded, new AutoStatus().setState(AutoState.Observing).setSettings(loop), null, web("app"), Preview.Live.NONE, null,
                 null, STANDARD);
 
         assertThat(resting).isInstanceOfSatisfying(Preview.Rendered.class, r -> {
@@ -83,10 +83,10 @@ class PreviewTest {
         Preview.Installation refusing = new Preview.Installation(FlagPolicy.standard(),
                 guardrail -> Optional.of("spec.auto.guardrail.name 'p99' is not a guardrail query of this installation"));
 
-        assertThat(Preview.of("web", property, null, null, web("app"), List.of(), null, List.of(), null, null, STANDARD)).isInstanceOfSatisfying(Preview.Rejected.class,
+        assertThat(Preview.of("web", property, null, null, web("app"), Preview.Live.NONE, null, null, STANDARD)).isInstanceOfSatisfying(Preview.Rejected.class,
                 r -> assertThat(r.reason()).isEqualTo(Reason.INVALID));
-        assertThat(Preview.of("web", property, null, null, web("app"), List.of(), null, List.of(), null, null, allowing)).isInstanceOf(Preview.Rendered.class);
-        assertThat(Preview.of("web", spec("mode: Auto\nauto: {guardrail: {name: p99, max: 1}}\n"), null, null, web("app"), List.of(), null, List.of(), null, null, refusing))
+        assertThat(Preview.of("web", property, null, null, web("app"), Preview.Live.NONE, null, null, allowing)).isInstanceOf(Preview.Rendered.class);
+        assertThat(Preview.of("web", spec("mode: Auto\nauto: {guardrail: {name: p99, max: 1}}\n"), null, null, web("app"), Preview.Live.NONE, null, null, refusing))
                 .isInstanceOfSatisfying(Preview.Rejected.class, r -> assertThat(r.messages()).containsExactly(
                         "spec.auto.guardrail.name 'p99' is not a guardrail query of this installation"));
     }
@@ -95,10 +95,10 @@ class PreviewTest {
     void aStoredProfileIsPlannedForTheJavaVersionItsStatusRecordsUnlessOneIsGiven() throws Exception {
         TuningProfile onJdk25 = stored(25);
 
-        assertThat(flags(Preview.of(onJdk25, web("app"), List.of(), null, STANDARD))).contains("-XX:+UseCompactObjectHeaders");
-        assertThat(flags(Preview.of(stored(21), web("app"), List.of(), null, STANDARD))).doesNotContain("-XX:+UseCompactObjectHeaders");
-        assertThat(flags(Preview.of(stored(null), web("app"), List.of(), null, STANDARD))).doesNotContain("-XX:+UseCompactObjectHeaders");
-        assertThat(flags(Preview.of(onJdk25, web("app"), List.of(), 21, STANDARD))).as("a version given wins").doesNotContain("-XX:+UseCompactObjectHeaders");
+        assertThat(flags(Preview.of(onJdk25, web("app"), List.of(), List.of(), null, STANDARD))).contains("-XX:+UseCompactObjectHeaders");
+        assertThat(flags(Preview.of(stored(21), web("app"), List.of(), List.of(), null, STANDARD))).doesNotContain("-XX:+UseCompactObjectHeaders");
+        assertThat(flags(Preview.of(stored(null), web("app"), List.of(), List.of(), null, STANDARD))).doesNotContain("-XX:+UseCompactObjectHeaders");
+        assertThat(flags(Preview.of(onJdk25, web("app"), List.of(), List.of(), 21, STANDARD))).as("a version given wins").doesNotContain("-XX:+UseCompactObjectHeaders");
     }
 
     @Test
@@ -106,7 +106,7 @@ class PreviewTest {
         TuningProfile cached = stored(25);
         cached.getStatus().setAotCache("-XX:AOTCache on 2 of 2 pods");
 
-        assertThat(flags(Preview.of(cached, web("app"), List.of(), null, STANDARD))).as("compact headers would make the JVM reject it")
+        assertThat(flags(Preview.of(cached, web("app"), List.of(), List.of(), null, STANDARD))).as("compact headers would make the JVM reject it")
                 .doesNotContain("-XX:+UseCompactObjectHeaders");
     }
 
@@ -127,7 +127,7 @@ class PreviewTest {
 
     @Test
     void aDeploymentWithoutTheContainerSaysWhatToSet() throws Exception {
-        assertThat(Preview.of("web", spec(""), null, null, web("app", "sidecar"), List.of(), null, List.of(), null, null, STANDARD)).isInstanceOfSatisfying(Preview.NoContainer.class,
+        assertThat(Preview.of("web", spec(""), null, null, web("app", "sidecar"), Preview.Live.NONE, null, null, STANDARD)).isInstanceOfSatisfying(Preview.NoContainer.class,
                 missing -> assertThat(missing.problem()).contains("set spec.container"));
     }
 }

@@ -143,6 +143,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
                 List.copyOf(context.getSecondaryResources(ConfigMap.class)),
                 report,
                 target.map(watches::autoscalersOf).orElse(List.of()),
+                target.map(watches::verticalScalersOf).orElse(List.of()),
                 Instant.now());
     }
 

@@ -11,14 +11,20 @@ import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.rollout.Rollout;
 import dev.jvmtuning.operator.deployment.TargetPods;
+import dev.jvmtuning.operator.deployment.VerticalScalers;
+import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.IndexedResourceCache;
+import io.javaoperatorsdk.operator.processing.GroupVersionKind;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
@@ -27,6 +33,7 @@ import io.javaoperatorsdk.operator.processing.event.source.polling.PerResourcePo
 import io.javaoperatorsdk.operator.processing.event.source.polling.PerResourcePollingEventSource;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -52,6 +59,7 @@ final class Watches implements AutoCloseable {
     private IndexedResourceCache<TuningProfile> profiles;
     private InformerEventSource<Pod, TuningProfile> podSource;
     private InformerEventSource<HorizontalPodAutoscaler, TuningProfile> autoscalerSource;
+    private InformerEventSource<GenericKubernetesResource, TuningProfile> verticalScalerSource;
     private PerResourcePollingEventSource<MetricsReport, TuningProfile, String> metricsSource;
 
     Watches(OperatorSettings.Metrics settings, Leadership leadership) {
@@ -114,6 +122,19 @@ final class Watches implements AutoCloseable {
                         .orElse(Set.of()))
                 .withPrimaryToSecondaryMapper((TuningProfile p) -> Set.of())
                 .withNamespacesInheritedFromController(), context);
+        // VerticalPodAutoscalers where their CRD is served when the operator starts; none elsewhere, and no informer failing.
+        verticalScalerSource = served(context.getClient(), VerticalScalers.GROUP_VERSION, VerticalScalers.KIND)
+                ? AddedSinceStart.source(InformerEventSourceConfiguration.from(new GroupVersionKind(VerticalScalers.GROUP_VERSION.split("/")[0],
+                                VerticalScalers.GROUP_VERSION.split("/")[1], VerticalScalers.KIND), TuningProfile.class)
+                        .withName("verticalscalers")
+                        .withItemStore(oneInformer ? WithoutManagedFields.all() : null)
+                        .withSecondaryToPrimaryMapper(v -> VerticalScalers.targetDeployment(v)
+                                .map(d -> context.getPrimaryCache().byIndex(TARGET_INDEX, key(v.getMetadata().getNamespace(), d)).stream()
+                                        .map(ResourceID::fromResource).collect(Collectors.toSet()))
+                                .orElse(Set.of()))
+                        .withPrimaryToSecondaryMapper((TuningProfile p) -> Set.of())
+                        .withNamespacesInheritedFromController(), context)
+                : null;
         Function<TuningProfile, Optional<Deployment>> targetOf = p -> deploymentSource.get(new ResourceID(Observation.targetName(p),
                 p.getMetadata().getNamespace()));
         fetcher = new MetricsFetcher(targetOf, this::podsOf,
@@ -123,7 +144,12 @@ final class Watches implements AutoCloseable {
         metricsSource = new PerResourcePollingEventSource<>(MetricsReport.class, context,
                 new PerResourcePollingConfigurationBuilder<MetricsReport, TuningProfile, String>(fetcher, Duration.ofSeconds(30))
                         .withName("metrics").withResourceIDMapper(r -> "report").withExecutorService(pollers).build());
-        return List.of(deploymentSource, podSource, configMapSource, autoscalerSource, metricsSource);
+        List<EventSource<?, TuningProfile>> sources = new ArrayList<>(List.of(deploymentSource, podSource, configMapSource, autoscalerSource,
+                metricsSource));
+        if (verticalScalerSource != null) {
+            sources.add(verticalScalerSource);
+        }
+        return sources;
     }
 
     void forget(TuningProfile profile) {
@@ -136,6 +162,22 @@ final class Watches implements AutoCloseable {
     List<HorizontalPodAutoscaler> autoscalersOf(Deployment deployment) {
         return autoscalerSource.list(deployment.getMetadata().getNamespace(),
                 h -> scaledDeployment(h).filter(deployment.getMetadata().getName()::equals).isPresent()).toList();
+    }
+
+    /** The VerticalPodAutoscalers that name a Deployment; none where their CRD was not served when the operator started. */
+    List<GenericKubernetesResource> verticalScalersOf(Deployment deployment) {
+        return verticalScalerSource == null ? List.of() : verticalScalerSource.list(deployment.getMetadata().getNamespace(),
+                v -> VerticalScalers.targetDeployment(v).filter(deployment.getMetadata().getName()::equals).isPresent()).toList();
+    }
+
+    /** Whether the API server serves a kind: a discovery read, which every authenticated client may make. */
+    private static boolean served(KubernetesClient client, String groupVersion, String kind) {
+        try {
+            APIResourceList resources = client.getApiResources(groupVersion);
+            return resources != null && resources.getResources().stream().anyMatch(r -> kind.equals(r.getKind()));
+        } catch (KubernetesClientException e) {
+            return false;
+        }
     }
 
     private static Optional<String> scaledDeployment(HorizontalPodAutoscaler autoscaler) {

@@ -46,6 +46,10 @@ public class TuningProfileStatus {
             + "the Deployment's own template changes. Absent when nothing was taken back in the last ten minutes.")
     private TakenBack takenBack;
 
+    @JsonPropertyDescription("The VerticalPodAutoscaler of the target, what it moves of the container's limits, and the stance taken "
+            + "beside it. Absent without one.")
+    private VerticalScaling verticalScaling;
+
     @JsonPropertyDescription("What the container overrides of the rendered settings, and what the runtime could not take.")
     private List<String> warnings = new ArrayList<>();
 

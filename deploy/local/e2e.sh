@@ -60,7 +60,7 @@ check() {
 # A crash-looping release or two boosted pods left running slow every JVM that starts after them.
 make_room() {
   kubectl delete deployment -n "$NS" refuser rebooter releaser cutter oomer xmxer throttled imager17 blind17 imager21 blind21 looper \
-    limited admitted synced synced-ssa --ignore-not-found --wait=false >/dev/null
+    limited admitted synced synced-ssa resized --ignore-not-found --wait=false >/dev/null
 }
 
 # Running pods that are not on their way out (a rollout leaves old pods Running while they stop).
@@ -910,6 +910,66 @@ reapplied_from_git() {
   profile_events synced | grep '^TakenBack' || { echo "no TakenBack Event" >&2; return 1; }
 }
 
+# A VerticalPodAutoscaler moving memory in place (docs/how-to/other-controllers.md): its CRD from the VPA's own module, a VPA
+# in mode InPlaceOrRecreate naming the Deployment, and the operator restarted to read it. The pod's memory is then resized in
+# place as the VPA's updater does, by the same pods/resize (its recommender needs a metrics API the local cluster does not
+# serve, so the real VPA does not run here), its container restarting for memory as the pod's resizePolicy asks. The heap is
+# a share of the limit: the restarted JVM's heap follows the pod's new limit, with no rollout of the Deployment.
+VPA_MODULE="k8s.io/autoscaler/vertical-pod-autoscaler@v1.8.1"
+vpa_crd() { # the CRD as the VPA's module ships it, from the Go module proxy (cached by the go command)
+  local dir; dir="$(go mod download -json "$VPA_MODULE" | jq -r '.Dir')"
+  echo "$dir/deploy/vpa-v1-crd-gen.yaml"
+}
+pod_restarted_at_limit() { # POD LIMIT: restarted once, Ready, at the new limit as the kubelet applied it
+  [ "$(restarts_of "$1")" = 1 ] && pod_ready "$1" \
+    && [ "$(kubectl get pod -n "$NS" "$1" -o jsonpath='{.status.containerStatuses[0].resources.limits.memory}')" = "$2" ]
+}
+heap_follows_the_vpa() {
+  make_room
+  kubectl apply --server-side -f "$(vpa_crd)" >/dev/null
+  kubectl wait --for=condition=Established crd/verticalpodautoscalers.autoscaling.k8s.io --timeout=60s >/dev/null
+  # The operator reads VPAs where their CRD is served when it starts.
+  kubectl rollout restart deployment/jvm-tuning-operator -n jvm-tuning-system >/dev/null
+  kubectl rollout status deployment/jvm-tuning-operator -n jvm-tuning-system --timeout=180s >/dev/null
+  workload resized 1 "        resizePolicy: [{resourceName: memory, restartPolicy: RestartContainer}]
+        resources: {requests: {cpu: 100m, memory: 1Gi}, limits: {cpu: '1', memory: 1Gi}}"
+  kubectl apply -n "$NS" -f - >/dev/null <<YAML
+apiVersion: autoscaling.k8s.io/v1
+kind: VerticalPodAutoscaler
+metadata: {name: resized-vpa}
+spec:
+  targetRef: {apiVersion: apps/v1, kind: Deployment, name: resized}
+  updatePolicy: {updateMode: InPlaceOrRecreate}
+YAML
+  kubectl rollout status deployment/resized -n "$NS" --timeout=180s >/dev/null
+  profile resized resized '  rollback: {window: 30s}'
+  wait_for 240 "tp/resized Ready" settled_ready resized
+  local options scaling share pod generation flags max expected
+  options="$(tuned_flags_of resized)"
+  scaling="$(kubectl get tp resized -n "$NS" -o json | jq -c '.status.verticalScaling // {}')"
+  echo "rendered: $options; status.verticalScaling: $scaling"
+  share="$(grep -o -- '-XX:MaxRAMPercentage=[0-9.]*' <<<"$options" | cut -d= -f2)"
+  assert "the heap as a share of the limit" "$options" [ -n "$share" ]
+  refute "no -Xmx, no CPU count" "$options" grep -q -E -- '-Xmx|ActiveProcessorCount' <<<"$options"
+  assert "status.verticalScaling naming the VPA and what it moves" "$scaling" \
+    jq -e '.autoscaler == "resized-vpa" and .controls == ["memory", "cpu"] and (.jvmFloor | endswith("Mi"))' <<<"$scaling" >/dev/null
+  wait_for 120 "the operator's rollout older than its 30 s window" past_rollback_window resized 30
+  pod="$(newest_pod_of resized)" generation="$(kubectl get deployment resized -n "$NS" -o jsonpath='{.metadata.generation}')"
+  echo "$pod at 1Gi: MaxHeapSize $(( $(size_flag MaxHeapSize "$(jvm_flags "$pod")") / 1048576 ))Mi; resized in place to 512Mi, as the VPA's updater does"
+  kubectl patch pod "$pod" -n "$NS" --subresource resize \
+    -p '{"spec":{"containers":[{"name":"app","resources":{"limits":{"memory":"512Mi"},"requests":{"memory":"512Mi"}}}]}}' >/dev/null
+  wait_for 120 "$pod restarted at 512Mi" pod_restarted_at_limit "$pod" 512Mi
+  flags="$(jvm_flags "$pod")" max="$(size_flag MaxHeapSize "$flags")"
+  expected="$(awk -v s="$share" 'BEGIN { printf "%d", s / 100 * 512 * 1048576 }')"
+  echo "$pod at 512Mi: MaxHeapSize $((max / 1048576))Mi, the share $share% of it $((expected / 1048576))Mi"
+  assert "the restarted JVM's heap at its share of the new limit" "$max" [ $((max - expected)) -le 4194304 -a $((expected - max)) -le 4194304 ]
+  assert "no rollout of the Deployment" "$(kubectl get deployment resized -n "$NS" -o jsonpath='{.metadata.generation}')" \
+    test "$(kubectl get deployment resized -n "$NS" -o jsonpath='{.metadata.generation}')" = "$generation"
+  wait_for 60 "tp/resized HeapOverLimit=False" condition_is HeapOverLimit resized False
+  assert "Applied, not rolled back" "$(applied resized reason)" test "$(applied resized reason)" = Applied
+  kubectl delete verticalpodautoscaler -n "$NS" resized-vpa --ignore-not-found >/dev/null
+}
+
 check "1. the running JVMs report the tuned flags" flags_in_running_jvms
 check "1b. an image's own -Xmx, or -XX:-UseContainerSupport: SettingsEffective=False, read from the JVMs" settings_read_from_the_jvms
 check "2. deleting the profile restores the pods' own JVM options" restored_on_delete
@@ -929,6 +989,7 @@ check "9. virtual threads pinned by synchronized: VirtualThreadPinning=True with
 check "10. ZGC on JDK 21 and 25: a soft maximum under the ceiling, no pinned initial heap, read from the JVMs" zgc_soft_heap
 check "11. admission changes the pods (a LimitRange default; a mutating policy lowering the limit and injecting a -javaagent): planned for the pods as admitted" planned_for_admitted_pods
 check "12. GitOps: manifests re-applied every 20 s (client-side, and server-side under another manager): answered once, then left alone, the manager named" reapplied_from_git
+check "13. a VPA moving a pod's memory in place: the restarted JVM's heap follows its share of the new limit, no rollout" heap_follows_the_vpa
 for ns in "${NS_LIST[@]}"; do kubectl delete tp --all -n "$ns" --ignore-not-found --timeout=60s >/dev/null 2>&1 || true; done
 # The operator goes back to the demo's one namespace before the others go: watching a namespace that no
 # longer exists (its Role gone with it), a restarted operator could not start its informers.
@@ -937,7 +998,7 @@ if [[ "$ONLY" = "  " || "$ONLY" == *" 7 "* ]]; then
     --set "watchNamespaces={$NS}" --wait --timeout 180s >/dev/null || echo "could not set the operator's namespaces back to $NS" >&2
 fi
 kubectl delete namespace "${NS_LIST[@]}" --ignore-not-found --wait=false >/dev/null
-E2E_OBJECTS=(imager17 blind17 imager21 blind21 refuser rebooter releaser cutter oomer xmxer throttled looper pinner21 pinner25 zgc21 zgc25 limited admitted synced synced-ssa)
+E2E_OBJECTS=(imager17 blind17 imager21 blind21 refuser rebooter releaser cutter oomer xmxer throttled looper pinner21 pinner25 zgc21 zgc25 limited admitted synced synced-ssa resized)
 kubectl delete tp -n "$NS" "${E2E_OBJECTS[@]}" --ignore-not-found --wait=false >/dev/null
 kubectl delete deployment -n "$NS" "${E2E_OBJECTS[@]}" --ignore-not-found --wait=false >/dev/null
 printf '\n%d of %d end-to-end checks failed\n' "$failures" "$ran"

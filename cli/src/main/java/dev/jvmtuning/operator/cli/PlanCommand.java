@@ -112,7 +112,7 @@ final class PlanCommand implements Callable<Integer> {
                 .map(this::overridden)
                 .orElseGet(() -> fromFlags(target, profile.getSpec().getContainer()));
         // Offline, the guardrail's query cannot be known: the operator's check of it is diff's and export's.
-        Preview preview = Preview.of(profile, deployment, List.of(), List.of(), java, new Preview.Installation(flagPolicy, guardrail -> Optional.empty()));
+        Preview preview = Preview.of(profile, deployment, Preview.Live.NONE, java, new Preview.Installation(flagPolicy, guardrail -> Optional.empty()));
         if (preview instanceof Preview.NoContainer missing) {
             throw new InputException(missing.problem());
         }

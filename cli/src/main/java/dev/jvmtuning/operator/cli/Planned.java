@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Instant;
@@ -38,9 +39,9 @@ record Planned(TuningProfile profile, Deployment live, Preview.Rendered preview,
             throw new Refusal("no Deployment " + targetName + " in namespace " + namespace);
         }
         // A profile the planner refuses is an error to fix, said as such, rather than the Deployment the operator leaves it.
-        List<Pod> pods = pods(live, client, namespace);
-        List<GenericKubernetesResource> verticalScalers = verticalScalers(client, namespace);
-        Preview preview = Preview.of(profile, live, pods, verticalScalers, null, installation.preview());
+        Preview.Live cluster = new Preview.Live(pods(live, client, namespace), null, List.of(), autoscalers(client, namespace),
+                verticalScalers(client, namespace));
+        Preview preview = Preview.of(profile, live, cluster, null, installation.preview());
         if (preview instanceof Preview.NoContainer missing) {
             throw new Refusal(missing.problem());
         }
@@ -48,7 +49,8 @@ record Planned(TuningProfile profile, Deployment live, Preview.Rendered preview,
             throw new Refusal(rejected.reason() + ": " + String.join("; ", rejected.messages()));
         }
         Observation seen = new Observation(profile, Optional.of(live), targeting(profile, live, client, namespace),
-                pods, configMaps(profile, client, namespace), Optional.empty(), List.of(), verticalScalers, Instant.now());
+                cluster.pods(), configMaps(profile, client, namespace), Optional.empty(), cluster.autoscalers(), cluster.verticalScalers(),
+                Instant.now());
         return new Planned(profile, live, (Preview.Rendered) preview, Decide.of(seen, installation));
     }
 
@@ -64,6 +66,15 @@ record Planned(TuningProfile profile, Deployment live, Preview.Rendered preview,
         Stream<TuningProfile> others = client.resources(TuningProfile.class).inNamespace(namespace).list().getItems().stream()
                 .filter(p -> !p.getMetadata().getName().equals(name) && Observation.targetName(p).equals(live.getMetadata().getName()));
         return Stream.concat(others, Stream.of(profile)).toList();
+    }
+
+    /** The namespace's HorizontalPodAutoscalers; none where the user may not read them. */
+    private static List<HorizontalPodAutoscaler> autoscalers(KubernetesClient client, String namespace) {
+        try {
+            return client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(namespace).list().getItems();
+        } catch (KubernetesClientException e) {
+            return List.of();
+        }
     }
 
     /** The namespace's VerticalPodAutoscalers; none where their CRD is not installed, or the user may not read them. */

@@ -196,7 +196,7 @@ class DecisionPreviewTest {
 
     /** The hash of the settings the operator plans for the profile on this Deployment. */
     private static String settingsHash(TuningProfile profile, Deployment live) {
-        Rendering rendering = ((Preview.Rendered) Preview.of(profile, live, List.of(), List.of(), null, INSTALLATION)).rendering();
+        Rendering rendering = ((Preview.Rendered) Preview.of(profile, live, Preview.Live.NONE, null, INSTALLATION)).rendering();
         return DeploymentTuning.hash(rendering, TuningConfigMap.name(profile.getMetadata().getName(), rendering));
     }
 }

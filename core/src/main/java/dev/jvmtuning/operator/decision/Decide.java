@@ -235,7 +235,7 @@ public final class Decide {
             seen.metrics().ifPresent(report -> status.jvmReported(report, images));
         }
         Preview preview = Preview.of(name, profile.getSpec(), status.auto(), status.lastOomKill(), deployment, new Preview.Live(seen.pods(),
-                status.rollout(), seen.previousStatus().getStartupBoosts(), seen.verticalScalers()), status.javaVersion(), status.aotCache(),
+                status.rollout(), seen.previousStatus().getStartupBoosts(), seen.autoscalers(), seen.verticalScalers()), status.javaVersion(), status.aotCache(),
                 installation.preview());
         if (preview instanceof Preview.NoContainer missing) {
             restoreIfTuned(deployment, name, writes, status);
@@ -296,7 +296,9 @@ public final class Decide {
     private static VerticalScaling verticalScaling(VerticalScaler scaler, MemoryBudget budget) {
         List<String> stance = new ArrayList<>();
         if (scaler.memoryLimit()) {
-            stance.add("the heap as its share of each pod's memory limit (-XX:MaxRAMPercentage), planned at the template's limit");
+            stance.add("the heap as its share of each pod's memory limit (-XX:MaxRAMPercentage), planned at "
+                    + (scaler.minAllowedMemoryBytes() != null ? "the least memory it allows (minAllowed)" : "the template's limit")
+                    + ": below jvmFloor the share leaves too little for the JVM's memory beside the heap");
         }
         if (scaler.cpuLimit()) {
             stance.add("no CPU count, GC thread count or scheduler parallelism: each JVM reads its CPU quota at start");

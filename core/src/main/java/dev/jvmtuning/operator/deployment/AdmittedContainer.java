@@ -4,10 +4,7 @@ import dev.jvmtuning.operator.api.v1alpha1.AdmittedPod;
 import dev.jvmtuning.operator.api.v1alpha1.AdmittedResource;
 import dev.jvmtuning.operator.api.v1alpha1.BoostedPod;
 import dev.jvmtuning.operator.model.JvmFlags;
-import dev.jvmtuning.operator.api.v1alpha1.TrackedRollout;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
-import dev.jvmtuning.operator.rollout.Rollout;
-import dev.jvmtuning.operator.rollout.RolloutJudge;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -23,7 +20,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
 
 /**
  * The target container as its newest pod runs it, which is what a JVM gets: admission may have given it resources the template
@@ -50,7 +46,7 @@ public record AdmittedContainer(String pod, ResourceRequirements resources, List
      * admission gives this one.
      *
      * @param template   the container as the template (with the operator's settings) has it
-     * @param ofTemplate whether a pod runs the Deployment's own template as it is now ({@link #ofTemplateInForce})
+     * @param ofTemplate whether a pod runs the Deployment's own template as it is now
      * @param boosts     the profile's status.startupBoosts
      */
     public static Optional<AdmittedContainer> newest(Deployment deployment, Container template, List<Pod> pods, Predicate<Pod> ofTemplate,
@@ -61,29 +57,6 @@ public record AdmittedContainer(String pod, ResourceRequirements resources, List
                 .flatMap(p -> p.getSpec().getContainers().stream().filter(c -> template.getName().equals(c.getName())).findFirst()
                         .map(c -> new AdmittedContainer(p.getMetadata().getName(), ownResources(p, c, boosts),
                                 sameSettings(p, deployment) ? added(javaToolOptions(template), javaToolOptions(c)) : List.of())));
-    }
-
-    /**
-     * Which pods run the Deployment's own template as it is now (its digest {@code template}, read only while a rollout is under
-     * way): all of them once its rollout is
-     * complete; while one rolls, those the rollout status tracks for this template created, or all where the operator's own
-     * write started it over a complete rollout (the user's template was then already every pod's).
-     *
-     * @param rollout the Deployment's rollout
-     * @param tracked the rollout status tracks, as the last reconcile left it, or null
-     */
-    public static Predicate<Pod> ofTemplateInForce(Rollout rollout, TrackedRollout tracked, Supplier<String> template) {
-        if (rollout.complete()) {
-            return pod -> true;
-        }
-        if (tracked == null || !tracked.getTemplateHash().equals(template.get())) {
-            return pod -> false;
-        }
-        if (TrackedRollout.CAUSE_SETTINGS.equals(tracked.getCause())) {
-            return pod -> true;
-        }
-        Instant since = Instant.parse(tracked.getStartedAt()).minus(RolloutJudge.SEEN_LATE_BY);
-        return pod -> pod.getMetadata().getCreationTimestamp() != null && !Instant.parse(pod.getMetadata().getCreationTimestamp()).isBefore(since);
     }
 
     /** How the pod differs from the template, for status; empty when it runs what the template says. */

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,11 +40,11 @@ public final class TargetContainer {
 
     /**
      * The planner's view of the container: CPU and memory as its newest pod was admitted (the template's before there is a
-     * pod), literal env values, references, command, args, replicas, and what its pods' JVMs report of themselves (null when
-     * unknown).
+     * pod), literal env values, references, command, args, the most replicas the Deployment may run (its autoscaler's maximum,
+     * else its replicas), and what its pods' JVMs report of themselves (null when unknown).
      */
     public static ContainerFacts facts(Deployment deployment, Container container, Optional<AdmittedContainer> admitted,
-            Integer javaMajorVersion, String reportedAotCache) {
+            List<HorizontalPodAutoscaler> autoscalers, Integer javaMajorVersion, String reportedAotCache) {
         ResourceRequirements resources = admitted.map(AdmittedContainer::resources)
                 .orElseGet(() -> Objects.requireNonNullElseGet(container.getResources(), ResourceRequirements::new));
         Map<String, String> env = new LinkedHashMap<>();
@@ -55,7 +56,9 @@ public final class TargetContainer {
                 env.put(var.getName(), Objects.requireNonNullElse(var.getValue(), ""));
             }
         }
-        int replicas = Objects.requireNonNullElse(deployment.getSpec().getReplicas(), 1);
+        // The most replicas the Deployment may run: what every pod's pool adds up to at its peak.
+        int replicas = TargetPods.autoscalersOf(autoscalers, deployment).stream().map(h -> h.getSpec().getMaxReplicas()).filter(Objects::nonNull)
+                .max(Integer::compare).orElse(Objects.requireNonNullElse(deployment.getSpec().getReplicas(), 1));
         return new ContainerFacts(
                 cores(resources.getLimits()), cores(resources.getRequests()),
                 bytes(resources.getLimits()), bytes(resources.getRequests()),
@@ -71,7 +74,7 @@ public final class TargetContainer {
      */
     public static Double cpuLimitCores(Deployment deployment, String containerName) {
         Lookup lookup = find(deployment, containerName);
-        return lookup.isFound() ? facts(deployment, lookup.container(), Optional.empty(), null, null).cpuLimitCores() : null;
+        return lookup.isFound() ? facts(deployment, lookup.container(), Optional.empty(), List.of(), null, null).cpuLimitCores() : null;
     }
 
     private static Double cores(Map<String, Quantity> resources) {

@@ -1,6 +1,7 @@
 package dev.jvmtuning.operator.deployment;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,8 +28,9 @@ public final class VerticalScalers {
      * @param updateMode  spec.updatePolicy.updateMode (Auto when unset)
      * @param memoryLimit whether it sets the container's memory limit on the pods it admits or resizes
      * @param cpuLimit    whether it sets the container's CPU limit
+     * @param minAllowedMemoryBytes the least memory its container policy allows (minAllowed.memory), or null
      */
-    public record VerticalScaler(String name, String updateMode, boolean memoryLimit, boolean cpuLimit) {
+    public record VerticalScaler(String name, String updateMode, boolean memoryLimit, boolean cpuLimit, Long minAllowedMemoryBytes) {
         public List<String> controls() {
             List<String> controls = new ArrayList<>();
             if (memoryLimit) {
@@ -49,8 +51,10 @@ public final class VerticalScalers {
             boolean acting = !"Off".equals(mode) && !"Off".equals(string(policy, "mode"));
             boolean limits = !"RequestsOnly".equals(string(policy, "controlledValues"));
             List<?> resources = policy.get("controlledResources") instanceof List<?> list ? list : DEFAULT_RESOURCES;
+            Object minAllowed = policy.get("minAllowed") instanceof Map<?, ?> m ? m.get("memory") : null;
             return new VerticalScaler(v.getMetadata().getName(), mode, acting && limits && resources.contains("memory"),
-                    acting && limits && resources.contains("cpu"));
+                    acting && limits && resources.contains("cpu"),
+                    minAllowed == null ? null : Quantity.getAmountInBytes(new Quantity(String.valueOf(minAllowed))).longValue());
         });
     }
 

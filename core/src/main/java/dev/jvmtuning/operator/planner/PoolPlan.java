@@ -32,6 +32,10 @@ record PoolPlan(Integer maxSize, Integer minIdle, Integer acquisitionTimeoutMill
             maxSize = pool.getMaxSize();
             decisions.add(new Decision(Setting.POOL_MAX_SIZE, maxSize.toString(), Rule.SPEC,
                     "set in the profile; " + totalConnections(maxSize, replicas)));
+            if (pool.getDatabaseConnections() != null && (long) maxSize * replicas > pool.getDatabaseConnections()) {
+                notes.invalid.add("connectionPool.maxSize " + maxSize + " x " + replicas + " replicas the Deployment may run = "
+                        + (long) maxSize * replicas + " connections, beyond connectionPool.databaseConnections " + pool.getDatabaseConnections());
+            }
         } else if (demand.rate() != null && demand.dbTime() != null && vocabulary.has(Setting.POOL_MAX_SIZE)) {
             double atDatabase = demand.rate() * demand.dbTime();
             int size = ThreadPlan.bounded(atDatabase * ThreadPlan.CONCURRENCY_HEADROOM, MAX_POOL_SIZE);
@@ -40,6 +44,12 @@ record PoolPlan(Integer maxSize, Integer minIdle, Integer acquisitionTimeoutMill
             if (maxThreads != null && size > maxThreads) {
                 rationale += "; capped at threads.max " + maxThreads + ": a worker holds one connection at a time";
                 size = maxThreads;
+            }
+            Integer budget = pool == null ? null : pool.getDatabaseConnections();
+            if (budget != null && size > Math.max(1, budget / replicas)) {
+                size = Math.max(1, budget / replicas);
+                rationale += "; capped at the database's " + budget + " connections for this service over the " + replicas
+                        + " replicas the Deployment may run = " + size;
             }
             maxSize = size;
             decisions.add(new Decision(Setting.POOL_MAX_SIZE, maxSize.toString(), Rule.R8,
@@ -69,7 +79,7 @@ record PoolPlan(Integer maxSize, Integer minIdle, Integer acquisitionTimeoutMill
     }
 
     private static String totalConnections(int size, int replicas) {
-        return size + " x " + replicas + " replicas = " + (long) size * replicas
+        return size + " x " + replicas + " replicas (the most the Deployment may run) = " + (long) size * replicas
                 + " database connections; keep that under the database's limit (R8)";
     }
 }

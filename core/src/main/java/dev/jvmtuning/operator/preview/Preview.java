@@ -20,15 +20,23 @@ import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.render.Renderer;
 import dev.jvmtuning.operator.render.Rendering;
 import dev.jvmtuning.operator.rollout.Rollout;
+import dev.jvmtuning.operator.rollout.RolloutJudge;
 import dev.jvmtuning.operator.deployment.AdmittedContainer;
 import dev.jvmtuning.operator.deployment.TargetContainer;
 import dev.jvmtuning.operator.deployment.VerticalScalers;
 import dev.jvmtuning.operator.deployment.VerticalScalers.VerticalScaler;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -76,16 +84,24 @@ public sealed interface Preview {
      * @param pods            the target's pods: the plan is for the resources the newest of its own template was admitted with
      * @param tracked         the rollout status tracks (status.rollout), which says which pods run the template as it is now
      * @param boosts          the profile's status.startupBoosts: a boosted pod's own CPU limit is the one planned for
+     * @param autoscalers     the HorizontalPodAutoscalers of the namespace: the pool adds up over the most replicas they allow
      * @param verticalScalers the VerticalPodAutoscalers of the namespace (none where the CRD is not installed)
      */
-    record Live(List<Pod> pods, TrackedRollout tracked, List<BoostedPod> boosts, List<GenericKubernetesResource> verticalScalers) {
+    record Live(List<Pod> pods, TrackedRollout tracked, List<BoostedPod> boosts, List<HorizontalPodAutoscaler> autoscalers,
+            List<GenericKubernetesResource> verticalScalers) {
         /** The template alone, as offline planning sees it. */
-        public static final Live NONE = new Live(List.of(), null, List.of(), List.of());
+        public static final Live NONE = new Live(List.of(), null, List.of(), List.of(), List.of());
 
         public Live {
             pods = List.copyOf(pods);
             boosts = List.copyOf(boosts);
+            autoscalers = List.copyOf(autoscalers);
             verticalScalers = List.copyOf(verticalScalers);
+        }
+
+        /** The cluster around a stored profile's target: its rollout and boosts as the profile's status records them. */
+        Live withStatusOf(TuningProfileStatus status) {
+            return status == null ? this : new Live(pods, status.getRollout(), status.getStartupBoosts(), autoscalers, verticalScalers);
         }
     }
 
@@ -93,19 +109,15 @@ public sealed interface Preview {
      * A stored profile's preview: its spec, with what its status says of mode Auto's loop, of the last OOM kill, of the
      * rollout and the boosts, and of the Java version and the AOT cache the target's pods report.
      *
-     * @param pods             the target's pods, whose newest the plan is for; none to plan for the template
-     * @param verticalScalers  the VerticalPodAutoscalers of the namespace
+     * @param cluster          the target's pods and the autoscalers around it; none to plan for the template alone
      * @param javaMajorVersion the JVM's feature version to plan for, over the one status records; null for status's
      */
-    static Preview of(TuningProfile profile, Deployment deployment, List<Pod> pods, List<GenericKubernetesResource> verticalScalers,
-            Integer javaMajorVersion, Installation installation) {
+    static Preview of(TuningProfile profile, Deployment deployment, Live cluster, Integer javaMajorVersion, Installation installation) {
         TuningProfileStatus status = profile.getStatus();
         Integer javaVersion = javaMajorVersion != null || status == null ? javaMajorVersion : status.getJavaVersion();
-        Live live = new Live(pods, status == null ? null : status.getRollout(), status == null ? List.of() : status.getStartupBoosts(),
-                verticalScalers);
         return of(profile.getMetadata().getName(), profile.getSpec(), status == null ? null : status.getAuto(),
-                status == null ? null : status.getLastOomKill(), deployment, live, javaVersion, status == null ? null : status.getAotCache(),
-                installation);
+                status == null ? null : status.getLastOomKill(), deployment, cluster.withStatusOf(status), javaVersion,
+                status == null ? null : status.getAotCache(), installation);
     }
 
     /**
@@ -116,6 +128,18 @@ public sealed interface Preview {
      * @param javaMajorVersion the JVM's feature version when known, else null (flags are checked against every supported JDK)
      * @param reportedAotCache the AOT cache or CDS archive the pods' JVMs report (status.aotCache), else null
      */
+    /** The container with this memory limit (and no larger request): the limit a VPA's share is planned at. */
+    private static Container withMemoryLimit(Container container, long bytes) {
+        Container copy = new ContainerBuilder(container).build();
+        ResourceRequirements resources = Objects.requireNonNullElseGet(copy.getResources(), ResourceRequirements::new);
+        Map<String, Quantity> limits = new HashMap<>(Objects.requireNonNullElse(resources.getLimits(), Map.of()));
+        limits.put("memory", new Quantity(Long.toString(bytes)));
+        Map<String, Quantity> requests = new HashMap<>(Objects.requireNonNullElse(resources.getRequests(), Map.of()));
+        requests.computeIfPresent("memory", (k, q) -> Quantity.getAmountInBytes(q).longValue() > bytes ? new Quantity(Long.toString(bytes)) : q);
+        copy.setResources(new ResourceRequirements(resources.getClaims(), limits, requests));
+        return copy;
+    }
+
     static Preview of(String profile, TuningProfileSpec spec, AutoStatus auto, LastOomKill lastOomKill, Deployment deployment, Live live,
             Integer javaMajorVersion, String reportedAotCache, Installation installation) {
         TargetContainer.Lookup lookup = TargetContainer.find(deployment, spec.getContainer());
@@ -125,15 +149,19 @@ public sealed interface Preview {
         Container userContainer = DeploymentTuning.userContainer(deployment, lookup.container(), profile);
         Optional<VerticalScaler> verticalScaler = VerticalScalers.of(live.verticalScalers(), deployment, lookup.container().getName());
         Optional<AdmittedContainer> pod = live.pods().isEmpty() ? Optional.empty() : AdmittedContainer.newest(deployment, lookup.container(),
-                live.pods(), AdmittedContainer.ofTemplateInForce(Rollout.of(deployment), live.tracked(),
+                live.pods(), RolloutJudge.ofTemplateInForce(Rollout.of(deployment), live.tracked(),
                         () -> DeploymentTuning.templateHash(deployment, profile)), live.boosts());
         Optional<AdmittedPod> admitted = pod.flatMap(p -> p.differences(lookup.container()));
-        // Where a VPA moves the memory limit pod by pod, the heap is its share of the template's limit, which each JVM applies
-        // to its own: planning for one pod's limit would roll every pod each time the VPA moves one.
-        boolean memoryMoved = verticalScaler.filter(VerticalScaler::memoryLimit).isPresent() && TargetContainer.facts(deployment, userContainer,
-                Optional.empty(), null, null).memoryLimitBytes() != null;
-        ContainerFacts facts = TargetContainer.facts(deployment, userContainer, memoryMoved ? Optional.empty() : pod, javaMajorVersion,
-                reportedAotCache);
+        // Where a VPA moves the memory limit pod by pod, the heap is a share of the limit, which each JVM applies to its own:
+        // planning for one pod's limit would roll every pod each time the VPA moves one. The share is planned at the least
+        // memory the VPA may give (its minAllowed), else at the template's limit: at any limit above, heap and the rest fit.
+        Optional<Long> sharePlannedAt = verticalScaler.filter(VerticalScaler::memoryLimit).flatMap(v -> Optional.ofNullable(
+                v.minAllowedMemoryBytes()).or(() -> Optional.ofNullable(TargetContainer.facts(deployment, userContainer, Optional.empty(),
+                List.of(), null, null).memoryLimitBytes())));
+        ContainerFacts facts = sharePlannedAt.isPresent()
+                ? TargetContainer.facts(deployment, withMemoryLimit(userContainer, sharePlannedAt.get()), Optional.empty(), live.autoscalers(),
+                        javaMajorVersion, reportedAotCache)
+                : TargetContainer.facts(deployment, userContainer, pod, live.autoscalers(), javaMajorVersion, reportedAotCache);
         // An Auto loop without the guardrail its author asked for would run unguarded: such a profile is refused as a whole.
         Optional<String> refusal = installation.guardrailRefusal().apply(spec.getAuto() == null ? null : spec.getAuto().getGuardrail());
         if (refusal.isPresent()) {

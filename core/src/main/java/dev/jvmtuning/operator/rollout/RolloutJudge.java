@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Apply mode's judgement of a rollout: from the Deployment, its pods, the settings being rolled out and
@@ -26,7 +27,7 @@ public final class RolloutJudge {
      * Pods created this long before the operator first saw their template still count as its rollout's: the Deployment
      * controller may act on a release before the operator hears of it.
      */
-    public static final Duration SEEN_LATE_BY = Duration.ofSeconds(30);
+    static final Duration SEEN_LATE_BY = Duration.ofSeconds(30);
 
     private RolloutJudge() {
     }
@@ -126,6 +127,29 @@ public final class RolloutJudge {
     }
 
     /** A pod without a creation time (not yet stored) is new. */
+    /**
+     * Which pods run the Deployment's own template as it is now (its digest {@code template}, read only while a rollout is under
+     * way): all of them once its rollout is
+     * complete; while one rolls, those the rollout status tracks for this template created, or all where the operator's own
+     * write started it over a complete rollout (the user's template was then already every pod's).
+     *
+     * @param rollout the Deployment's rollout
+     * @param tracked the rollout status tracks, as the last reconcile left it, or null
+     */
+    public static Predicate<Pod> ofTemplateInForce(Rollout rollout, TrackedRollout tracked, Supplier<String> template) {
+        if (rollout.complete()) {
+            return pod -> true;
+        }
+        if (tracked == null || !tracked.getTemplateHash().equals(template.get())) {
+            return pod -> false;
+        }
+        if (TrackedRollout.CAUSE_SETTINGS.equals(tracked.getCause())) {
+            return pod -> true;
+        }
+        Instant since = Instant.parse(tracked.getStartedAt()).minus(SEEN_LATE_BY);
+        return pod -> pod.getMetadata().getCreationTimestamp() != null && !Instant.parse(pod.getMetadata().getCreationTimestamp()).isBefore(since);
+    }
+
     private static boolean createdSince(Pod pod, Instant since) {
         String created = pod.getMetadata().getCreationTimestamp();
         return created == null || !Instant.parse(created).isBefore(since);

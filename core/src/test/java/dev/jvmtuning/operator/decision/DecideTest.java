@@ -499,6 +499,16 @@ class DecideTest {
         long share = Math.round(Double.parseDouble(world.jvmOptions().replaceAll(".*-XX:MaxRAMPercentage=([0-9.]+).*", "$1")) * 1024 / 100);
         long heap = Long.parseLong(alone.jvmOptions().replaceAll(".*-Xmx(\\d+)m.*", "$1"));
         assertThat(share).as("the same heap at the template's 1Gi as without the VPA").isBetween(heap - 1, heap);
+
+        // With a least memory the VPA may give, the share is planned there: at 512Mi, heap and the rest fit.
+        World floored = new World(APPLY);
+        floored.verticalScalers.add(TestProfiles.vpa("orders-vpa", "orders",
+                "resourcePolicy: {containerPolicies: [{containerName: '*', minAllowed: {memory: 512Mi}}]}"));
+        floored.reconcile();
+        double atFloor = Double.parseDouble(floored.jvmOptions().replaceAll(".*-XX:MaxRAMPercentage=([0-9.]+).*", "$1"));
+        assertThat(atFloor).as("a smaller share: the memory beside the heap does not shrink with the limit")
+                .isLessThan(Double.parseDouble(world.jvmOptions().replaceAll(".*-XX:MaxRAMPercentage=([0-9.]+).*", "$1")));
+        assertThat(floored.profile.getStatus().getVerticalScaling().getJvmFloor()).isIn("511Mi", "512Mi");
     }
 
     @Test
@@ -1332,6 +1342,21 @@ class DecideTest {
         onMemory.getSpec().getMetrics().get(0).getResource().setName("cpu");
         world.reconcile();
         assertThat(world.condition(ConditionType.SCALE_DOWN_BLOCKED)).as("on CPU the heap holds nothing back").isEmpty();
+    }
+
+    @Test
+    void thePoolAddsUpOverTheMostReplicasTheAutoscalerAllowsWithinTheDatabasesConnections() {
+        String spec = "runtime: SpringBootTomcat\nworkload: {requestsPerSecond: 400, dbTimePerRequest: 50ms}\n"
+                + "connectionPool: {databaseConnections: 60}";
+        World world = new World(spec);
+        world.reconcile();
+        assertThat(world.env("SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE")).as("one replica: the demand's 25").isEqualTo("25");
+
+        world.autoscalers.add(hpa("orders-scaler", "orders", 1, 1));
+        world.reconcile();
+        assertThat(world.env("SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE")).as("60 connections over the autoscaler's 6 replicas").isEqualTo("10");
+        assertThat(world.profile.getStatus().getSettings()).anySatisfy(s -> assertThat(s.getRationale())
+                .contains("over the 6 replicas the Deployment may run = 10"));
     }
 
     private static HorizontalPodAutoscaler hpa(String name, String deployment, int min, Integer current) {

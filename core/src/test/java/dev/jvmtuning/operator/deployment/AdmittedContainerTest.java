@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import dev.jvmtuning.operator.api.v1alpha1.AdmittedResource;
 import dev.jvmtuning.operator.api.v1alpha1.BoostedPod;
-import dev.jvmtuning.operator.api.v1alpha1.TrackedRollout;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
-import dev.jvmtuning.operator.model.Reason;
-import dev.jvmtuning.operator.rollout.Rollout;
 import dev.jvmtuning.operator.testing.TestProfiles;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -83,22 +80,6 @@ class AdmittedContainerTest {
         injected.getMetadata().setAnnotations(Map.of(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION, "old"));
         assertThat(AdmittedContainer.newest(deployment, template, List.of(injected), ANY, List.of()).orElseThrow().addedJvmOptions())
                 .as("a pod of other settings differs for that reason alone").isEmpty();
-    }
-
-    @Test
-    void whileAReleaseRollsOnlyThePodsOfTheTemplateAsItIsNowSpeak() {
-        Pod before = pod("orders-a", "2026-11-28T10:00:00Z", "1Gi", "2");
-        Pod after = pod("orders-b", "2026-11-28T10:05:00Z", "2Gi", "2");
-        Rollout rolling = new Rollout(false, Reason.ROLLING_OUT, "1 of 2 replicas updated");
-        TrackedRollout release = new TrackedRollout("h", "t2", TrackedRollout.CAUSE_TEMPLATE, "2026-11-28T10:04:50Z", null);
-
-        assertThat(AdmittedContainer.ofTemplateInForce(rolling, release, () -> "t2")).accepts(after).rejects(before);
-        assertThat(AdmittedContainer.ofTemplateInForce(rolling, release, () -> "t3")).as("a template the status has not tracked yet").rejects(before, after);
-        assertThat(AdmittedContainer.ofTemplateInForce(rolling, null, () -> "t2")).rejects(before, after);
-        TrackedRollout ours = new TrackedRollout("h", "t2", TrackedRollout.CAUSE_SETTINGS, "2026-11-28T10:04:50Z", null);
-        assertThat(AdmittedContainer.ofTemplateInForce(rolling, ours, () -> "t2")).as("the operator's own write over a complete rollout")
-                .accepts(before, after);
-        assertThat(AdmittedContainer.ofTemplateInForce(new Rollout(true, Reason.ROLLOUT_COMPLETE, "2 of 2"), null, () -> "t2")).accepts(before, after);
     }
 
     @Test

@@ -39,6 +39,13 @@ class VerticalScalersTest {
     }
 
     @Test
+    void itsMinAllowedMemoryIsTheLeastTheHeapsShareIsPlannedAt() {
+        assertThat(of(TestProfiles.vpa("v", "orders", "resourcePolicy: {containerPolicies: [{containerName: '*', minAllowed: {memory: 512Mi}}]}"))
+                .minAllowedMemoryBytes()).isEqualTo(512L * 1024 * 1024);
+        assertThat(of(TestProfiles.vpa("v", "orders", "")).minAllowedMemoryBytes()).isNull();
+    }
+
+    @Test
     void anotherDeploymentsVpaIsNone() {
         assertThat(VerticalScalers.of(List.of(TestProfiles.vpa("payments-vpa", "payments", "")), TestProfiles.labDeployment("orders"), "app")).isEmpty();
     }

@@ -202,8 +202,23 @@ class PlannerRulesTest {
             ContainerFacts facts = new ContainerFacts(2.0, 2.0, 2 * Units.GI, 2 * Units.GI, Map.of(), Set.of(), List.of(), List.of(), 17, 4);
             Planned plan = plan("connectionPool: {maxSize: 40}\nruntime: Quarkus", facts);
 
-            assertThat(decision(plan, "connectionPool.maxSize").rationale()).contains("40 x 4 replicas = 160 database connections");
+            assertThat(decision(plan, "connectionPool.maxSize").rationale()).contains("40 x 4 replicas (the most the Deployment may run) = 160 database connections");
             assertThat(plan.rendering().serverEnvironment()).containsEntry("QUARKUS_DATASOURCE_JDBC_MAX_SIZE", "40");
+        }
+
+        @Test
+        void r8_theDatabasesConnectionsForTheServiceCapThePoolOverTheMostReplicas() {
+            ContainerFacts tenPods = new ContainerFacts(2.0, 2.0, 2 * Units.GI, 2 * Units.GI, Map.of(), Set.of(), List.of(), List.of(), 17, 10);
+            String workload = "workload: {requestsPerSecond: 400, dbTimePerRequest: 50ms}\nruntime: Quarkus\n";
+            Planned uncapped = plan(workload, tenPods);
+            Planned capped = plan(workload + "connectionPool: {databaseConnections: 120}", tenPods);
+
+            assertThat(uncapped.values().poolMaxSize()).as("400 req/s x 50 ms, +25%").isEqualTo(25);
+            assertThat(capped.values().poolMaxSize()).as("120 connections over 10 pods").isEqualTo(12);
+            assertThat(decision(capped, "connectionPool.maxSize").rationale())
+                    .contains("capped at the database's 120 connections for this service over the 10 replicas the Deployment may run = 12");
+            assertThat(plan(workload + "connectionPool: {databaseConnections: 400}", tenPods).values().poolMaxSize()).as("room to spare")
+                    .isEqualTo(25);
         }
     }
 

@@ -95,10 +95,10 @@ class PreviewTest {
     void aStoredProfileIsPlannedForTheJavaVersionItsStatusRecordsUnlessOneIsGiven() throws Exception {
         TuningProfile onJdk25 = stored(25);
 
-        assertThat(flags(Preview.of(onJdk25, web("app"), List.of(), List.of(), null, STANDARD))).contains("-XX:+UseCompactObjectHeaders");
-        assertThat(flags(Preview.of(stored(21), web("app"), List.of(), List.of(), null, STANDARD))).doesNotContain("-XX:+UseCompactObjectHeaders");
-        assertThat(flags(Preview.of(stored(null), web("app"), List.of(), List.of(), null, STANDARD))).doesNotContain("-XX:+UseCompactObjectHeaders");
-        assertThat(flags(Preview.of(onJdk25, web("app"), List.of(), List.of(), 21, STANDARD))).as("a version given wins").doesNotContain("-XX:+UseCompactObjectHeaders");
+        assertThat(flags(Preview.of(onJdk25, web("app"), Preview.Live.NONE, null, STANDARD))).contains("-XX:+UseCompactObjectHeaders");
+        assertThat(flags(Preview.of(stored(21), web("app"), Preview.Live.NONE, null, STANDARD))).doesNotContain("-XX:+UseCompactObjectHeaders");
+        assertThat(flags(Preview.of(stored(null), web("app"), Preview.Live.NONE, null, STANDARD))).doesNotContain("-XX:+UseCompactObjectHeaders");
+        assertThat(flags(Preview.of(onJdk25, web("app"), Preview.Live.NONE, 21, STANDARD))).as("a version given wins").doesNotContain("-XX:+UseCompactObjectHeaders");
     }
 
     @Test
@@ -106,7 +106,7 @@ class PreviewTest {
         TuningProfile cached = stored(25);
         cached.getStatus().setAotCache("-XX:AOTCache on 2 of 2 pods");
 
-        assertThat(flags(Preview.of(cached, web("app"), List.of(), List.of(), null, STANDARD))).as("compact headers would make the JVM reject it")
+        assertThat(flags(Preview.of(cached, web("app"), Preview.Live.NONE, null, STANDARD))).as("compact headers would make the JVM reject it")
                 .doesNotContain("-XX:+UseCompactObjectHeaders");
     }
 

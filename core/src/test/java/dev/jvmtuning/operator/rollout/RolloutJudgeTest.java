@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -296,5 +297,25 @@ class RolloutJudgeTest {
     @MethodSource
     void keptOut(String situation, RollBack last, String hash, String template, long generation, boolean out) {
         assertThat(RolloutJudge.keptOut(last, hash, template, generation)).isEqualTo(out ? Optional.of(last) : Optional.empty());
+    }
+
+    private static Pod createdAt(String name, String created) {
+        return new PodBuilder().withNewMetadata().withName(name).withCreationTimestamp(created).endMetadata().build();
+    }
+
+    @Test
+    void whileAReleaseRollsOnlyThePodsOfTheTemplateAsItIsNowSpeakForIt() {
+        Pod before = createdAt("orders-a", "2026-11-28T10:00:00Z");
+        Pod after = createdAt("orders-b", "2026-11-28T10:05:00Z");
+        Rollout rolling = new Rollout(false, Reason.ROLLING_OUT, "1 of 2 replicas updated");
+        TrackedRollout release = new TrackedRollout("h", "t2", TrackedRollout.CAUSE_TEMPLATE, "2026-11-28T10:04:50Z", null);
+
+        assertThat(RolloutJudge.ofTemplateInForce(rolling, release, () -> "t2")).accepts(after).rejects(before);
+        assertThat(RolloutJudge.ofTemplateInForce(rolling, release, () -> "t3")).as("a template status has not tracked yet").rejects(before, after);
+        assertThat(RolloutJudge.ofTemplateInForce(rolling, null, () -> "t2")).rejects(before, after);
+        TrackedRollout ours = new TrackedRollout("h", "t2", TrackedRollout.CAUSE_SETTINGS, "2026-11-28T10:04:50Z", null);
+        assertThat(RolloutJudge.ofTemplateInForce(rolling, ours, () -> "t2")).as("the operator's own write over a complete rollout")
+                .accepts(before, after);
+        assertThat(RolloutJudge.ofTemplateInForce(new Rollout(true, Reason.ROLLOUT_COMPLETE, "2 of 2"), null, () -> "t2")).accepts(before, after);
     }
 }

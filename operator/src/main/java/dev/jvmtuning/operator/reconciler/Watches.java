@@ -15,6 +15,7 @@ import dev.jvmtuning.operator.deployment.VerticalScalers;
 import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
@@ -103,37 +104,16 @@ final class Watches implements AutoCloseable {
                 .withLabelSelector(LabelsAndAnnotations.MANAGED_BY_LABEL + "=" + LabelsAndAnnotations.OPERATOR)
                 .withNamespacesInheritedFromController(), context);
         // A pod's change reconciles the profiles of its Deployment (a rollout's pods are judged at once); reads go through podsOf.
-        podSource = AddedSinceStart.source(InformerEventSourceConfiguration.from(Pod.class, TuningProfile.class)
-                .withName("pods")
-                .withItemStore(oneInformer ? WithoutManagedFields.all() : null)
-                .withSecondaryToPrimaryMapper(pod -> TargetPods.deploymentName(pod)
-                        .map(d -> context.getPrimaryCache().byIndex(TARGET_INDEX, key(pod.getMetadata().getNamespace(), d)).stream()
-                                .map(ResourceID::fromResource).collect(Collectors.toSet()))
-                        .orElse(Set.of()))
-                .withPrimaryToSecondaryMapper((TuningProfile p) -> Set.of())
-                .withNamespacesInheritedFromController(), context);
+        podSource = aboutTargets(InformerEventSourceConfiguration.from(Pod.class, TuningProfile.class).withName("pods"),
+                TargetPods::deploymentName, oneInformer, context);
         // An autoscaler's change reconciles the profiles of the Deployment it scales: its stance on the heap is in status.
-        autoscalerSource = AddedSinceStart.source(InformerEventSourceConfiguration.from(HorizontalPodAutoscaler.class, TuningProfile.class)
-                .withName("autoscalers")
-                .withItemStore(oneInformer ? WithoutManagedFields.all() : null)
-                .withSecondaryToPrimaryMapper(h -> scaledDeployment(h)
-                        .map(d -> context.getPrimaryCache().byIndex(TARGET_INDEX, key(h.getMetadata().getNamespace(), d)).stream()
-                                .map(ResourceID::fromResource).collect(Collectors.toSet()))
-                        .orElse(Set.of()))
-                .withPrimaryToSecondaryMapper((TuningProfile p) -> Set.of())
-                .withNamespacesInheritedFromController(), context);
+        autoscalerSource = aboutTargets(InformerEventSourceConfiguration.from(HorizontalPodAutoscaler.class, TuningProfile.class)
+                .withName("autoscalers"), Watches::scaledDeployment, oneInformer, context);
         // VerticalPodAutoscalers where their CRD is served when the operator starts; none elsewhere, and no informer failing.
         verticalScalerSource = served(context.getClient(), VerticalScalers.GROUP_VERSION, VerticalScalers.KIND)
-                ? AddedSinceStart.source(InformerEventSourceConfiguration.from(new GroupVersionKind(VerticalScalers.GROUP_VERSION.split("/")[0],
-                                VerticalScalers.GROUP_VERSION.split("/")[1], VerticalScalers.KIND), TuningProfile.class)
-                        .withName("verticalscalers")
-                        .withItemStore(oneInformer ? WithoutManagedFields.all() : null)
-                        .withSecondaryToPrimaryMapper(v -> VerticalScalers.targetDeployment(v)
-                                .map(d -> context.getPrimaryCache().byIndex(TARGET_INDEX, key(v.getMetadata().getNamespace(), d)).stream()
-                                        .map(ResourceID::fromResource).collect(Collectors.toSet()))
-                                .orElse(Set.of()))
-                        .withPrimaryToSecondaryMapper((TuningProfile p) -> Set.of())
-                        .withNamespacesInheritedFromController(), context)
+                ? aboutTargets(InformerEventSourceConfiguration.from(GroupVersionKind.fromString(VerticalScalers.GROUP_VERSION + "/"
+                        + VerticalScalers.KIND), TuningProfile.class).withName("verticalscalers"), VerticalScalers::targetDeployment, oneInformer,
+                        context)
                 : null;
         Function<TuningProfile, Optional<Deployment>> targetOf = p -> deploymentSource.get(new ResourceID(Observation.targetName(p),
                 p.getMetadata().getNamespace()));
@@ -156,6 +136,23 @@ final class Watches implements AutoCloseable {
         if (fetcher != null) {
             fetcher.forget(profile);
         }
+    }
+
+    /**
+     * An informer of objects about a Deployment (its pods, its autoscalers): a change reconciles the profiles that target the
+     * Deployment it names, whose reads go through the informer's cache.
+     */
+    private static <R extends HasMetadata> InformerEventSource<R, TuningProfile> aboutTargets(
+            InformerEventSourceConfiguration.Builder<R> configuration, Function<R, Optional<String>> deployment, boolean oneInformer,
+            EventSourceContext<TuningProfile> context) {
+        return AddedSinceStart.source(configuration
+                .withItemStore(oneInformer ? WithoutManagedFields.<R>all() : null)
+                .withSecondaryToPrimaryMapper(r -> deployment.apply(r)
+                        .map(d -> context.getPrimaryCache().byIndex(TARGET_INDEX, key(r.getMetadata().getNamespace(), d)).stream()
+                                .map(ResourceID::fromResource).collect(Collectors.toSet()))
+                        .orElse(Set.of()))
+                .withPrimaryToSecondaryMapper((TuningProfile p) -> Set.of())
+                .withNamespacesInheritedFromController(), context);
     }
 
     /** The HorizontalPodAutoscalers that scale a Deployment, from the informer's cache. */

@@ -111,6 +111,7 @@ class EveryFieldPropertiesTest {
             new Field("gc.maxPauseMillis", ints(1, 1_000), hostileInts(1, 10_000)),
             new Field("connectionPool.maxSize", ints(1, 100), hostileInts(1, 10_000)),
             new Field("connectionPool.minIdle", ints(0, 10), hostileInts(0, 10_000)),
+            new Field("connectionPool.databaseConnections", ints(1, 1000), hostileInts(1, 1_000_000)),
             new Field("jvmOptions", Arbitraries.of("[\"-XX:+ExitOnOutOfMemoryError\"]", "[\"-XX:MaxGCPauseMillis=200\"]", "[]"), jvmOptions()),
             new Field("jvmOptionsVariable", enumOf("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "JAVA_OPTS", "CATALINA_OPTS"),
                     strings("LD_PRELOAD", "java_opts")),

@@ -20,4 +20,11 @@ public class ConnectionPool {
     @Max(10_000)
     @JsonPropertyDescription("Idle connections kept open.")
     private Integer minIdle;
+
+    @Min(1)
+    @Max(1_000_000)
+    @JsonPropertyDescription("The database connections this service may hold in all, across every pod it may run: its share of the "
+            + "database's max_connections. The pool is capped at this divided by the most replicas the Deployment may run (its "
+            + "HorizontalPodAutoscaler's maxReplicas, else spec.replicas), so that a scale-out never exceeds it.")
+    private Integer databaseConnections;
 }

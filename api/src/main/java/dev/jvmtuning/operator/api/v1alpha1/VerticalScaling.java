@@ -25,7 +25,8 @@ public class VerticalScaling {
             + "and no count derived from today's CPUs where it moves CPU.")
     private String stance;
 
-    @JsonPropertyDescription("The memory the plan budgets the JVM at the template's limit, heap and the rest: a floor for the "
-            + "autoscaler's minAllowed.memory, below which the heap's share leaves too little for the JVM's native memory.")
+    @JsonPropertyDescription("The memory limit the heap's share is planned at (the autoscaler's minAllowed.memory, else the "
+            + "template's limit), heap and the rest: below it the share leaves too little for the JVM's memory beside the heap, so "
+            + "the autoscaler's minAllowed.memory should be at least this.")
     private String jvmFloor;
 }

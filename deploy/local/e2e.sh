@@ -60,7 +60,7 @@ check() {
 # A crash-looping release or two boosted pods left running slow every JVM that starts after them.
 make_room() {
   kubectl delete deployment -n "$NS" refuser rebooter releaser cutter oomer xmxer throttled imager17 blind17 imager21 blind21 looper \
-    limited admitted synced synced-ssa resized --ignore-not-found --wait=false >/dev/null
+    limited admitted synced synced-ssa resized scaled --ignore-not-found --wait=false >/dev/null
 }
 
 # Running pods that are not on their way out (a rollout leaves old pods Running while they stop).
@@ -973,6 +973,49 @@ YAML
   kubectl delete verticalpodautoscaler -n "$NS" resized-vpa --ignore-not-found >/dev/null
 }
 
+# A HorizontalPodAutoscaler (docs/how-to/other-controllers.md), the API server's own object, on memory utilisation beside a
+# heap the plan starts at its maximum: ScaleDownBlocked=True names it; the pool is planned for its maxReplicas within the
+# database's connections for the service. (The autoscaler's controller reads a metrics API the local cluster does not serve:
+# it scales nothing here, and what is checked is the operator's stance on its spec.)
+pool_size_of() { kubectl get tp "$1" -n "$NS" -o jsonpath='{.status.settings[?(@.name=="connectionPool.maxSize")].value}'; }
+pool_is() { [ "$(pool_size_of "$1")" = "$2" ]; } # PROFILE SIZE
+condition_absent() { [ -z "$(condition "$1" "$2")" ]; } # TYPE PROFILE
+hpa_stance() {
+  make_room
+  workload scaled 1 "        resources: {requests: {cpu: 100m, memory: 512Mi}, limits: {cpu: '1', memory: 512Mi}}"
+  kubectl rollout status deployment/scaled -n "$NS" --timeout=180s >/dev/null
+  profile scaled scaled '  connectionPool: {databaseConnections: 60}
+  gc: {collector: G1}'
+  # The helper's workload: 20 req/s; a database time makes a pool to plan.
+  kubectl patch tp scaled -n "$NS" --type merge -p '{"spec":{"workload":{"dbTimePerRequest":"1s"}}}' >/dev/null
+  wait_for 240 "tp/scaled Ready" settled_ready scaled
+  local alone flags
+  alone="$(pool_size_of scaled)"
+  flags="$(tuned_flags_of scaled)"
+  echo "alone: pool $alone; $flags"
+  kubectl apply -n "$NS" -f - >/dev/null <<YAML
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: scaled-hpa}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: scaled}
+  minReplicas: 1
+  maxReplicas: 10
+  metrics:
+  - type: Resource
+    resource: {name: memory, target: {type: Utilization, averageUtilization: 70}}
+YAML
+  wait_for 60 "tp/scaled ScaleDownBlocked=True" condition_is ScaleDownBlocked scaled True
+  echo "ScaleDownBlocked=True: $(kubectl get tp scaled -n "$NS" -o jsonpath='{.status.conditions[?(@.type=="ScaleDownBlocked")].message}')"
+  assert "a heap fixed at start (-Xms = -Xmx)" "$flags" grep -q -E -- '-Xms([0-9]+m) -Xmx\1' <<<"$flags"
+  wait_for 60 "the pool planned for 10 replicas within 60 connections" pool_is scaled 6
+  echo "with the autoscaler's 10 replicas: pool $(pool_size_of scaled) (alone $alone)"
+  assert "a pool of 60 connections over 10 replicas" "$(pool_size_of scaled)" test "$(pool_size_of scaled)" = 6
+  profile_events scaled | grep '^HeapFixedAtStart' || { echo "no HeapFixedAtStart Event" >&2; return 1; }
+  kubectl delete hpa -n "$NS" scaled-hpa --ignore-not-found >/dev/null
+  wait_for 60 "ScaleDownBlocked gone with the autoscaler" condition_absent ScaleDownBlocked scaled
+}
+
 check "1. the running JVMs report the tuned flags" flags_in_running_jvms
 check "1b. an image's own -Xmx, or -XX:-UseContainerSupport: SettingsEffective=False, read from the JVMs" settings_read_from_the_jvms
 check "2. deleting the profile restores the pods' own JVM options" restored_on_delete
@@ -993,6 +1036,7 @@ check "10. ZGC on JDK 21 and 25: a soft maximum under the ceiling, no pinned ini
 check "11. admission changes the pods (a LimitRange default; a mutating policy lowering the limit and injecting a -javaagent): planned for the pods as admitted" planned_for_admitted_pods
 check "12. GitOps: manifests re-applied every 20 s (client-side, and server-side under another manager): answered once, then left alone, the manager named" reapplied_from_git
 check "13. a VPA moving a pod's memory in place: the restarted JVM's heap follows its share of the new limit, no rollout" heap_follows_the_vpa
+check "14. an HPA on memory beside a heap fixed at start: ScaleDownBlocked names it; the pool planned for its maxReplicas within the database's connections" hpa_stance
 for ns in "${NS_LIST[@]}"; do kubectl delete tp --all -n "$ns" --ignore-not-found --timeout=60s >/dev/null 2>&1 || true; done
 # The operator goes back to the demo's one namespace before the others go: watching a namespace that no
 # longer exists (its Role gone with it), a restarted operator could not start its informers.
@@ -1001,7 +1045,7 @@ if [[ "$ONLY" = "  " || "$ONLY" == *" 7 "* ]]; then
     --set "watchNamespaces={$NS}" --wait --timeout 180s >/dev/null || echo "could not set the operator's namespaces back to $NS" >&2
 fi
 kubectl delete namespace "${NS_LIST[@]}" --ignore-not-found --wait=false >/dev/null
-E2E_OBJECTS=(imager17 blind17 imager21 blind21 refuser rebooter releaser cutter oomer xmxer throttled looper pinner21 pinner25 zgc21 zgc25 limited admitted synced synced-ssa resized)
+E2E_OBJECTS=(imager17 blind17 imager21 blind21 refuser rebooter releaser cutter oomer xmxer throttled looper pinner21 pinner25 zgc21 zgc25 limited admitted synced synced-ssa resized scaled)
 kubectl delete tp -n "$NS" "${E2E_OBJECTS[@]}" --ignore-not-found --wait=false >/dev/null
 kubectl delete deployment -n "$NS" "${E2E_OBJECTS[@]}" --ignore-not-found --wait=false >/dev/null
 printf '\n%d of %d end-to-end checks failed\n' "$failures" "$ran"

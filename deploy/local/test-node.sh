@@ -49,5 +49,5 @@ bounded() {
   return "$status"
 }
 bounded 2400 "$REPO_ROOT/deploy/local/demo.sh"
-# The checks take about half an hour on a 2-core machine.
-bounded 3000 "$REPO_ROOT/deploy/local/e2e.sh"
+# The checks take about forty minutes on a 2-core machine.
+bounded 3600 "$REPO_ROOT/deploy/local/e2e.sh"

@@ -984,10 +984,17 @@ hpa_stance() {
   make_room
   workload scaled 1 "        resources: {requests: {cpu: 100m, memory: 512Mi}, limits: {cpu: '1', memory: 512Mi}}"
   kubectl rollout status deployment/scaled -n "$NS" --timeout=180s >/dev/null
-  profile scaled scaled '  connectionPool: {databaseConnections: 60}
-  gc: {collector: G1}'
-  # The helper's workload: 20 req/s; a database time makes a pool to plan.
-  kubectl patch tp scaled -n "$NS" --type merge -p '{"spec":{"workload":{"dbTimePerRequest":"1s"}}}' >/dev/null
+  kubectl apply -n "$NS" -f - >/dev/null <<YAML
+apiVersion: jvmtuning.dev/v1alpha1
+kind: TuningProfile
+metadata: {name: scaled}
+spec:
+  targetRef: {kind: Deployment, name: scaled}
+  runtime: SpringBootTomcat
+  workload: {requestsPerSecond: 20, meanLatency: 1100ms, cpuPerRequest: 4ms, maxQueueWait: 1s, dbTimePerRequest: 1s}
+  connectionPool: {databaseConnections: 60}
+  gc: {collector: G1}
+YAML
   wait_for 240 "tp/scaled Ready" settled_ready scaled
   local alone flags
   alone="$(pool_size_of scaled)"

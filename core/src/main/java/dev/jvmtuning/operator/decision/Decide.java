@@ -286,7 +286,7 @@ public final class Decide {
         }
         report(seen, plan, rendered.facts(), plan.current(), installation, status);
         judgeMemory(seen, rendered, status);
-        judgeHeapFit(seen, rendered.userContainer().getName(), plan.budget(), status);
+        judgeHeapFit(seen, rendered, status);
         status.scaleDown(ScaleDown.judge(TargetPods.autoscalersOf(seen.autoscalers(), deployment), plan.values()));
         return new Tuned(auto ? AutoStep.decide(seen, deployment, plan, rendered.facts(), installation.preview().flagPolicy(), status) : List.of(),
                 rendered.userContainer(), settingsHash);
@@ -360,10 +360,7 @@ public final class Decide {
             return;
         }
         seen.metrics().filter(report -> report.observed() != null).ifPresent(report -> {
-            Set<String> pods = seen.profile().getSpec().getMode() == Mode.Recommend
-                    ? seen.pods().stream().filter(TargetPods::ready).map(p -> p.getMetadata().getName()).collect(Collectors.toSet())
-                    : ApplyStep.readyPodsRunning(DeploymentTuning.hash(rendered.rendering(),
-                            TuningConfigMap.name(seen.profile().getMetadata().getName(), rendered.rendering())), seen);
+            Set<String> pods = podsOfThePlan(seen, rendered);
             Map<String, MemoryUse> memory = new TreeMap<>();
             pods.forEach(pod -> memory.put(pod, report.memory().getOrDefault(pod, MemoryUse.NONE)));
             status.memory(MemoryAccount.judge(memory, limit, budget));
@@ -372,21 +369,34 @@ public final class Decide {
 
     /**
      * Each Ready pod's maximum heap, as its JVM reports it, against its own memory limit (as the kubelet applied it, after any
-     * in-place resize) beside the plan's non-heap budget: every template's pods, whoever sized their heap. Not judged without a
-     * budget, or from a poll that read no options.
+     * in-place resize) beside the plan's non-heap budget, whoever sized the heap: the pods of the settings in force (in mode
+     * Recommend every pod, which runs the Deployment's own template). A pod of earlier settings is held to its own plan, which
+     * this budget is not: during a rollout it would be judged against the next one. Not judged without a budget, or from a
+     * poll that read no options.
      */
-    private static void judgeHeapFit(Observation seen, String container, MemoryBudget budget, StatusBuilder status) {
+    private static void judgeHeapFit(Observation seen, Preview.Rendered rendered, StatusBuilder status) {
+        MemoryBudget budget = rendered.plan().budget();
         if (budget == null) {
             return;
         }
+        Set<String> judged = podsOfThePlan(seen, rendered);
         seen.metrics().filter(report -> !report.effectiveOptions().isEmpty()).ifPresent(report -> {
             Map<String, Long> heaps = new TreeMap<>();
-            report.effectiveOptions().forEach((pod, options) -> options.option("MaxHeapSize").ifPresent(o -> heaps.put(pod, (long) o.value())));
+            report.effectiveOptions().forEach((pod, options) -> options.option("MaxHeapSize").filter(o -> judged.contains(pod))
+                    .ifPresent(o -> heaps.put(pod, (long) o.value())));
             Map<String, Long> limits = new TreeMap<>();
-            seen.pods().stream().filter(TargetPods::ready).forEach(pod -> TargetPods.memoryLimitBytes(pod, container)
+            seen.pods().stream().filter(TargetPods::ready).forEach(pod -> TargetPods.memoryLimitBytes(pod, rendered.userContainer().getName())
                     .ifPresent(limit -> limits.put(pod.getMetadata().getName(), limit)));
             status.heapFit(HeapFit.judge(HeapFit.pods(heaps, limits), budget.nonHeap()));
         });
+    }
+
+    /** The Ready pods the plan in force speaks for: in mode Recommend every one, else those of its settings. */
+    private static Set<String> podsOfThePlan(Observation seen, Preview.Rendered rendered) {
+        return seen.profile().getSpec().getMode() == Mode.Recommend
+                ? seen.pods().stream().filter(TargetPods::ready).map(p -> p.getMetadata().getName()).collect(Collectors.toSet())
+                : ApplyStep.readyPodsRunning(DeploymentTuning.hash(rendered.rendering(),
+                        TuningConfigMap.name(seen.profile().getMetadata().getName(), rendered.rendering())), seen);
     }
 
     /**

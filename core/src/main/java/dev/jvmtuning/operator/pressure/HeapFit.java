@@ -22,10 +22,17 @@ public final class HeapFit {
     private HeapFit() {
     }
 
+    /** The JVM rounds a heap up to its alignment (a -Xmx121m runs 122Mi): an overrun within this share of the limit is that. */
+    static final double ALIGNMENT_SHARE = 0.02;
+
     /** One pod: the maximum heap its JVM reports, and the memory limit it runs under. */
     public record Pod(String name, long maxHeapBytes, long limitBytes) {
         long room(long nonHeapBytes) {
             return limitBytes - maxHeapBytes - nonHeapBytes;
+        }
+
+        boolean over(long nonHeapBytes) {
+            return room(nonHeapBytes) < -(long) (ALIGNMENT_SHARE * limitBytes);
         }
     }
 
@@ -40,7 +47,7 @@ public final class HeapFit {
         }
         // The tightest pod shows: over its limit, the furthest over; else the one nearest to it.
         Pod tightest = pods.stream().min(Comparator.comparingLong((Pod p) -> p.room(nonHeapBytes)).thenComparing(Pod::name)).orElseThrow();
-        long over = pods.stream().filter(p -> p.room(nonHeapBytes) < 0).count();
+        long over = pods.stream().filter(p -> p.over(nonHeapBytes)).count();
         String figures = "pod " + tightest.name() + " runs a " + mebibytes(tightest.maxHeapBytes()) + " heap in a " + mebibytes(tightest.limitBytes())
                 + " limit, beside the " + mebibytes(nonHeapBytes) + " its JVM needs besides the heap (the plan's non-heap budget)";
         if (over > 0) {

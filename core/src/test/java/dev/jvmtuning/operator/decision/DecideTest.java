@@ -701,6 +701,23 @@ class DecideTest {
     }
 
     @Test
+    void aPodOfEarlierSettingsIsNotHeldToTheNextPlansBudgetWhileTheRolloutRuns() {
+        World world = applied(APPLY);
+        String name = world.pods.get(0).getMetadata().getName();
+        Map<String, Double> planned = Attestation.expected(List.of(world.profile.getStatus().getLastHealthy().getJvmOptions().split(" ")));
+        world.effectiveOptions = Map.of(name, options(planned));
+        world.reconcile();
+        assertThat(world.reason(ConditionType.HEAP_OVER_LIMIT)).isEqualTo("HeapFitsLimit");
+
+        // Eight times the threads: their stacks take room from the next heap, not from the heap the running pod started with.
+        world.edit(APPLY.replace("max: 50", "max: 400"));
+        world.reconcile();
+        world.reconcile();
+
+        assertThat(world.status(ConditionType.HEAP_OVER_LIMIT)).as("the old pod runs its own plan, which fits").isNotEqualTo("True");
+    }
+
+    @Test
     void aPodResizedInPlaceBelowWhatItsHeapNeedsIsSaidBeforeTheKernelKillsIt() {
         World world = applied(APPLY);
         Pod pod = world.pods.get(0);

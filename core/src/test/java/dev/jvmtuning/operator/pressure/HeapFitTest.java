@@ -27,6 +27,9 @@ class HeapFitTest {
         assertThat(HeapFit.judge(List.of(new HeapFit.Pod("a", 300 * MI, 384 * MI)), 100 * MI).status()).isEqualTo(ConditionStatus.TRUE);
         assertThat(HeapFit.judge(List.of(new HeapFit.Pod("a", 284 * MI, 384 * MI)), 100 * MI).status()).as("exactly full fits")
                 .isEqualTo(ConditionStatus.FALSE);
+        assertThat(HeapFit.judge(List.of(new HeapFit.Pod("a", 122 * MI, 384 * MI)), 263 * MI).status())
+                .as("a -Xmx121m the JVM rounds to 122Mi, in a budget of 384Mi: alignment, not an overrun").isEqualTo(ConditionStatus.FALSE);
+        assertThat(HeapFit.judge(List.of(new HeapFit.Pod("a", 130 * MI, 384 * MI)), 263 * MI).status()).isEqualTo(ConditionStatus.TRUE);
     }
 
     @Test

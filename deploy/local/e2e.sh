@@ -56,6 +56,13 @@ check() {
   rm -f "$output"
 }
 
+# The demo's service where it is missing, and its profile, with an optional sed expression over the manifest: objects that
+# exist are left as they are. Applied again, the Deployment would take back the JAVA_TOOL_OPTIONS the operator wrote (the
+# manifest sets its own), which the operator answers once and, the second time within ten minutes, no more (check 12).
+demo_in() { # NAMESPACE [SED]
+  sed "${2:-}" "$REPO_ROOT/deploy/local/demo/orders-api.yaml" | kubectl create -n "$1" -f - 2>&1 | { grep -v AlreadyExists || true; } >&2
+}
+
 # Room on the node's two CPUs and its memory: the workloads of the checks before are done (the demo's orders-api stays).
 # A crash-looping release or two boosted pods left running slow every JVM that starts after them.
 make_room() {
@@ -98,7 +105,7 @@ YAML
 
 flags_in_running_jvms() {
   local pod flags
-  kubectl apply -n "$NS" -f "$REPO_ROOT/deploy/local/demo/orders-api.yaml" >/dev/null
+  demo_in "$NS"
   kubectl wait --for=condition=Ready tp/orders-api -n "$NS" --timeout=240s
   kubectl rollout status deployment/orders-api -n "$NS" --timeout=120s
   # what the JVMs report of themselves, through the agent, within a metrics interval or two
@@ -440,7 +447,7 @@ throttled() {
 # read from the operator's pod, as a Prometheus would.
 profile_series_on_operator_metrics() {
   local pod ip series
-  kubectl apply -n "$NS" -f "$REPO_ROOT/deploy/local/demo/orders-api.yaml" >/dev/null
+  demo_in "$NS"
   kubectl wait --for=condition=Applied tp/orders-api -n "$NS" --timeout=120s >/dev/null
   pod="$(operator_pods | head -1)"
   ip="$(kubectl get pod -n jvm-tuning-system "$pod" -o jsonpath='{.status.podIP}')"
@@ -477,7 +484,7 @@ failover() {
   echo "new leader after $((SECONDS - deleted)) s: $next"
   [ -n "$next" ] && [ "$next" != "$leader" ] || return 1
   # The new leader reconciles: the demo's profile, applied again, becomes Applied.
-  kubectl apply -n "$NS" -f "$REPO_ROOT/deploy/local/demo/orders-api.yaml" >/dev/null
+  demo_in "$NS"
   kubectl wait --for=condition=Applied tp/orders-api -n "$NS" --timeout=120s
 }
 
@@ -490,9 +497,7 @@ reconciled() { [ -n "$(kubectl get tp "$2" -n "$1" -o jsonpath='{.status.observe
 ready() { [ "$(kubectl get tp "$2" -n "$1" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}')" = True ]; }
 # fresh NAMESPACE PROFILE SINCE: Ready, and metrics read after SINCE (an RFC 3339 time).
 fresh() { ready "$1" "$2" && [[ "$(observed_end "$1" "$2")" > "$3" ]]; }
-demo_copy() { # NAMESPACE: the demo's service and profile, one replica
-  sed 's/replicas: 2/replicas: 1/' "$REPO_ROOT/deploy/local/demo/orders-api.yaml" | kubectl apply -n "$1" -f - >/dev/null
-}
+demo_copy() { demo_in "$1" 's/replicas: 2/replicas: 1/'; } # NAMESPACE: the demo's service and profile, one replica
 namespace_list_restarts() {
   local ns all=("$NS" "${NS_LIST[@]}") restart since began
   make_room
@@ -500,7 +505,7 @@ namespace_list_restarts() {
   for ns in "${NS_LIST[@]}"; do kubectl create namespace "$ns" --dry-run=client -o yaml | kubectl apply -f - >/dev/null; done
   helm upgrade jvm-tuning-operator "$REPO_ROOT/charts/jvm-tuning-operator" -n jvm-tuning-system --reuse-values \
     --set "watchNamespaces={$(IFS=,; echo "${all[*]}")}" --wait --timeout 180s >/dev/null
-  kubectl apply -n "$NS" -f "$REPO_ROOT/deploy/local/demo/orders-api.yaml" >/dev/null
+  demo_in "$NS"
   for ns in "${NS_LIST[@]}"; do demo_copy "$ns"; done
   for ns in "${all[@]}"; do kubectl wait --for=condition=Ready tp/orders-api -n "$ns" --timeout=300s >/dev/null; done
   echo "Ready in ${all[*]}"

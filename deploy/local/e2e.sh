@@ -60,7 +60,9 @@ check() {
 # exist are left as they are. Applied again, the Deployment would take back the JAVA_TOOL_OPTIONS the operator wrote (the
 # manifest sets its own), which the operator answers once and, the second time within ten minutes, no more (check 12).
 demo_in() { # NAMESPACE [SED]
-  sed "${2:-}" "$REPO_ROOT/deploy/local/demo/orders-api.yaml" | kubectl create -n "$1" -f - 2>&1 | { grep -v AlreadyExists || true; } >&2
+  local out status=0
+  out="$(sed "${2:-}" "$REPO_ROOT/deploy/local/demo/orders-api.yaml" | kubectl create -n "$1" -f - 2>&1)" || status=$?
+  if [ "$status" -ne 0 ] && grep '^Error' <<<"$out" | grep -v -q AlreadyExists; then echo "$out" >&2; return 1; fi
 }
 
 # Room on the node's two CPUs and its memory: the workloads of the checks before are done (the demo's orders-api stays).

@@ -4,6 +4,7 @@ import dev.jvmtuning.operator.api.v1alpha1.AdmittedPod;
 import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
 import dev.jvmtuning.operator.deployment.AdmittedContainer;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
+import dev.jvmtuning.operator.api.v1alpha1.VerticalScaling;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.ProfileEvent;
@@ -51,7 +52,7 @@ public final class EventPolicy {
         if (admitted != null && (before.getAdmitted() == null || !admitted.getResources().equals(before.getAdmitted().getResources())
                 || !admitted.getAddedJvmOptions().equals(before.getAdmitted().getAddedJvmOptions()))) {
             events.add(new ProfileEvent(false, Reason.PLANNED_FOR_ADMITTED_POD, "pod " + admitted.getPod() + " runs "
-                    + AdmittedContainer.describe(admitted) + ": the settings are planned for the pod as admitted"));
+                    + AdmittedContainer.describe(admitted) + ": " + plannedFor(after.getVerticalScaling())));
         }
         // Status holds the last kill it announced, so a kill still shown in a pod's lastState is not announced again.
         LastOomKill kill = after.getLastOomKill();
@@ -62,6 +63,14 @@ public final class EventPolicy {
             events.add(new ProfileEvent(true, Reason.OOM_KILLED, kill.getMessage()));
         }
         return events;
+    }
+
+    /** Where a VPA moves the memory limit, no pod's own limit is planned for: each JVM takes its share of the limit it runs at. */
+    private static String plannedFor(VerticalScaling scaling) {
+        return scaling != null && scaling.getControls().contains("memory")
+                ? "the heap is a share of each pod's own limit, planned at the VPA's floor of " + scaling.getJvmFloor()
+                        + " (status.verticalScaling)"
+                : "the settings are planned for the pod as admitted";
     }
 
     /** A pressure that is True, or another condition False for a fault (not a state on the way, not Recommend mode). */

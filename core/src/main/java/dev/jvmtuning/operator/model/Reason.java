@@ -145,7 +145,8 @@ public enum Reason {
     PLANNED_FOR_ADMITTED_POD("PlannedForAdmittedPod", "the target's newest pod runs other resources than the Deployment's template "
             + "(a LimitRange default, a VerticalPodAutoscaler, a mutating admission policy, an in-place resize), or admission added "
             + "JVM options to its JAVA_TOOL_OPTIONS: the message names the pod and both values, and the settings are planned for the "
-            + "pod as admitted (status.admitted). Once per change"),
+            + "pod as admitted (status.admitted), or, where a VPA moves the memory limit, the heap is a share of each pod's own limit "
+            + "planned at the VPA's floor (status.verticalScaling). Once per change"),
     RELEASED("Released", "the operator no longer watches the profile's namespace: it took back the boosts of the target's pods and "
             + "restored the Deployment's own template (when it still may; the message says what stays) and removed its finalizer, so "
             + "that deleting the profile or the namespace does not wait for it"),

@@ -484,6 +484,10 @@ class DecideTest {
         assertThat(scaling.getAutoscaler()).isEqualTo("orders-vpa");
         assertThat(scaling.getControls()).containsExactly("memory", "cpu");
         assertThat(scaling.getJvmFloor()).endsWith("Mi");
+        assertThat(world.events).filteredOn(e -> e.reason() == Reason.PLANNED_FOR_ADMITTED_POD).singleElement()
+                .satisfies(e -> assertThat(e.message()).as("not planned for this pod's 700Mi: a share of each pod's own limit")
+                        .contains("limits.memory 700Mi").contains("a share of each pod's own limit, planned at the VPA's floor of "
+                                + scaling.getJvmFloor()).doesNotContain("planned for the pod as admitted"));
         String hash = world.hash();
 
         world.admission = spec -> {

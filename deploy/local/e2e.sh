@@ -19,7 +19,9 @@
 #   8. mode Auto under real load: steps kept while they help, a step that made things worse reverted,
 #      then held, with the threads read from the running JVM;
 #   9. virtual threads blocked inside synchronized: VirtualThreadPinning with the frame on JDK 21, not on JDK 25;
-#   10. ZGC on JDK 21 and 25: a soft maximum heap under the ceiling and no pinned initial heap, in the running JVMs.
+#   10. ZGC on JDK 21 and 25: a soft maximum heap under the ceiling and no pinned initial heap, in the running JVMs;
+#   11-14. beside other actors: admission (a LimitRange, a MutatingAdmissionPolicy), a GitOps re-apply loop, the real VPA
+#      (recommender, updater, admission controller) and an HPA, both reading metrics-server (autoscalers.sh).
 # Every wait is bounded; load is bounded in requests and time, to pod addresses only.
 # Usage: e2e.sh [CHECK-NUMBER...]   (default: all, in order)
 set -euo pipefail
@@ -536,25 +538,25 @@ YAML
 # and the step is reverted and held. Each rollout gives the pod a new address: the clients read it
 # from a file a watcher keeps current. At most 40 clients, for at most 12 minutes in all.
 LOAD_DIR=""
-current_pod_ip() { # the newest Ready pod's address: a rollout's new pod takes the clients once it is Ready
-  kubectl get pods -n "$NS" -l app=looper -o json | jq -r '[.items[] | select(.metadata.deletionTimestamp == null
+current_pod_ip() { # APP: the newest Ready pod's address: a rollout's new pod takes the clients once it is Ready
+  kubectl get pods -n "$NS" -l "app=$1" -o json | jq -r '[.items[] | select(.metadata.deletionTimestamp == null
     and any(.status.conditions[]?; .type == "Ready" and .status == "True"))] | sort_by(.metadata.creationTimestamp) | last | .status.podIP // empty'
 }
-start_load() { # SLEEP-MS CLIENTS: replaces the running clients
+start_load() { # APP QUERY CLIENTS: replaces the running clients; the query of /work is read from $LOAD_DIR/query each time
   stop_load
   LOAD_DIR="$(mktemp -d)"
-  echo "$1" > "$LOAD_DIR/sleep"
+  echo "$2" > "$LOAD_DIR/query"
   ( while [ -d "$LOAD_DIR" ]; do
-      ip="$(current_pod_ip || true)"
+      ip="$(current_pod_ip "$1" || true)"
       if [ -n "$ip" ]; then echo "$ip" > "$LOAD_DIR/ip.new" && mv "$LOAD_DIR/ip.new" "$LOAD_DIR/ip" || true; fi
       sleep 2
     done ) &
   local i end=$((SECONDS + 720))
-  for i in $(seq "$2"); do
+  for i in $(seq "$3"); do
     ( while [ -d "$LOAD_DIR" ] && [ $SECONDS -lt $end ]; do
-        ip="$(cat "$LOAD_DIR/ip" 2>/dev/null || true)" ms="$(cat "$LOAD_DIR/sleep" 2>/dev/null || true)"
-        if [ -z "$ip" ] || [ -z "$ms" ]; then sleep 1; continue; fi
-        url="http://$ip:8080/work?sleepMinMs=$ms"
+        ip="$(cat "$LOAD_DIR/ip" 2>/dev/null || true)" query="$(cat "$LOAD_DIR/query" 2>/dev/null || true)"
+        if [ -z "$ip" ] || [ -z "$query" ]; then sleep 1; continue; fi
+        url="http://$ip:8080/work?$query"
         # A deleted pod's address answers nothing: short timeouts and the address read every two requests
         # keep a rollout from stalling the clients into the new pod's windows.
         curl -s --connect-timeout 2 -m 8 -w '%{http_code}\n' -o /dev/null -o /dev/null "$url" "$url" >> "$LOAD_DIR/answers" || sleep 0.5
@@ -581,7 +583,7 @@ print_history() {
   auto_json | jq -r '.history[]? | "  iteration \(.iteration) \(.verdict): threads \(.from.threads // "default") -> \(.to.threads // "default"); before \(.before.requestsPerSecond // "-") req/s \(.before.meanLatencyMillis // "-") ms, after \(.after.requestsPerSecond // "-") req/s \(.after.meanLatencyMillis // "-") ms; \(.reason // "")"'
 }
 jvm_max_threads() { # what the running Tomcat says its pool may grow to
-  local ip; ip="$(current_pod_ip)"
+  local ip; ip="$(current_pod_ip looper)"
   curl -s -m 10 "http://$ip:8080/actuator/prometheus" | awk '/^tomcat_threads_config_max_threads/ {printf "%d\n", $2; exit}'
 }
 auto_loop_failed() { # what the loop had done when a wait gave up: its history, state and the operator's lines on it
@@ -603,7 +605,7 @@ auto_loop_on_real_pods() {
   make_room
   workload looper 1 "        resources: {requests: {cpu: 250m, memory: 512Mi}, limits: {cpu: '1', memory: 512Mi}}"
   kubectl rollout status deployment/looper -n "$NS" --timeout=180s
-  start_load 500 40
+  start_load looper sleepMinMs=500 40
   kubectl apply -n "$NS" -f - <<YAML
 apiVersion: jvmtuning.dev/v1alpha1
 kind: TuningProfile
@@ -632,10 +634,10 @@ YAML
   assert "the running JVM's Tomcat max threads to be the $kept kept" "$threads_in_jvm" [ "$threads_in_jvm" = "$kept" ]
   steps="$(auto_json | jq '.history | length')"
   # The dependency slows to 1 s: a workload move, so the loop re-plans and steps ...
-  echo 1000 > "$LOAD_DIR/sleep"
+  echo sleepMinMs=1000 > "$LOAD_DIR/query"
   wait_for 240 "tp/looper: a step after the workload moved" pending_after "$steps"
   # ... and slows again to 3 s before that step's windows: the step looks worse and goes back.
-  echo 3000 > "$LOAD_DIR/sleep"
+  echo sleepMinMs=3000 > "$LOAD_DIR/query"
   wait_for 300 "tp/looper: the step reverted" history_has Reverted
   wait_for 240 "tp/looper holding" state_is Holding
   print_history
@@ -748,9 +750,9 @@ settings_judged() { [[ "$(kubectl get tp "$1" -n "$NS" -o jsonpath='{.status.con
 settled_ready() { # PROFILE: Ready, with every pod of the tuned template Ready
   condition_is Ready "$1" True && [ "$(kubectl get deployment "$1" -n "$NS" -o jsonpath='{.status.updatedReplicas}/{.status.replicas}')" = 1/1 ]
 }
-heap_fits_pod() { # TARGET: the running JVM's maximum heap under its pod's memory limit, said and asserted
-  local pod flags max limit
-  pod="$(newest_pod_of "$1")"
+heap_fits_pod() { heap_fits "$(newest_pod_of "$1")"; } # TARGET: its newest pod's
+heap_fits() { # POD: its JVM's maximum heap under its memory limit, said and asserted
+  local pod="$1" flags max limit
   flags="$(jvm_flags "$pod")" max="$(size_flag MaxHeapSize "$flags")" limit="$(pod_memory_limit "$pod")"
   echo "$pod: MaxHeapSize $((max / 1048576))Mi in a pod limited to $((limit / 1048576))Mi; restarts $(restarts_of "$pod")"
   assert "a MaxHeapSize reported by the JVM of $pod" "none" [ -n "$max" ]
@@ -917,25 +919,37 @@ reapplied_from_git() {
   profile_events synced | grep '^TakenBack' || { echo "no TakenBack Event" >&2; return 1; }
 }
 
-# A VerticalPodAutoscaler moving memory in place (docs/how-to/other-controllers.md): its CRD from the VPA's own module, a VPA
-# in mode InPlaceOrRecreate naming the Deployment, and the operator restarted to read it. The pod's memory is then resized in
-# place as the VPA's updater does, by the same pods/resize (its recommender needs a metrics API the local cluster does not
-# serve, so the real VPA does not run here), down to the VPA's minAllowed, its container restarting for memory as the pod's
-# resizePolicy asks. The heap is a share of the limit planned at minAllowed: the restarted JVM's heap follows the pod's new
-# limit and fits it beside the rest (HeapOverLimit=False), with no rollout of the Deployment.
-VPA_MODULE="k8s.io/autoscaler/vertical-pod-autoscaler@v1.8.1"
-vpa_crd() { # the CRD as the VPA's module ships it, from the Go module proxy (cached by the go command)
-  local dir; dir="$(go mod download -json "$VPA_MODULE" | jq -r '.Dir')"
-  echo "$dir/deploy/vpa-v1-crd-gen.yaml"
+# The real Vertical Pod Autoscaler (docs/how-to/other-controllers.md): its recommender, updater and admission controller
+# and metrics-server (autoscalers.sh), a VPA in mode InPlaceOrRecreate moving the memory of a Deployment the operator tunes,
+# under load that allocates. The admission controller gives the operator's pod the recommendation instead of the template's
+# 1Gi; someone then resizes that pod in place to 1Gi (an incident's bump), and the updater takes it back to the
+# recommendation in place, the container restarting for memory each time as the pod's resizePolicy asks. The heap is a
+# share of the limit planned at the VPA's minAllowed: every JVM that runs fits the pod it runs in, as the JVM reports it;
+# no OOM kill; the operator rolls nothing after its first rollout.
+vpa_json() { kubectl get verticalpodautoscaler resized-vpa -n "$NS" -o json; }
+pod_limit_applied() { kubectl get pod -n "$NS" "$1" -o jsonpath='{.status.containerStatuses[0].resources.limits.memory}' 2>/dev/null; }
+limit_applied() { [ "$(pod_limit_applied "$1")" = "$2" ]; } # POD LIMIT
+restarted_at() { # POD LIMIT RESTARTS: Ready again after its container's RESTARTS-th restart, at LIMIT as the kubelet applied it
+  limit_applied "$1" "$2" && [ "$(restarts_of "$1")" -ge "$3" ] && pod_ready "$1"
 }
-pod_restarted_at_limit() { # POD LIMIT: restarted once, Ready, at the new limit as the kubelet applied it
-  [ "$(restarts_of "$1")" = 1 ] && pod_ready "$1" \
-    && [ "$(kubectl get pod -n "$NS" "$1" -o jsonpath='{.status.containerStatuses[0].resources.limits.memory}')" = "$2" ]
+admitted_pod_is() { [ "$(admitted_of "$1" | jq -r '.pod // empty')" = "$2" ]; } # PROFILE POD
+oom_killed_pods() { # TARGET: its pods whose container was ever OOM-killed, as the kubelet last saw it
+  kubectl get pods -n "$NS" -l "app=$1" -o json |
+    jq -r '.items[] | select(any(.status.containerStatuses[]?; .lastState.terminated.reason == "OOMKilled"
+      or .state.terminated.reason == "OOMKilled")) | .metadata.name'
+}
+jvm_fits_its_pod() { # POD SHARE: the JVM's maximum heap, as it reports it, at the share of the limit the kubelet applied
+  local flags max limit expected
+  flags="$(jvm_flags "$1")" max="$(size_flag MaxHeapSize "$flags")"
+  limit="$(numfmt --from=iec-i "$(pod_limit_applied "$1")")"
+  expected="$(awk -v s="$2" -v l="$limit" 'BEGIN { printf "%d", s / 100 * l }')"
+  echo "$1 at $((limit / 1048576))Mi: MaxHeapSize $((max / 1048576))Mi, the share $2% of it $((expected / 1048576))Mi"
+  assert "the heap of $1 at its share of the limit it runs at" "$max" [ $((max - expected)) -le 4194304 -a $((expected - max)) -le 4194304 ]
 }
 heap_follows_the_vpa() {
+  trap stop_load EXIT
   make_room
-  kubectl apply --server-side -f "$(vpa_crd)" >/dev/null
-  kubectl wait --for=condition=Established crd/verticalpodautoscalers.autoscaling.k8s.io --timeout=60s >/dev/null
+  "$REPO_ROOT/deploy/local/autoscalers.sh" up
   # The operator reads VPAs where their CRD is served when it starts.
   kubectl rollout restart deployment/jvm-tuning-operator -n jvm-tuning-system >/dev/null
   kubectl rollout status deployment/jvm-tuning-operator -n jvm-tuning-system --timeout=180s >/dev/null
@@ -948,47 +962,61 @@ metadata: {name: resized-vpa}
 spec:
   targetRef: {apiVersion: apps/v1, kind: Deployment, name: resized}
   updatePolicy: {updateMode: InPlaceOrRecreate}
-  resourcePolicy: {containerPolicies: [{containerName: '*', minAllowed: {memory: 512Mi}}]}
+  resourcePolicy:
+    containerPolicies: [{containerName: app, controlledResources: [memory], minAllowed: {memory: 512Mi}, maxAllowed: {memory: 1Gi}}]
 YAML
-  kubectl rollout status deployment/resized -n "$NS" --timeout=180s >/dev/null
   profile resized resized '  rollback: {window: 30s}'
   wait_for 240 "tp/resized Ready" settled_ready resized
-  local options scaling share pod generation flags max expected
+  local options scaling share pod oomed
   options="$(tuned_flags_of resized)"
   scaling="$(kubectl get tp resized -n "$NS" -o json | jq -c '.status.verticalScaling // {}')"
   echo "rendered: $options; status.verticalScaling: $scaling"
   share="$(grep -o -- '-XX:MaxRAMPercentage=[0-9.]*' <<<"$options" | cut -d= -f2)"
   assert "the heap as a share of the limit" "$options" [ -n "$share" ]
-  refute "no -Xmx, no CPU count" "$options" grep -q -E -- '-Xmx|ActiveProcessorCount' <<<"$options"
+  refute "no -Xmx" "$options" grep -q -E -- '-Xmx' <<<"$options"
   # The share is planned at the least memory the VPA may give, 512Mi: at any limit above it, heap and the rest fit.
   assert "status.verticalScaling naming the VPA, what it moves, and its floor at the VPA's minAllowed" "$scaling" \
-    jq -e '.autoscaler == "resized-vpa" and .controls == ["memory", "cpu"] and (.jvmFloor == "512Mi" or .jvmFloor == "511Mi")' <<<"$scaling" >/dev/null
-  wait_for 120 "the operator's rollout older than its 30 s window" past_rollback_window resized 30
-  pod="$(newest_pod_of resized)" generation="$(kubectl get deployment resized -n "$NS" -o jsonpath='{.metadata.generation}')"
-  echo "$pod at 1Gi: MaxHeapSize $(( $(size_flag MaxHeapSize "$(jvm_flags "$pod")") / 1048576 ))Mi; resized in place to 512Mi, as the VPA's updater does"
+    jq -e '.autoscaler == "resized-vpa" and .controls == ["memory"] and (.jvmFloor == "512Mi" or .jvmFloor == "511Mi")' <<<"$scaling" >/dev/null
+  pod="$(newest_pod_of resized)"
+  local admitted_at
+  admitted_at="$(pod_limit_applied "$pod")"
+  echo "$pod admitted at $admitted_at: $(kubectl get pod -n "$NS" "$pod" -o jsonpath='{.metadata.annotations.vpaUpdates}')"
+  assert "the tuned pod admitted by the VPA below the template's 1Gi" "$admitted_at" [ "$admitted_at" != 1Gi ]
+  jvm_fits_its_pod "$pod" "$share"
+  wait_for 60 "status.admitted naming $pod" admitted_pod_is resized "$pod"
+  echo "status.admitted: $(admitted_of resized)"
+  # 4 clients allocating 1 MiB a request, for at most 12 minutes: the heap grows as far as the JVM lets it.
+  start_load resized 'allocKb=1024&cpuMs=2' 4
+  # An incident's bump: the pod resized in place to the template's 1Gi, its container restarting. (The updater may take it
+  # back before the JVM is Ready again.)
   kubectl patch pod "$pod" -n "$NS" --subresource resize \
-    -p '{"spec":{"containers":[{"name":"app","resources":{"limits":{"memory":"512Mi"},"requests":{"memory":"512Mi"}}}]}}' >/dev/null
-  wait_for 120 "$pod restarted at 512Mi" pod_restarted_at_limit "$pod" 512Mi
-  flags="$(jvm_flags "$pod")" max="$(size_flag MaxHeapSize "$flags")"
-  expected="$(awk -v s="$share" 'BEGIN { printf "%d", s / 100 * 512 * 1048576 }')"
-  echo "$pod at 512Mi: MaxHeapSize $((max / 1048576))Mi, the share $share% of it $((expected / 1048576))Mi"
-  assert "the restarted JVM's heap at its share of the new limit" "$max" [ $((max - expected)) -le 4194304 -a $((expected - max)) -le 4194304 ]
-  assert "no rollout of the Deployment" "$(kubectl get deployment resized -n "$NS" -o jsonpath='{.metadata.generation}')" \
-    test "$(kubectl get deployment resized -n "$NS" -o jsonpath='{.metadata.generation}')" = "$generation"
+    -p '{"spec":{"containers":[{"name":"app","resources":{"limits":{"memory":"1Gi"},"requests":{"memory":"1Gi"}}}]}}' >/dev/null
+  wait_for 120 "the kubelet applying 1Gi to $pod" limit_applied "$pod" 1Gi
+  # The updater takes it back to the recommendation, in place, once the pod is older than its threshold (1 minute here).
+  wait_for 300 "the VPA's updater resizing $pod back to $admitted_at in place" restarted_at "$pod" "$admitted_at" 2
+  echo "the VPA's recommendation: $(vpa_json | jq -c '.status.recommendation.containerRecommendations[0] | {target, lowerBound, upperBound}')"
+  echo "$pod: limit $(pod_limit_applied "$pod"), restarts $(restarts_of "$pod"); updater's mark: $(kubectl get pod -n "$NS" "$pod" -o json | jq -c '.metadata.annotations | with_entries(select(.key | startswith("vpa")))')"
+  jvm_fits_its_pod "$pod" "$share"
+  answers
+  stop_load
+  oomed="$(oom_killed_pods resized)"
+  assert "no OOM kill" "${oomed:-none}" [ -z "$oomed" ]
+  assert "the operator's settings unchanged: no rollout of its own" "$(tuned_flags_of resized)" test "$(tuned_flags_of resized)" = "$options"
   wait_for 60 "tp/resized HeapOverLimit=False" condition_is HeapOverLimit resized False
   assert "Applied, not rolled back" "$(applied resized reason)" test "$(applied resized reason)" = Applied
   kubectl delete verticalpodautoscaler -n "$NS" resized-vpa --ignore-not-found >/dev/null
 }
 
-# A HorizontalPodAutoscaler (docs/how-to/other-controllers.md), the API server's own object, on memory utilisation beside a
-# heap the plan starts at its maximum: ScaleDownBlocked=True names it; the pool is planned for its maxReplicas within the
-# database's connections for the service. (The autoscaler's controller reads a metrics API the local cluster does not serve:
-# it scales nothing here, and what is checked is the operator's stance on its spec.)
+# A HorizontalPodAutoscaler (docs/how-to/other-controllers.md), the controller manager's own, reading memory utilisation
+# from metrics-server (autoscalers.sh), beside a heap the plan starts at its maximum: ScaleDownBlocked=True names it; the
+# pool is planned for its maxReplicas within the database's connections for the service; every JVM that runs fits its pod.
 pool_size_of() { kubectl get tp "$1" -n "$NS" -o jsonpath='{.status.settings[?(@.name=="connectionPool.maxSize")].value}'; }
 pool_is() { [ "$(pool_size_of "$1")" = "$2" ]; } # PROFILE SIZE
 condition_absent() { [ -z "$(condition "$1" "$2")" ]; } # TYPE PROFILE
+hpa_reads_metrics() { kubectl get hpa scaled-hpa -n "$NS" -o json | jq -e '.status.currentMetrics[0].resource.current.averageUtilization != null' >/dev/null; }
 hpa_stance() {
   make_room
+  "$REPO_ROOT/deploy/local/autoscalers.sh" up
   workload scaled 1 "        resources: {requests: {cpu: 100m, memory: 512Mi}, limits: {cpu: '1', memory: 512Mi}}"
   kubectl rollout status deployment/scaled -n "$NS" --timeout=180s >/dev/null
   kubectl apply -n "$NS" -f - >/dev/null <<YAML
@@ -1014,7 +1042,7 @@ metadata: {name: scaled-hpa}
 spec:
   scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: scaled}
   minReplicas: 1
-  maxReplicas: 10
+  maxReplicas: 3
   metrics:
   - type: Resource
     resource: {name: memory, target: {type: Utilization, averageUtilization: 70}}
@@ -1022,9 +1050,16 @@ YAML
   wait_for 60 "tp/scaled ScaleDownBlocked=True" condition_is ScaleDownBlocked scaled True
   echo "ScaleDownBlocked=True: $(kubectl get tp scaled -n "$NS" -o jsonpath='{.status.conditions[?(@.type=="ScaleDownBlocked")].message}')"
   assert "a heap fixed at start (-Xms = -Xmx)" "$flags" grep -q -E -- '-Xms([0-9]+m) -Xmx\1' <<<"$flags"
-  wait_for 60 "the pool planned for 10 replicas within 60 connections" pool_is scaled 6
-  echo "with the autoscaler's 10 replicas: pool $(pool_size_of scaled) (alone $alone)"
-  assert "a pool of 60 connections over 10 replicas" "$(pool_size_of scaled)" test "$(pool_size_of scaled)" = 6
+  wait_for 60 "the pool planned for 3 replicas within 60 connections" pool_is scaled 20
+  echo "with the autoscaler's 3 replicas: pool $(pool_size_of scaled) (alone $alone)"
+  assert "a pool of 60 connections over 3 replicas" "$(pool_size_of scaled)" test "$(pool_size_of scaled)" = 20
+  wait_for 120 "the autoscaler reading the pods' memory from the metrics API" hpa_reads_metrics
+  echo "the autoscaler: $(kubectl get hpa scaled-hpa -n "$NS" -o json | jq -c '{currentMetrics: .status.currentMetrics, replicas: .status.currentReplicas, desired: .status.desiredReplicas}')"
+  local pod
+  for pod in $(pods_of scaled); do
+    wait_for 120 "$pod Ready" pod_ready "$pod"
+    heap_fits "$pod"
+  done
   profile_events scaled | grep '^HeapFixedAtStart' || { echo "no HeapFixedAtStart Event" >&2; return 1; }
   kubectl delete hpa -n "$NS" scaled-hpa --ignore-not-found >/dev/null
   wait_for 60 "ScaleDownBlocked gone with the autoscaler" condition_absent ScaleDownBlocked scaled
@@ -1049,8 +1084,8 @@ check "9. virtual threads pinned by synchronized: VirtualThreadPinning=True with
 check "10. ZGC on JDK 21 and 25: a soft maximum under the ceiling, no pinned initial heap, read from the JVMs" zgc_soft_heap
 check "11. admission changes the pods (a LimitRange default; a mutating policy lowering the limit and injecting a -javaagent): planned for the pods as admitted" planned_for_admitted_pods
 check "12. GitOps: manifests re-applied every 20 s (client-side, and server-side under another manager): answered once, then left alone, the manager named" reapplied_from_git
-check "13. a VPA moving a pod's memory in place: the restarted JVM's heap follows its share of the new limit, no rollout" heap_follows_the_vpa
-check "14. an HPA on memory beside a heap fixed at start: ScaleDownBlocked names it; the pool planned for its maxReplicas within the database's connections" hpa_stance
+check "13. the real VPA (recommender, updater, admission controller) moving a tuned pod's memory under load: every JVM's heap at its share of the limit it runs at, no OOM kill, no rollout of the operator's" heap_follows_the_vpa
+check "14. an HPA reading memory from metrics-server beside a heap fixed at start: ScaleDownBlocked names it; the pool planned for its maxReplicas within the database's connections" hpa_stance
 for ns in "${NS_LIST[@]}"; do kubectl delete tp --all -n "$ns" --ignore-not-found --timeout=60s >/dev/null 2>&1 || true; done
 # The operator goes back to the demo's one namespace before the others go: watching a namespace that no
 # longer exists (its Role gone with it), a restarted operator could not start its informers.
@@ -1059,6 +1094,10 @@ if [[ "$ONLY" = "  " || "$ONLY" == *" 7 "* ]]; then
     --set "watchNamespaces={$NS}" --wait --timeout 180s >/dev/null || echo "could not set the operator's namespaces back to $NS" >&2
 fi
 kubectl delete namespace "${NS_LIST[@]}" --ignore-not-found --wait=false >/dev/null
+# The other controllers of checks 13 and 14 go, their webhook first: the demo's cluster runs without them.
+if kubectl get deployment -n kube-system vpa-admission-controller >/dev/null 2>&1; then
+  "$REPO_ROOT/deploy/local/autoscalers.sh" down || echo "could not take the autoscalers down (deploy/local/autoscalers.sh down)" >&2
+fi
 E2E_OBJECTS=(imager17 blind17 imager21 blind21 refuser rebooter releaser cutter oomer xmxer throttled looper pinner21 pinner25 zgc21 zgc25 limited admitted synced synced-ssa resized scaled)
 kubectl delete tp -n "$NS" "${E2E_OBJECTS[@]}" --ignore-not-found --wait=false >/dev/null
 kubectl delete deployment -n "$NS" "${E2E_OBJECTS[@]}" --ignore-not-found --wait=false >/dev/null

@@ -46,6 +46,10 @@ AGENT_IMAGE="localhost/jvm-tuning-agent:$IMAGE_VERSION"
 # The lab workload's tag (localhost/jvm-tuning-workload) on a JRE: 17, 21 or 25.
 workload_tag() { if [ "${1:-17}" = 17 ]; then echo "$IMAGE_VERSION"; else echo "$IMAGE_VERSION-jre$1"; fi; }
 PAUSE_IMAGE="localhost/pause:$IMAGE_VERSION"
+AUTOSCALERS_IMAGE="localhost/autoscalers:$IMAGE_VERSION"
+# The releases of the other controllers the end-to-end checks run beside the operator.
+METRICS_SERVER_MODULE="sigs.k8s.io/metrics-server@v0.8.0"
+VPA_MODULE="k8s.io/autoscaler/vertical-pod-autoscaler@v1.8.1"
 
 # ---- Helpers of the scripts: functions only, so sourcing this file still starts nothing ----
 

@@ -7,11 +7,15 @@
 #   localhost/jvm-tuning-agent  the agent jar and a static `cp` (deploy/images/cp) for its init container
 #   localhost/jvm-tuning-workload  the lab's Spring Boot app on the JRE 17 base, UID 10001 (tag IMAGE_VERSION),
 #                               and on the JRE 21 and 25 bases (tags IMAGE_VERSION-jre21, -jre25)
+#   localhost/autoscalers       metrics-server and the VPA's recommender, updater and admission controller,
+#                               static builds of their released modules (only when asked for: the checks beside
+#                               other controllers run them; the demo does not)
 # An image is rebuilt only when a digest of its inputs changes or its archive fails its checksum, and
 # imported only when containerd holds a different manifest under its name. Runs that share the cache
 # build each artefact one at a time (env.sh's with_lock) and never see one half written; a step that
 # fails stops the script, naming the step, and leaves neither that image nor its digest behind.
-# Usage: images.sh [pause|jre|jre17|jre21|jre25|operator|agent|workload]...   (default: all of them)
+# Usage: images.sh [pause|jre|jre17|jre21|jre25|operator|agent|workload|autoscalers]...
+#        (default: all of them but autoscalers)
 set -eEuo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 # The first step that fails is named; the functions and locks it ran in fail after it, unnamed.
@@ -68,6 +72,24 @@ go_binary() {
   (cd "$REPO_ROOT/deploy/images" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$IMAGES/bin/$name.$$" "./$name")
   mv -f "$IMAGES/bin/$name.$$" "$IMAGES/bin/$name"
 }
+
+# A command of a released Go module, built static as the module's own main module: `go install module@version`
+# refuses a go.mod with exclude directives, as the VPA's has. Cached under the module's version.
+module_binary() { # MODULE@VERSION PACKAGE-DIR
+  local module="$1" package="$2" binary work
+  binary="$(module_binary_path "$1" "$2")"
+  cache_ok "$binary" && return 0
+  log "building ${package##*/} of $module from the Go module proxy"
+  retry "Go module $module" go mod download "$module"
+  work="$(mktemp -d)"
+  cp -r "$(go mod download -json "$module" | jq -r .Dir)/." "$work" && chmod -R u+w "$work"
+  mkdir -p "$(dirname "$binary")"
+  (cd "$work" && retry "building ${package##*/} of $module" quietly "$JTO_CACHE/logs/${package##*/}.log" \
+    env CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$binary.$$" "./$package")
+  rm -rf "$work"
+  cache_put "$binary.$$" "$binary"
+}
+module_binary_path() { echo "$IMAGES/bin/${1##*/}/${2##*/}"; }
 
 # inputs_digest FILE...: one digest of this script and the contents of the given files and trees.
 inputs_digest() {
@@ -151,6 +173,19 @@ fill_workload() { # LAYOUT TAG JAVA
 
 WORKLOAD_JAR="$REPO_ROOT/lab/workload-app/target/lab-workload.jar"
 
+AUTOSCALER_PROGRAMS=("$METRICS_SERVER_MODULE cmd/metrics-server" "$VPA_MODULE pkg/recommender" "$VPA_MODULE pkg/updater"
+  "$VPA_MODULE pkg/admission-controller")
+# One image, each program at /NAME; the manifests name the one a container runs.
+fill_autoscalers() {
+  local program
+  empty_image "$1" "$2"
+  for program in "${AUTOSCALER_PROGRAMS[@]}"; do
+    # shellcheck disable=SC2086 # module and package, split on purpose
+    umoci insert --image "$1:$2" "$(module_binary_path $program)" "/${program##*/}"
+  done
+  umoci config --image "$1:$2" --config.user 65534:65534
+}
+
 # Builds a Maven module when its sources are newer than its artifact; a failed download is tried again.
 maven_package() { # POM ARTIFACT SOURCES...
   local pom="$1" artifact="$2"; shift 2
@@ -187,6 +222,17 @@ image_agent() {
   with_lock image-agent build jvm-tuning-agent "$IMAGE_VERSION" "$(inputs_digest "$IMAGES/bin/cp" "$REPO_ROOT/agent/target/jvm-tuning-agent.jar")" fill_agent
 }
 
+image_autoscalers() {
+  local program binaries=()
+  for program in "${AUTOSCALER_PROGRAMS[@]}"; do
+    # shellcheck disable=SC2086
+    with_lock "go-${program##*/}" module_binary $program
+    # shellcheck disable=SC2086
+    binaries+=("$(module_binary_path $program)")
+  done
+  with_lock image-autoscalers build autoscalers "$IMAGE_VERSION" "$(inputs_digest "${binaries[@]}")" fill_autoscalers
+}
+
 image_workload() {
   local java
   maven_package "$REPO_ROOT/lab/workload-app/pom.xml" "$WORKLOAD_JAR" "$REPO_ROOT/lab/workload-app/src/main" "$REPO_ROOT/lab/workload-app/pom.xml"
@@ -220,6 +266,7 @@ refs() {
     operator) echo "jvm-tuning-operator localhost/jvm-tuning-operator" ;;
     agent) echo "jvm-tuning-agent localhost/jvm-tuning-agent" ;;
     workload) for java in "${JRE_VERSIONS[@]}"; do echo "$(workload_archive "$java") localhost/jvm-tuning-workload"; done ;;
+    autoscalers) echo "autoscalers localhost/autoscalers" ;;
   esac
 }
 
@@ -227,14 +274,14 @@ names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(pause jre operator agent workload)
 for name in "${names[@]}"; do
   case "$name" in
-    pause | operator | agent | workload) "image_$name" ;;
+    pause | operator | agent | workload | autoscalers) "image_$name" ;;
     jre)
       # The debootstraps wait on the network and dpkg more than on the CPU: run them side by side.
       declare -A jre_pids=()
       for java in "${JRE_VERSIONS[@]}"; do image_jre "$java" & jre_pids[$java]=$!; done
       for java in "${JRE_VERSIONS[@]}"; do wait "${jre_pids[$java]}" || die "the JRE $java image failed (above)"; done ;;
     jre[0-9]*) image_jre "${name#jre}" ;;
-    *) echo "usage: $0 [pause|jre|jre17|jre21|jre25|operator|agent|workload]..." >&2; exit 2 ;;
+    *) echo "usage: $0 [pause|jre|jre17|jre21|jre25|operator|agent|workload|autoscalers]..." >&2; exit 2 ;;
   esac
 done
 if [ -S "$CONTAINERD_SOCK" ]; then

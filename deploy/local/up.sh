@@ -53,6 +53,14 @@ sign() { # NAME SUBJECT [SANS]
 sign apiserver "/CN=kube-apiserver" \
   "IP:127.0.0.1,IP:$NODE_IP,IP:${SERVICE_CIDR%.*/*}.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local"
 sign kubelet-client "/O=system:masters/CN=kube-apiserver-kubelet-client"
+# The aggregation layer (metrics.k8s.io, served by metrics-server for the autoscalers): the API server
+# proxies to an extension server with a client certificate of its own CA, as kubeadm sets it up.
+openssl req -x509 -newkey rsa:2048 -nodes -days 30 -subj "/CN=jto-local-front-proxy-ca" \
+  -keyout pki/front-proxy-ca.key -out pki/front-proxy-ca.crt 2>/dev/null
+openssl req -newkey rsa:2048 -nodes -subj "/CN=front-proxy-client" -keyout pki/front-proxy-client.key \
+  -out pki/front-proxy-client.csr 2>/dev/null
+openssl x509 -req -in pki/front-proxy-client.csr -CA pki/front-proxy-ca.crt -CAkey pki/front-proxy-ca.key \
+  -CAcreateserial -days 30 -out pki/front-proxy-client.crt 2>/dev/null
 openssl genrsa -out pki/sa.key 2048 2>/dev/null
 openssl rsa -in pki/sa.key -pubout -out pki/sa.pub 2>/dev/null
 token="$(openssl rand -hex 24)"
@@ -116,6 +124,7 @@ start etcd etcd --name local --data-dir "$JTO_STATE/etcd" \
   --listen-peer-urls "http://127.0.0.1:$((ETCD_PORT + 1))" --initial-advertise-peer-urls "http://127.0.0.1:$((ETCD_PORT + 1))" \
   --initial-cluster "local=http://127.0.0.1:$((ETCD_PORT + 1))"
 # Listens on the node address only: pods reach it there, and nothing listens on the machine's own network.
+# With no kube-proxy, it reaches aggregated APIs and webhooks at their pods' addresses, not their Services'.
 start kube-apiserver kube-apiserver --bind-address "$NODE_IP" --advertise-address "$NODE_IP" \
   --secure-port "$APISERVER_PORT" --etcd-servers "http://127.0.0.1:$ETCD_PORT" \
   --tls-cert-file pki/apiserver.crt --tls-private-key-file pki/apiserver.key --client-ca-file pki/ca.crt \
@@ -123,7 +132,12 @@ start kube-apiserver kube-apiserver --bind-address "$NODE_IP" --advertise-addres
   --service-account-issuer https://kubernetes.default.svc --service-account-key-file pki/sa.pub \
   --service-account-signing-key-file pki/sa.key --service-cluster-ip-range "$SERVICE_CIDR" \
   --kubelet-client-certificate pki/kubelet-client.crt --kubelet-client-key pki/kubelet-client.key \
-  --kubelet-preferred-address-types InternalIP
+  --kubelet-preferred-address-types InternalIP \
+  --requestheader-client-ca-file pki/front-proxy-ca.crt --requestheader-allowed-names front-proxy-client \
+  --requestheader-username-headers X-Remote-User --requestheader-group-headers X-Remote-Group \
+  --requestheader-extra-headers-prefix X-Remote-Extra- \
+  --proxy-client-cert-file pki/front-proxy-client.crt --proxy-client-key-file pki/front-proxy-client.key \
+  --enable-aggregator-routing
 wait_for 60 "kube-apiserver (see $JTO_STATE/logs/kube-apiserver.log)" kubectl --kubeconfig "$KUBECONFIG_FILE" get --raw /readyz
 
 # The controller manager publishes the CA to every namespace (kube-root-ca.crt) and creates the

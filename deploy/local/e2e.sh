@@ -71,7 +71,7 @@ demo_in() { # NAMESPACE [SED]
 # A crash-looping release or two boosted pods left running slow every JVM that starts after them.
 make_room() {
   kubectl delete deployment -n "$NS" refuser rebooter releaser cutter oomer xmxer throttled imager17 blind17 imager21 blind21 looper \
-    limited admitted synced synced-ssa resized scaled --ignore-not-found --wait=false >/dev/null
+    limited admitted synced synced-ssa synced-recipe resized scaled --ignore-not-found --wait=false >/dev/null
 }
 
 # Running pods that are not on their way out (a rollout leaves old pods Running while they stop).
@@ -859,7 +859,9 @@ YAML
 # GitOps controller's self-heal does, one by client-side `kubectl apply` (Argo CD's default), one by server-side apply under
 # a manager of its own taking conflicts (Argo CD and Flux with server-side apply). Each manifest sets JAVA_TOOL_OPTIONS, which
 # the operator writes too. The operator answers a take-back once, then stops: at most 2 tuned templates of its own in the
-# loop, Applied=False TakenBack naming the manager, and no write of anyone's once it stopped.
+# loop, Applied=False TakenBack naming the manager, and no write of anyone's once it stopped. A third follows the docs'
+# recipe for Flux (server-side apply as its kustomize-controller, the tuned variable left out of Git): no quarrel, the
+# tuning kept, no write of anyone's; and the operator's field manager is the one the Argo CD recipe names.
 GITOPS_DIR=""
 gitops_cleanup() { [ -z "$GITOPS_DIR" ] || rm -rf "$GITOPS_DIR"; local jobs; jobs="$(jobs -p)"; [ -z "$jobs" ] || kill $jobs 2>/dev/null || true; }
 tuned_generations() { # NAME SECONDS: the Deployment's generations seen running the operator's flags, one a line
@@ -884,20 +886,38 @@ reapplied_from_git() {
     workload_deployment "$name" 1 "        env: [{name: JAVA_TOOL_OPTIONS, value: '-Dfile.encoding=UTF-8'}]
         resources: {requests: {cpu: 100m, memory: 512Mi}, limits: {cpu: '1', memory: 512Mi}}" > "$GITOPS_DIR/$name.yaml"
   done
+  workload_deployment synced-recipe 1 "        resources: {requests: {cpu: 100m, memory: 512Mi}, limits: {cpu: '1', memory: 512Mi}}" \
+    > "$GITOPS_DIR/synced-recipe.yaml"
+  local flux=(--server-side --field-manager=kustomize-controller --force-conflicts)
   kubectl apply -n "$NS" -f "$GITOPS_DIR/synced.yaml" >/dev/null
   kubectl apply -n "$NS" --server-side --field-manager=gitops-sync --force-conflicts -f "$GITOPS_DIR/synced-ssa.yaml" >/dev/null
-  for name in synced synced-ssa; do
+  kubectl apply -n "$NS" "${flux[@]}" -f "$GITOPS_DIR/synced-recipe.yaml" >/dev/null
+  for name in synced synced-ssa synced-recipe; do
     kubectl rollout status deployment/"$name" -n "$NS" --timeout=180s >/dev/null
     profile "$name" "$name" ''
   done
-  for name in synced synced-ssa; do wait_for 240 "tp/$name Ready" condition_is Ready "$name" True; done
+  for name in synced synced-ssa synced-recipe; do wait_for 240 "tp/$name Ready" condition_is Ready "$name" True; done
   echo "tuned: $(tuned_flags_of synced)"
+  local recipe_generation recipe_flags
+  recipe_generation="$(kubectl get deployment synced-recipe -n "$NS" -o jsonpath='{.metadata.generation}')"
+  recipe_flags="$(tuned_flags_of synced-recipe)"
   tuned_generations synced 300 > "$GITOPS_DIR/synced.tuned" &
   tuned_generations synced-ssa 300 > "$GITOPS_DIR/synced-ssa.tuned" &
   reapply_every_20s "$GITOPS_DIR/synced.yaml" 300 &
   reapply_every_20s "$GITOPS_DIR/synced-ssa.yaml" 300 --server-side --field-manager=gitops-sync --force-conflicts &
+  reapply_every_20s "$GITOPS_DIR/synced-recipe.yaml" 300 "${flux[@]}" &
   wait
-  local manager stopped_at now tuned
+  local manager stopped_at now tuned owners
+  echo "synced-recipe: $(applied synced-recipe reason): generation $recipe_generation before the loop, $(kubectl get deployment synced-recipe -n "$NS" -o jsonpath='{.metadata.generation}') after"
+  assert "the recipe's Deployment still Applied" "$(applied synced-recipe reason)" test "$(applied synced-recipe reason)" = Applied
+  assert "the recipe's Deployment written by no one in the loop" "$(kubectl get deployment synced-recipe -n "$NS" -o jsonpath='{.metadata.generation}')" \
+    test "$(kubectl get deployment synced-recipe -n "$NS" -o jsonpath='{.metadata.generation}')" = "$recipe_generation"
+  assert "the recipe's Deployment still tuned" "$(tuned_flags_of synced-recipe)" test "$(tuned_flags_of synced-recipe)" = "$recipe_flags"
+  # Argo CD's recipe ignores the fields of the manager jvm-tuning-operator: it must be the one that owns the tuned variable.
+  owners="$(kubectl get deployment synced-recipe -n "$NS" -o json | jq -r '[.metadata.managedFields[]
+    | select(.fieldsV1 | tostring | contains("JAVA_TOOL_OPTIONS")) | .manager] | unique | join(" ")')"
+  echo "managers of JAVA_TOOL_OPTIONS in synced-recipe: $owners"
+  assert "JAVA_TOOL_OPTIONS owned by the manager jvm-tuning-operator alone" "$owners" test "$owners" = jvm-tuning-operator
   for name in synced synced-ssa; do
     manager="$(kubectl get tp "$name" -n "$NS" -o jsonpath='{.status.takenBack.manager}')"
     stopped_at="$(kubectl get tp "$name" -n "$NS" -o jsonpath='{.status.takenBack.deploymentGeneration}')"
@@ -1098,7 +1118,7 @@ kubectl delete namespace "${NS_LIST[@]}" --ignore-not-found --wait=false >/dev/n
 if kubectl get deployment -n kube-system vpa-admission-controller >/dev/null 2>&1; then
   "$REPO_ROOT/deploy/local/autoscalers.sh" down || echo "could not take the autoscalers down (deploy/local/autoscalers.sh down)" >&2
 fi
-E2E_OBJECTS=(imager17 blind17 imager21 blind21 refuser rebooter releaser cutter oomer xmxer throttled looper pinner21 pinner25 zgc21 zgc25 limited admitted synced synced-ssa resized scaled)
+E2E_OBJECTS=(imager17 blind17 imager21 blind21 refuser rebooter releaser cutter oomer xmxer throttled looper pinner21 pinner25 zgc21 zgc25 limited admitted synced synced-ssa synced-recipe resized scaled)
 kubectl delete tp -n "$NS" "${E2E_OBJECTS[@]}" --ignore-not-found --wait=false >/dev/null
 kubectl delete deployment -n "$NS" "${E2E_OBJECTS[@]}" --ignore-not-found --wait=false >/dev/null
 printf '\n%d of %d end-to-end checks failed\n' "$failures" "$ran"

@@ -40,7 +40,7 @@ record Planned(TuningProfile profile, Deployment live, Preview.Rendered preview,
         }
         // A profile the planner refuses is an error to fix, said as such, rather than the Deployment the operator leaves it.
         Preview.Live cluster = new Preview.Live(pods(live, client, namespace), null, List.of(), autoscalers(client, namespace),
-                verticalScalers(client, namespace));
+                verticalScalers(client, namespace), null);
         Preview preview = Preview.of(profile, live, cluster, null, installation.preview());
         if (preview instanceof Preview.NoContainer missing) {
             throw new Refusal(missing.problem());

@@ -1,6 +1,7 @@
 package dev.jvmtuning.operator.decision;
 
 import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
+import dev.jvmtuning.operator.api.v1alpha1.RefusedOption;
 import dev.jvmtuning.operator.api.v1alpha1.RollBack;
 import dev.jvmtuning.operator.api.v1alpha1.RollbackPolicy;
 import dev.jvmtuning.operator.api.v1alpha1.TrackedRollout;
@@ -10,6 +11,7 @@ import dev.jvmtuning.operator.deployment.TargetPods;
 import dev.jvmtuning.operator.model.Attestation;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.EffectiveOptions;
+import dev.jvmtuning.operator.model.JvmFlags;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.Reason;
@@ -19,6 +21,7 @@ import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.render.Rendering;
 import dev.jvmtuning.operator.render.TuningConfigMap;
 import dev.jvmtuning.operator.rollout.Rollout;
+import dev.jvmtuning.operator.rollout.RolloutHealth;
 import dev.jvmtuning.operator.rollout.RolloutJudge;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
@@ -101,6 +104,11 @@ final class ApplyStep {
                 writes.add(new Write.RestoreDeployment(DeploymentTuning.restored(deployment, name)));
             }
             prune(seen, deployment, configMapName, lastHealthy, writes);
+            // One try without a refused option per release and profile: with a refusal in force, these settings were that try.
+            if (status.refusedOption() == null) {
+                takeBack.refusedVmOption().flatMap(refused -> refusedOption(refused, rendering, takeBack.rollBack()))
+                        .ifPresent(status::refusedOption);
+            }
             status.rolledBack(withCause(takeBack.rollBack(), kills));
             status.failedOn(TargetPods.images(deployment));
             return writes;
@@ -114,13 +122,25 @@ final class ApplyStep {
         if (progress.healthy() != null) {
             status.healthy(progress.healthy());
         }
+        RefusedOption refused = status.refusedOption();
         status.applied("settings " + hash + " rendered into container " + userContainer.getName() + " of Deployment "
-                + deployment.getMetadata().getName(), progress.rollout());
+                + deployment.getMetadata().getName() + (refused == null ? "" : ", without " + refused.getFlag() + ", which the JVM refused ("
+                        + refused.getJvmMessage() + "): the rest of the settings are tried once without it"), progress.rollout());
         status.podsFailing(progress.unheld());
         if (progress.rollout().complete()) {
             status.attested(Attestation.of(rendering.renderedFlags(), rendering.serverSettings(), optionsOfPodsRunning(hash, seen)));
         }
         return writes;
+    }
+
+    /**
+     * The record of a VM option the JVM refused, where the operator rendered it: the settings can go without it. An option of
+     * the user's own (the container's variable, spec.jvmOptions) is theirs to drop.
+     */
+    private static Optional<RefusedOption> refusedOption(RolloutHealth.RefusedVmOption refused, Rendering rendering, RollBack rollBack) {
+        return rendering.renderedFlags().stream().filter(flag -> JvmFlags.vmOptionName(flag).filter(refused.name()::equals).isPresent())
+                .findFirst().map(flag -> new RefusedOption(refused.name(), flag, refused.jvmLine(), rollBack.getSettingsHash(),
+                        rollBack.getGeneration(), rollBack.getTemplateHash(), rollBack.getAt()));
     }
 
     /** The other field manager that last wrote the fields the operator sets in the template, if any. */

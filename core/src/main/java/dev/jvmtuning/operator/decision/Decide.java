@@ -35,6 +35,7 @@ import dev.jvmtuning.operator.pressure.PressureDetector;
 import dev.jvmtuning.operator.preview.Preview;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.render.TuningConfigMap;
+import dev.jvmtuning.operator.rollout.RolloutJudge;
 import dev.jvmtuning.operator.rollout.StartupBoosts;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -234,9 +235,12 @@ public final class Decide {
         if (seen.pods().stream().filter(TargetPods::ready).allMatch(p -> images.equals(TargetPods.images(p)))) {
             seen.metrics().ifPresent(report -> status.jvmReported(report, images));
         }
+        // A JVM's refusal of an option holds for the release and the profile it was refused under, as a rollback does.
+        status.refusedOption(RolloutJudge.refusalInForce(status.refusedOption(), () -> DeploymentTuning.templateHash(deployment, name),
+                profile.getMetadata().getGeneration()).orElse(null));
         Preview preview = Preview.of(name, profile.getSpec(), status.auto(), status.lastOomKill(), deployment, new Preview.Live(seen.pods(),
-                status.rollout(), seen.previousStatus().getStartupBoosts(), seen.autoscalers(), seen.verticalScalers()), status.javaVersion(), status.aotCache(),
-                installation.preview());
+                status.rollout(), seen.previousStatus().getStartupBoosts(), seen.autoscalers(), seen.verticalScalers(), status.refusedOption()),
+                status.javaVersion(), status.aotCache(), installation.preview());
         if (preview instanceof Preview.NoContainer missing) {
             restoreIfTuned(deployment, name, writes, status);
             status.notApplied(Reason.INVALID, missing.problem());

@@ -20,6 +20,7 @@ import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
 import dev.jvmtuning.operator.api.v1alpha1.LastRecommendations;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
+import dev.jvmtuning.operator.api.v1alpha1.RefusedOption;
 import dev.jvmtuning.operator.api.v1alpha1.RollBack;
 import dev.jvmtuning.operator.api.v1alpha1.Setting;
 import dev.jvmtuning.operator.api.v1alpha1.ThreadingStatus;
@@ -79,6 +80,7 @@ public final class StatusBuilder {
         status.setLastRecommendations(previous.getLastRecommendations());
         status.setLastHealthy(previous.getLastHealthy());
         status.setRolledBack(previous.getRolledBack());
+        status.setRefusedOption(previous.getRefusedOption());
         status.setRollout(previous.getRollout());
         status.setTakenBack(previous.getTakenBack());
         // A changed profile is a fresh start for the answers to OOM kills (R9b).
@@ -95,6 +97,16 @@ public final class StatusBuilder {
     /** The settings last taken back, if any. */
     public RollBack rolledBack() {
         return status.getRolledBack();
+    }
+
+    /** The VM option the JVM refused, which the settings leave out; null for none. */
+    public RefusedOption refusedOption() {
+        return status.getRefusedOption();
+    }
+
+    public StatusBuilder refusedOption(RefusedOption refused) {
+        status.setRefusedOption(refused);
+        return this;
     }
 
     /** The rollout of the template in force as the last reconcile tracked it, or null. */
@@ -246,13 +258,21 @@ public final class StatusBuilder {
         return this;
     }
 
-    /** The pods of these settings failed and the template went back; the same settings are not applied again. */
+    /**
+     * The pods of these settings failed and the template went back; the same settings are not applied again. Where their JVM
+     * refused an option they carried ({@link #refusedOption}, recorded first), the settings without it come next.
+     */
     public StatusBuilder rolledBack(RollBack rollBack) {
         status.setRolledBack(rollBack);
         String to = status.getLastHealthy() != null && !status.getLastHealthy().getSettingsHash().equals(rollBack.getSettingsHash())
                 ? "the last healthy settings " + status.getLastHealthy().getSettingsHash() : "the Deployment's own template";
+        RefusedOption refused = status.getRefusedOption();
+        String next = refused != null && refused.getSettingsHash().equals(rollBack.getSettingsHash())
+                ? "Their JVM refused " + refused.getFlag() + ", which the operator rendered: the settings without it are rolled out next, "
+                        + "once; should they fail too, they are taken back as well"
+                : "They are not applied again until the profile or the Deployment's own template changes";
         String message = "pods of settings " + rollBack.getSettingsHash() + " failed, so the Deployment went back to " + to + ": "
-                + rollBack.getMessage() + ". They are not applied again until the profile or the Deployment's own template changes";
+                + rollBack.getMessage() + ". " + next;
         condition(APPLIED, ConditionStatus.FALSE, Reason.ROLLED_BACK, message);
         condition(READY, ConditionStatus.FALSE, Reason.ROLLED_BACK, message);
         noRolloutJudged();

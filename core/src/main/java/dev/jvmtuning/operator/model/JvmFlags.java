@@ -219,13 +219,21 @@ public final class JvmFlags {
                 return prefix;
             }
         }
-        if (flag.startsWith("-XX:")) {
-            String body = flag.substring(4);
-            int eq = body.indexOf('=');
-            String name = eq >= 0 ? body.substring(0, eq) : body.replaceFirst("^[+-]", "");
-            return "-XX:" + name;
+        Optional<String> vmOption = vmOptionName(flag);
+        if (vmOption.isPresent()) {
+            return "-XX:" + vmOption.get();
         }
         int eq = flag.indexOf('=');
         return eq >= 0 ? flag.substring(0, eq) : flag;
+    }
+
+    /** The VM option a -XX flag sets, as the JVM names it: MaxGCPauseMillis for -XX:MaxGCPauseMillis=200, UseZGC for -XX:+UseZGC. */
+    public static Optional<String> vmOptionName(String flag) {
+        if (!flag.startsWith("-XX:")) {
+            return Optional.empty();
+        }
+        String body = flag.substring(4);
+        int eq = body.indexOf('=');
+        return Optional.of(eq >= 0 ? body.substring(0, eq) : body.replaceFirst("^[+-]", ""));
     }
 }

@@ -29,7 +29,8 @@ public enum Reason {
             ConditionType.READY),
     ROLLED_BACK("RolledBack", "pods of a rollout the settings answer for failed (crash loop, OOM kill, repeated restarts, stalled rollout), so the "
             + "Deployment went back to the last healthy settings or its own template; not applied again until the profile or the "
-            + "Deployment's own template changes",
+            + "Deployment's own template changes, except that where the JVM refused one VM option the operator rendered "
+            + "(status.refusedOption), the settings without it are rolled out next, once",
             ConditionType.APPLIED, ConditionType.READY),
     TAKEN_BACK("TakenBack", "another field manager (a GitOps controller re-applying the manifest from Git, a user's kubectl apply) "
             + "took back the fields the operator wrote into the Deployment twice within ten minutes, each time after the operator "

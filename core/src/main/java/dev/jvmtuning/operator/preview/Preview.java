@@ -5,6 +5,7 @@ import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.BoostedPod;
 import dev.jvmtuning.operator.api.v1alpha1.Guardrail;
 import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
+import dev.jvmtuning.operator.api.v1alpha1.RefusedOption;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.api.v1alpha1.TrackedRollout;
@@ -38,6 +39,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -86,11 +88,13 @@ public sealed interface Preview {
      * @param boosts          the profile's status.startupBoosts: a boosted pod's own CPU limit is the one planned for
      * @param autoscalers     the HorizontalPodAutoscalers of the namespace: the pool adds up over the most replicas they allow
      * @param verticalScalers the VerticalPodAutoscalers of the namespace (none where the CRD is not installed)
+     * @param refused         the VM option the JVMs of this template refused (status.refusedOption while it holds), which is
+     *                        left out; null for none
      */
     record Live(List<Pod> pods, TrackedRollout tracked, List<BoostedPod> boosts, List<HorizontalPodAutoscaler> autoscalers,
-            List<GenericKubernetesResource> verticalScalers) {
+            List<GenericKubernetesResource> verticalScalers, RefusedOption refused) {
         /** The template alone, as offline planning sees it. */
-        public static final Live NONE = new Live(List.of(), null, List.of(), List.of(), List.of());
+        public static final Live NONE = new Live(List.of(), null, List.of(), List.of(), List.of(), null);
 
         public Live {
             pods = List.copyOf(pods);
@@ -99,9 +103,24 @@ public sealed interface Preview {
             verticalScalers = List.copyOf(verticalScalers);
         }
 
-        /** The cluster around a stored profile's target: its rollout and boosts as the profile's status records them. */
-        Live withStatusOf(TuningProfileStatus status) {
-            return status == null ? this : new Live(pods, status.getRollout(), status.getStartupBoosts(), autoscalers, verticalScalers);
+        /**
+         * The cluster around a stored profile's target: its rollout, its boosts and the option its JVMs refused as the profile's
+         * status records them.
+         */
+        Live withStatusOf(TuningProfile profile, Deployment deployment) {
+            TuningProfileStatus status = profile.getStatus();
+            if (status == null) {
+                return this;
+            }
+            RefusedOption refused = RolloutJudge.refusalInForce(status.getRefusedOption(),
+                    () -> DeploymentTuning.templateHash(deployment, profile.getMetadata().getName()), profile.getMetadata().getGeneration())
+                    .orElse(null);
+            return new Live(pods, status.getRollout(), status.getStartupBoosts(), autoscalers, verticalScalers, refused);
+        }
+
+        /** The VM options left out of the rendering. */
+        Set<String> refusedVmOptions() {
+            return refused == null ? Set.of() : Set.of(refused.getOption());
         }
     }
 
@@ -116,7 +135,7 @@ public sealed interface Preview {
         TuningProfileStatus status = profile.getStatus();
         Integer javaVersion = javaMajorVersion != null || status == null ? javaMajorVersion : status.getJavaVersion();
         return of(profile.getMetadata().getName(), profile.getSpec(), status == null ? null : status.getAuto(),
-                status == null ? null : status.getLastOomKill(), deployment, cluster.withStatusOf(status), javaVersion,
+                status == null ? null : status.getLastOomKill(), deployment, cluster.withStatusOf(profile, deployment), javaVersion,
                 status == null ? null : status.getAotCache(), installation);
     }
 
@@ -174,6 +193,7 @@ public sealed interface Preview {
         }
         PlanResult.Plan plan = (PlanResult.Plan) result;
         Renderer.Owned owned = verticalScaler.map(v -> new Renderer.Owned(v.memoryLimit(), v.cpuLimit())).orElse(Renderer.Owned.NONE);
-        return new Rendered(userContainer, facts, admitted, verticalScaler, planned, plan, Renderer.render(plan.values(), planned, facts, owned));
+        return new Rendered(userContainer, facts, admitted, verticalScaler, planned, plan, Renderer.render(plan.values(), planned, facts, owned,
+                live.refusedVmOptions()));
     }
 }

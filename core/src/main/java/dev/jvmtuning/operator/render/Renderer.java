@@ -15,7 +15,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
@@ -36,16 +38,18 @@ public final class Renderer {
     }
 
     public static Rendering render(TuningValues values, TuningProfileSpec spec, ContainerFacts facts) {
-        return render(values, spec, facts, Owned.NONE);
+        return render(values, spec, facts, Owned.NONE, Set.of());
     }
 
     /**
      * Where another controller owns the memory limit, the heap goes as its share of the limit (-XX:MaxRAMPercentage): the JVM
      * sizes it against whatever limit its pod was given, and the young generation and soft maximum, fixed sizes, are left to
      * it. Where it owns the CPU limit, the counts derived from today's CPUs (ActiveProcessorCount, GC threads, the virtual
-     * thread scheduler's parallelism) are left to the JVM, which reads its CPU quota at start.
+     * thread scheduler's parallelism) are left to the JVM, which reads its CPU quota at start. A VM option the target's JVM
+     * refused ({@code refusedVmOptions}) is left out, whatever the plan says: that JVM would not start with it.
      */
-    public static Rendering render(TuningValues values, TuningProfileSpec spec, ContainerFacts facts, Owned byOthers) {
+    public static Rendering render(TuningValues values, TuningProfileSpec spec, ContainerFacts facts, Owned byOthers,
+            Set<String> refusedVmOptions) {
         List<String> userOptions = Objects.requireNonNullElse(spec.getJvmOptions(), List.of());
         JvmFlags userFlags = facts.jvmFlags(spec.getJvmOptionsVariable(), userOptions);
         Map<Setting, String> renderedAs = new EnumMap<>(Setting.class);
@@ -93,6 +97,10 @@ public final class Renderer {
                 renderedAs.put(Setting.MAX_DIRECT_MEMORY, directMemory);
             }
         }
+
+        Predicate<String> refused = flag -> JvmFlags.vmOptionName(flag).filter(refusedVmOptions::contains).isPresent();
+        flags.removeIf(refused);
+        renderedAs.values().removeIf(refused);
 
         TreeMap<String, String> serverEnvironment = new TreeMap<>();
         Map<Setting, Integer> serverSettings = new EnumMap<>(Setting.class);

@@ -33,6 +33,8 @@ public final class RolloutHealth {
             + "|Error occurred during initialization of VM|Could not create the Java Virtual Machine|Could not reserve enough space"
             + "|Invalid (maximum|initial) heap size|Initial heap size set to a larger value|insufficient memory for the Java Runtime"
             + "|java\\.lang\\.OutOfMemoryError");
+    /** HotSpot refusing one option by name: "Unrecognized VM option 'UseShenandoahGC'", "Improperly specified VM option 'X=y'". */
+    static final Pattern REFUSED_VM_OPTION = Pattern.compile("(?:Unrecognized|Improperly specified) VM option '[+-]?(\\w+)");
 
     private RolloutHealth() {
     }
@@ -48,8 +50,14 @@ public final class RolloutHealth {
      * @param recovered   the container runs Ready again: only its restarts are left to tell
      * @param restarting  it restarted and is not Ready again yet: too soon to call it a failure of the rollout, but no pod
      *                    that serves either
+     * @param refusedVmOption the one VM option its JVM refused by name, if it did
      */
-    public record Failure(String pod, String description, boolean jvmRefusal, boolean oomKilled, boolean recovered, boolean restarting) {
+    public record Failure(String pod, String description, boolean jvmRefusal, boolean oomKilled, boolean recovered, boolean restarting,
+            Optional<RefusedVmOption> refusedVmOption) {
+    }
+
+    /** A VM option a JVM refused by name ({@code UseShenandoahGC}), with its own line saying so. */
+    public record RefusedVmOption(String name, String jvmLine) {
     }
 
     /** The failing pods of those {@code judged}, a JVM's refusal first. */
@@ -62,7 +70,7 @@ public final class RolloutHealth {
         return Objects.requireNonNullElse(pod.getStatus().getContainerStatuses(), List.<ContainerStatus>of()).stream()
                 .filter(s -> container.equals(s.getName())).findFirst().flatMap(RolloutHealth::failure)
                 .map(f -> new Failure(pod.getMetadata().getName(), "pod " + pod.getMetadata().getName() + ", container " + container + ": "
-                        + f.description(), f.jvmRefusal(), f.oomKilled(), f.recovered(), f.restarting()));
+                        + f.description(), f.jvmRefusal(), f.oomKilled(), f.recovered(), f.restarting(), f.refusedVmOption()));
     }
 
     private static Optional<Failure> failure(ContainerStatus status) {
@@ -75,27 +83,35 @@ public final class RolloutHealth {
                 || (last != null && KERNEL_KILL_REASON.equals(last.getReason()));
         boolean refusal = killed || refused(terminated) || refused(last);
         String lastWords = describe(ended);
+        Optional<RefusedVmOption> refusedVmOption = refusedVmOption(last).or(() -> refusedVmOption(terminated));
         if (waiting != null && FAILING_WAITING_REASONS.contains(waiting.getReason())) {
             boolean said = waiting.getMessage() != null && !waiting.getMessage().isBlank();
             return Optional.of(new Failure(null, waiting.getReason() + (said ? " (" + cut(waiting.getMessage()) + ")" : "") + lastWords, refusal,
-                    killed, false, false));
+                    killed, false, false, refusedVmOption));
         }
         boolean recovered = Boolean.TRUE.equals(status.getReady());
         if (killed) {
-            return Optional.of(new Failure(null, KERNEL_KILL_REASON + lastWords, true, true, recovered, false));
+            return Optional.of(new Failure(null, KERNEL_KILL_REASON + lastWords, true, true, recovered, false, refusedVmOption));
         }
         if (restarts >= MAX_RESTARTS) {
-            return Optional.of(new Failure(null, "restarted " + restarts + " times" + lastWords, refusal, false, recovered, false));
+            return Optional.of(new Failure(null, "restarted " + restarts + " times" + lastWords, refusal, false, recovered, false,
+                    refusedVmOption));
         }
         if (restarts > 0 && !recovered) {
             return Optional.of(new Failure(null, "restarted " + restarts + (restarts == 1 ? " time" : " times") + ", not Ready again yet" + lastWords,
-                    refusal, false, false, true));
+                    refusal, false, false, true, refusedVmOption));
         }
         return Optional.empty();
     }
 
     private static boolean refused(ContainerStateTerminated terminated) {
         return terminated != null && terminated.getMessage() != null && JVM_REFUSAL.matcher(terminated.getMessage()).find();
+    }
+
+    private static Optional<RefusedVmOption> refusedVmOption(ContainerStateTerminated terminated) {
+        return terminated == null || terminated.getMessage() == null ? Optional.empty()
+                : terminated.getMessage().lines().flatMap(line -> REFUSED_VM_OPTION.matcher(line).results()
+                        .map(m -> new RefusedVmOption(m.group(1), cut(line)))).findFirst();
     }
 
     private static String describe(ContainerStateTerminated terminated) {

@@ -1,6 +1,7 @@
 package dev.jvmtuning.operator.rollout;
 
 import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
+import dev.jvmtuning.operator.api.v1alpha1.RefusedOption;
 import dev.jvmtuning.operator.api.v1alpha1.RollBack;
 import dev.jvmtuning.operator.api.v1alpha1.TrackedRollout;
 import dev.jvmtuning.operator.deployment.TargetPods;
@@ -43,8 +44,11 @@ public final class RolloutJudge {
     public record Progress(Rollout rollout, AppliedSettings healthy, Optional<String> unheld) implements Step {
     }
 
-    /** The pods of these settings fail: write {@code to} back (null: the Deployment's own template) and record {@code rollBack}. */
-    public record TakeBack(RollBack rollBack, AppliedSettings to) implements Step {
+    /**
+     * The pods of these settings fail: write {@code to} back (null: the Deployment's own template) and record {@code rollBack}.
+     * {@code refusedVmOption}: the one VM option the failing pod's JVM refused by name, if it did.
+     */
+    public record TakeBack(RollBack rollBack, AppliedSettings to, Optional<RolloutHealth.RefusedVmOption> refusedVmOption) implements Step {
     }
 
     /**
@@ -56,6 +60,16 @@ public final class RolloutJudge {
         return Optional.ofNullable(lastRollBack)
                 .filter(r -> hash.equals(r.getSettingsHash()) && Objects.equals(r.getGeneration(), generation)
                         && (r.getTemplateHash() == null || r.getTemplateHash().equals(template)));
+    }
+
+    /**
+     * The VM option the JVM refused, while it holds: for the generation of the profile and the template of the Deployment's own
+     * it was refused under, as {@link #keptOut} holds a rollback. Another release may run a JVM that takes it. The template's
+     * digest is read only where a refusal is recorded.
+     */
+    public static Optional<RefusedOption> refusalInForce(RefusedOption refused, Supplier<String> template, Long generation) {
+        return Optional.ofNullable(refused)
+                .filter(r -> Objects.equals(r.getGeneration(), generation) && template.get().equals(r.getTemplateHash()));
     }
 
     /**
@@ -105,12 +119,14 @@ public final class RolloutJudge {
                 && (completed == null || !createdSince(p, completed.plusSeconds(1)));
         List<RolloutHealth.Failure> failing = RolloutHealth.failures(pods, container, ofRollout);
         boolean stalled = rollout.reason() == Reason.DEGRADED;
-        Optional<String> blamed = !watching ? Optional.empty()
-                : failing.stream().filter(f -> !f.restarting() && (settingsOnly || f.jvmRefusal())).findFirst().map(RolloutHealth.Failure::description)
-                        .or(() -> settingsOnly && stalled ? Optional.of(rollout.message()) : Optional.empty());
+        Optional<RolloutHealth.Failure> blamedPod = !watching ? Optional.empty()
+                : failing.stream().filter(f -> !f.restarting() && (settingsOnly || f.jvmRefusal())).findFirst();
+        Optional<String> blamed = blamedPod.map(RolloutHealth.Failure::description)
+                .or(() -> watching && settingsOnly && stalled ? Optional.of(rollout.message()) : Optional.empty());
         if (blamed.isPresent()) {
             return new TakeBack(new RollBack(hash, generation, tracked.getTemplateHash(), blamed.get(), now.toString()),
-                    lastHealthy != null && !lastHealthy.getSettingsHash().equals(hash) ? lastHealthy : null);
+                    lastHealthy != null && !lastHealthy.getSettingsHash().equals(hash) ? lastHealthy : null,
+                    blamedPod.flatMap(RolloutHealth.Failure::refusedVmOption));
         }
         String why = watching ? "the Deployment's own template changed (a rollout the operator first saw at " + tracked.getStartedAt()
                 + "), and the container was neither OOM-killed nor refused by its JVM"

@@ -13,6 +13,7 @@ import dev.jvmtuning.operator.api.v1alpha1.BoostedPod;
 import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
+import dev.jvmtuning.operator.api.v1alpha1.RefusedOption;
 import dev.jvmtuning.operator.api.v1alpha1.Setting;
 import dev.jvmtuning.operator.api.v1alpha1.ThreadingModel;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
@@ -294,6 +295,11 @@ class DecideTest {
 
         /** The released template's new pod fails as {@code lastWords} say, the old one still serves. */
         void releaseFailing(String lastWords) {
+            rollOutFailing(lastWords);
+        }
+
+        /** The controller sees the generation, but the new pod crash-loops with {@code lastWords}, and the old one still serves. */
+        void rollOutFailing(String lastWords) {
             rollOut();
             crashLoop(lastWords);
             deployment.setStatus(status(2, 1, 1));
@@ -1035,6 +1041,7 @@ class DecideTest {
         world.reconcile();
         assertThat(world.reason(ConditionType.APPLIED)).isEqualTo("RolledBack");
         assertThat(world.hash()).as("the user's own template, of the new release").isNull();
+        assertThat(world.profile.getStatus().getRefusedOption()).as("an option the settings do not carry").isNull();
         world.rollOut();
         world.reconcile();
         assertThat(world.last.writes()).as("kept out while the release stays").isEmpty();
@@ -1043,6 +1050,129 @@ class DecideTest {
         world.reconcile();
         assertThat(world.hash()).as("a new release tries the settings again").isEqualTo(tuned);
         assertThat(release).isNotEqualTo(Serialization.asJson(world.deployment.getSpec().getTemplate().getSpec().getContainers().get(0)));
+    }
+
+    private static final String SHENANDOAH = APPLY + "\ngc: {collector: Shenandoah}";
+    /** What a JDK build without Shenandoah (Oracle's) says of -XX:+UseShenandoahGC. */
+    private static final String NO_SHENANDOAH = "Unrecognized VM option 'UseShenandoahGC'\nError: Could not create the Java Virtual Machine.\n"
+            + "Error: A fatal exception has occurred. Program will exit.";
+
+    /** The first settings rolled out on a JVM without Shenandoah: refused, taken back, then tried again without it. */
+    private static World refusedThenRetried() {
+        World world = new World(SHENANDOAH);
+        world.reconcile();
+        assertThat(world.jvmOptions()).contains("-XX:+UseShenandoahGC");
+        world.rollOutFailing(NO_SHENANDOAH);
+        world.reconcile();
+        world.rollOut();
+        world.reconcile();
+        return world;
+    }
+
+    @Test
+    void anOptionTheOperatorRenderedThatTheJvmRefusesIsDroppedAndTheRestRetriedOnce() {
+        World world = new World(SHENANDOAH);
+        world.reconcile();
+        String refused = world.hash();
+        world.rollOutFailing(NO_SHENANDOAH);
+        world.reconcile();
+
+        assertThat(world.reason(ConditionType.APPLIED)).as("the safety net first").isEqualTo("RolledBack");
+        assertThat(world.hash()).as("the user's own template").isNull();
+        assertThat(world.condition(ConditionType.APPLIED).orElseThrow().getMessage()).contains("Unrecognized VM option 'UseShenandoahGC'",
+                "Their JVM refused -XX:+UseShenandoahGC, which the operator rendered: the settings without it are rolled out next, once");
+        assertThat(world.profile.getStatus().getRefusedOption()).extracting(RefusedOption::getOption, RefusedOption::getFlag,
+                RefusedOption::getJvmMessage, RefusedOption::getSettingsHash, RefusedOption::getGeneration)
+                .containsExactly("UseShenandoahGC", "-XX:+UseShenandoahGC", "Unrecognized VM option 'UseShenandoahGC'", refused, 1L);
+        assertThat(world.last.events()).filteredOn(e -> e.reason() == Reason.ROLLED_BACK).singleElement()
+                .satisfies(e -> assertThat(e.message()).contains("-XX:+UseShenandoahGC", "Unrecognized VM option 'UseShenandoahGC'"));
+
+        world.rollOut();
+        world.reconcile();
+        assertThat(world.hash()).as("the settings without the refused option").isNotNull().isNotEqualTo(refused);
+        assertThat(world.jvmOptions()).doesNotContain("UseShenandoahGC").contains("-XX:ActiveProcessorCount=", "-Xmx");
+        assertThat(world.profile.getStatus().getSettings()).filteredOn(s -> s.getName().equals("gc.collector")).extracting(Setting::getRenderedAs)
+                .containsOnlyNulls();
+        world.rollOut();
+        world.reconcile();
+        assertThat(world.reason(ConditionType.READY)).isEqualTo("Ready");
+        assertThat(world.condition(ConditionType.APPLIED).orElseThrow()).satisfies(c -> {
+            assertThat(c.getReason()).isEqualTo("Applied");
+            assertThat(c.getMessage()).contains("without -XX:+UseShenandoahGC, which the JVM refused (Unrecognized VM option 'UseShenandoahGC')");
+        });
+        assertThat(world.events).filteredOn(e -> e.reason() == Reason.APPLIED).singleElement().satisfies(e -> {
+            assertThat(e.warning()).isFalse();
+            assertThat(e.message()).contains("-XX:+UseShenandoahGC", "Unrecognized VM option 'UseShenandoahGC'");
+        });
+        assertThat(world.profile.getStatus().getRolledBack()).as("the settings without it ran healthy").isNull();
+        assertThat(world.profile.getStatus().getRefusedOption().getOption()).as("still left out").isEqualTo("UseShenandoahGC");
+
+        world.reconcile();
+        assertThat(world.last.writes()).as("settled").isEmpty();
+    }
+
+    @Test
+    void settingsWithoutTheRefusedOptionThatFailTooAreTakenBackWithNoFurtherTry() {
+        World world = refusedThenRetried();
+        String retry = world.hash();
+        world.rollOutFailing("Improperly specified VM option 'ActiveProcessorCount=1'\nError: Could not create the Java Virtual Machine.");
+        world.reconcile();
+
+        assertThat(world.reason(ConditionType.APPLIED)).isEqualTo("RolledBack");
+        assertThat(world.hash()).isNull();
+        assertThat(world.condition(ConditionType.APPLIED).orElseThrow().getMessage()).contains("pods of settings " + retry + " failed",
+                "They are not applied again until the profile or the Deployment's own template changes");
+        assertThat(world.profile.getStatus().getRefusedOption().getOption()).as("the one refusal tried, not a second").isEqualTo("UseShenandoahGC");
+        world.rollOut();
+        for (int i = 0; i < 3; i++) {
+            world.reconcile();
+            assertThat(world.last.writes()).as("kept out").isEmpty();
+            assertThat(world.reason(ConditionType.APPLIED)).isEqualTo("RolledBack");
+        }
+    }
+
+    @Test
+    void aNewReleaseForgetsTheRefusalAndRendersTheOptionAgain() {
+        World world = new World(SHENANDOAH);
+        world.reconcile();
+        String planned = world.hash();
+        world.rollOutFailing(NO_SHENANDOAH);
+        world.reconcile();
+        world.rollOut();
+        world.reconcile();
+        world.rollOut();
+        world.reconcile();
+        assertThat(world.jvmOptions()).doesNotContain("UseShenandoahGC");
+
+        world.release("example/orders:with-shenandoah");
+        world.reconcile();
+        assertThat(world.profile.getStatus().getRefusedOption()).isNull();
+        assertThat(world.jvmOptions()).contains("-XX:+UseShenandoahGC");
+        assertThat(world.hash()).isEqualTo(planned);
+        world.rollOut();
+        world.reconcile();
+        assertThat(world.reason(ConditionType.READY)).isEqualTo("Ready");
+        assertThat(world.condition(ConditionType.APPLIED).orElseThrow().getMessage()).doesNotContain("refused");
+    }
+
+    @Test
+    void anOptionOfTheUsersOwnThatTheJvmRefusesTakesTheWholeTuningBackAsBefore() {
+        World world = new World(APPLY + "\njvmOptions: [\"-XX:+UseStringDeduplication\"]");
+        world.reconcile();
+        assertThat(world.jvmOptions()).endsWith("-XX:+UseStringDeduplication");
+        world.rollOutFailing("Unrecognized VM option 'UseStringDeduplication'\nError: Could not create the Java Virtual Machine.");
+        world.reconcile();
+
+        assertThat(world.reason(ConditionType.APPLIED)).isEqualTo("RolledBack");
+        assertThat(world.hash()).isNull();
+        assertThat(world.profile.getStatus().getRefusedOption()).as("not the operator's to drop").isNull();
+        assertThat(world.condition(ConditionType.APPLIED).orElseThrow().getMessage())
+                .contains("They are not applied again until the profile or the Deployment's own template changes");
+        world.rollOut();
+        for (int i = 0; i < 3; i++) {
+            world.reconcile();
+            assertThat(world.last.writes()).as("kept out").isEmpty();
+        }
     }
 
     @Test

@@ -114,25 +114,49 @@ class RolloutJudgeTest {
         return Stream.of(
                 Arguments.of("crash loop", ROLLING, List.of(pod("new", CRASH_LOOPING)), HEALTHY,
                         "pod web-1, container app: CrashLoopBackOff (back-off 20s restarting failed container); last exit code 1: "
-                                + "Unrecognized VM option 'UseG2GC'", HEALTHY),
+                                + "Unrecognized VM option 'UseG2GC'", HEALTHY, "UseG2GC"),
                 Arguments.of("OOM kill", ROLLING, List.of(pod("new", OOM_KILLED)), HEALTHY,
-                        "pod web-1, container app: OOMKilled; last exit code 137 (OOMKilled)", HEALTHY),
+                        "pod web-1, container app: OOMKilled; last exit code 137 (OOMKilled)", HEALTHY, null),
                 Arguments.of("restarts", ROLLING, List.of(pod("new", RESTARTING)), HEALTHY,
-                        "pod web-1, container app: restarted 3 times", HEALTHY),
+                        "pod web-1, container app: restarted 3 times", HEALTHY, null),
                 Arguments.of("progress deadline", deployment(3, 1, 1, 2, "ReplicaSet web-7d has timed out progressing"), List.of(), HEALTHY,
-                        "rollout exceeded its progress deadline: ReplicaSet web-7d has timed out progressing", HEALTHY),
+                        "rollout exceeded its progress deadline: ReplicaSet web-7d has timed out progressing", HEALTHY, null),
                 Arguments.of("no settings ran healthy yet: the user's template", ROLLING, List.of(pod("new", OOM_KILLED)), null,
-                        "pod web-1, container app: OOMKilled; last exit code 137 (OOMKilled)", null),
+                        "pod web-1, container app: OOMKilled; last exit code 137 (OOMKilled)", null, null),
                 Arguments.of("the failing settings are the last healthy ones: the user's template", ROLLING, List.of(pod("new", RESTARTING)),
-                        APPLYING, "pod web-1, container app: restarted 3 times", null));
+                        APPLYING, "pod web-1, container app: restarted 3 times", null, null));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource
-    void takeBack(String situation, Deployment deployment, List<Pod> pods, AppliedSettings lastHealthy, String message, AppliedSettings to) {
+    void takeBack(String situation, Deployment deployment, List<Pod> pods, AppliedSettings lastHealthy, String message, AppliedSettings to,
+            String refusedVmOption) {
         RolloutJudge.Step step = RolloutJudge.judge(OURS, Rollout.of(deployment), pods, APPLYING, "app", lastHealthy, GENERATION, WINDOW, NOW);
 
-        assertThat(step).isEqualTo(new RolloutJudge.TakeBack(new RollBack("new", GENERATION, "release-1", message, NOW.toString()), to));
+        assertThat(step).isEqualTo(new RolloutJudge.TakeBack(new RollBack("new", GENERATION, "release-1", message, NOW.toString()), to,
+                Optional.ofNullable(refusedVmOption).map(o -> new RolloutHealth.RefusedVmOption(o, "Unrecognized VM option '" + o + "'"))));
+    }
+
+    static Stream<Arguments> theOptionAJvmRefusedByNameIsToldWithItsLine() {
+        return Stream.of(
+                Arguments.of("Picked up JAVA_TOOL_OPTIONS: -XX:+UseShenandoahGC\nUnrecognized VM option 'UseShenandoahGC'\n"
+                        + "Error: Could not create the Java Virtual Machine.", "UseShenandoahGC", "Unrecognized VM option 'UseShenandoahGC'"),
+                Arguments.of("Improperly specified VM option 'MaxRAMPercentage=7O'\nError: Could not create the Java Virtual Machine.",
+                        "MaxRAMPercentage", "Improperly specified VM option 'MaxRAMPercentage=7O'"),
+                Arguments.of("Error occurred during initialization of VM\nToo small maximum heap", null, null),
+                Arguments.of("Terminating due to java.lang.OutOfMemoryError: Java heap space", null, null));
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @MethodSource
+    void theOptionAJvmRefusedByNameIsToldWithItsLine(String lastWords, String option, String jvmLine) {
+        Pod refused = pod("new", c -> c.withRestartCount(2).withNewState().withNewWaiting().withReason("CrashLoopBackOff").endWaiting()
+                .endState().withNewLastState().withNewTerminated().withExitCode(1).withMessage(lastWords).endTerminated().endLastState());
+
+        RolloutJudge.Step step = RolloutJudge.judge(OURS, Rollout.of(ROLLING), List.of(refused), APPLYING, "app", HEALTHY, GENERATION, WINDOW, NOW);
+
+        assertThat(step).isInstanceOfSatisfying(RolloutJudge.TakeBack.class, t -> assertThat(t.refusedVmOption())
+                .isEqualTo(Optional.ofNullable(option).map(o -> new RolloutHealth.RefusedVmOption(o, jvmLine))));
     }
 
     static Stream<Arguments> release() {

@@ -73,6 +73,12 @@ public class TuningProfileStatus {
     @JsonPropertyDescription("The last settings taken back because their pods failed.")
     private RollBack rolledBack;
 
+    @JsonPropertyDescription("A VM option the operator rendered that the target's JVM refused to start with (\"Unrecognized VM "
+            + "option\", \"Improperly specified VM option\"): the settings that carried it were rolled back, and are rendered without "
+            + "it and rolled out once more; should those fail too, they are rolled back as any others. Forgotten when the profile "
+            + "or the Deployment's own template (a release) changes; absent otherwise.")
+    private RefusedOption refusedOption;
+
     @JsonPropertyDescription("The last OOM kill of a pod's tuned container the operator saw, with its most likely cause and figures; "
             + "each new kill also raises an OOMKilled Event.")
     private LastOomKill lastOomKill;

@@ -25,6 +25,7 @@ BREAKAGES=(
   "3d|3d|$core/rollout/RolloutJudge.java|s/f -> !f.restarting() .. (settingsOnly .. f.jvmRefusal())/f -> !f.restarting()/|a release that crashes for its own reasons takes the settings back"
   "3d|3d|$core/rollout/RolloutJudge.java|s/now.isBefore(Instant.parse(tracked.getCompletedAt()).plus(window))/true/|failures long after the rollout take the settings back"
   "3e|3e|$core/rollout/StartupBoosts.java|s/boosts.get(p.getMetadata().getName())))/boosts.getOrDefault(p.getMetadata().getName(), new BoostedPod(p.getMetadata().getName(), p.getMetadata().getUid(), facts.template().getName(), facts.template().getResources().getLimits().get(\"cpu\").toString(), \"2\", facts.now().toString()))))/|every pod above the template's CPU limit taken for a boosted one and lowered to it (boosts not recorded)"
+  "3f|3f|$core/decision/ApplyStep.java|s/if (status.refusedOption() == null) {/if (false) {/|a refused option takes the whole tuning back until the next release"
   "4|4|$core/rollout/RolloutHealth.java|s/KERNEL_KILL_REASON.equals(terminated.getReason())/false/; s/KERNEL_KILL_REASON.equals(last.getReason())/false/|an OOM kill is not seen as a failed rollout"
   "4b|4b|$core/model/OomKill.java|s/return Optional.of(heapNotPlanned(plannedHeapBytes, reportedHeapMax)/return Optional.of(false/|a kill is judged against the planned heap, not the one the JVM reports"
   "5|5|$core/pressure/PressureDetector.java|s/new Finding(CPU_THROTTLED, TRUE, Reason.THROTTLED/new Finding(CPU_THROTTLED, FALSE, Reason.THROTTLED/|throttling above the threshold is reported False"

@@ -10,7 +10,8 @@
 #   3c. a pod restarting while its CPU is boosted: the boost ended at the restart, the settings rolled back;
 #   3d. an incident after the rollback window and a user's own crashing release: reported, the tuning kept; the fix runs tuned;
 #   3e. a CPU limit cut with the boost on: the old pods, never boosted at their own limit, keep it;
-#   3f. a release onto an older JDK that refuses an option the operator rendered: that option dropped, the rest kept;
+#   3f. releases onto an older JDK: a new image re-learnt; a re-pushed tag whose JVM refuses an option the operator
+#       rendered: that option dropped, the rest kept;
 #   4. settings the pods do not fit in: a real OOM kill, rolled back to the user's template;
 #   4b. an image's own -Xmx beyond the plan, its heap growing: an OOM kill put down to that heap (HEAP_NOT_PLANNED), no budget answer;
 #   5. a CPU quota under load: real CFS throttling in the container's cgroup and the CPUThrottled condition;
@@ -72,7 +73,7 @@ demo_in() { # NAMESPACE [SED]
 # A crash-looping release or two boosted pods left running slow every JVM that starts after them.
 make_room() {
   kubectl delete deployment -n "$NS" refuser rebooter releaser cutter oomer xmxer throttled imager17 blind17 imager21 blind21 looper \
-    limited admitted synced synced-ssa synced-recipe resized scaled downgraded --ignore-not-found --wait=false >/dev/null
+    limited admitted synced synced-ssa synced-recipe resized scaled downgraded repushed --ignore-not-found --wait=false >/dev/null
 }
 
 # Running pods that are not on their way out (a rollout leaves old pods Running while they stop).
@@ -227,41 +228,57 @@ crash_loop_rolled_back() {
   [ -z "$env" ]
 }
 
-# A release onto an older JDK under the tuned settings: the service runs on JDK 25 with -XX:+UseCompactObjectHeaders, which
-# the operator renders once its JVMs report JDK 25; the user's release moves it to JDK 21, whose JVM refuses that option.
-# The operator takes the release's settings back, records the option the JVM refused in its own words
-# (status.refusedOption), and rolls the rest of the tuning again: the release runs tuned on JDK 21, without that option.
+# Releases onto an older JDK under the tuned settings. The service runs on JDK 25 with -XX:+UseCompactObjectHeaders, which
+# the operator renders once its JVMs report JDK 25. A release that names the JDK 21 image is planned anew (the JDK is learnt
+# per image): no JDK-25 option reaches it, nothing is rolled back. A release of the same tag re-pushed with JDK 21 (a mutable
+# tag) does get it, and its JVM refuses it: the operator takes the release's settings back, records the option the JVM
+# refused in its own words (status.refusedOption), and rolls the rest of the tuning again, without that option.
+MUTABLE_TAG="localhost/jvm-tuning-workload:e2e-mutable"
 refused_option_is() { [ "$(kubectl get tp "$1" -n "$NS" -o jsonpath='{.status.refusedOption.option}')" = "$2" ]; } # PROFILE OPTION
 renders_compact_headers() { tuned_flags_of "$1" | grep -q -- '-XX:+UseCompactObjectHeaders'; }
 runs_tuned_without_compact_headers() { # PROFILE: Ready on a template with the operator's flags and without the refused one
   local flags; flags="$(tuned_flags_of "$1")"
   settled_ready "$1" && [ -n "$flags" ] && ! grep -q -- 'UseCompactObjectHeaders' <<<"$flags"
 }
+retag() { ctr -a "$CONTAINERD_SOCK" -n k8s.io images tag --force "localhost/jvm-tuning-workload:$(workload_tag "$1")" "$MUTABLE_TAG" >/dev/null; }
+tuned_on_jdk25() { # NAME IMAGE: a Deployment of IMAGE (JDK 25) tuned, Ready with -XX:+UseCompactObjectHeaders rendered
+  workload_deployment "$1" 1 "        resources: {requests: {cpu: 100m, memory: 512Mi}, limits: {cpu: '1', memory: 512Mi}}" |
+    sed "s#image: localhost/jvm-tuning-workload:.*#image: $2#" | kubectl apply -n "$NS" -f - >/dev/null
+  kubectl rollout status "deployment/$1" -n "$NS" --timeout=180s >/dev/null
+  profile "$1" "$1" '  metrics: {injectAgent: true, interval: 5s}'
+  wait_for 300 "tp/$1: the JDK 25 read from the JVMs and -XX:+UseCompactObjectHeaders rendered" renders_compact_headers "$1"
+  wait_for 240 "tp/$1 Ready" settled_ready "$1"
+}
 older_jdk_drops_only_the_refused_option() {
+  trap 'ctr -a "$CONTAINERD_SOCK" -n k8s.io images rm "$MUTABLE_TAG" >/dev/null 2>&1 || true' EXIT
   make_room
-  WORKLOAD_JAVA=25 workload downgraded 1 "        resources: {requests: {cpu: 100m, memory: 512Mi}, limits: {cpu: '1', memory: 512Mi}}"
-  kubectl rollout status deployment/downgraded -n "$NS" --timeout=180s >/dev/null
-  profile downgraded downgraded '  metrics: {injectAgent: true, interval: 5s}'
-  wait_for 300 "the JDK 25 read from the JVMs and -XX:+UseCompactObjectHeaders rendered" renders_compact_headers downgraded
-  wait_for 240 "tp/downgraded Ready" settled_ready downgraded
+  retag 25
+  tuned_on_jdk25 downgraded "localhost/jvm-tuning-workload:$(workload_tag 25)"
+  tuned_on_jdk25 repushed "$MUTABLE_TAG"
   local before after pod
-  before="$(tuned_flags_of downgraded)"
-  echo "on JDK 25: $before"
+  # A release naming the JDK 21 image.
   kubectl set image deployment/downgraded -n "$NS" "app=localhost/jvm-tuning-workload:$(workload_tag 21)" >/dev/null
-  wait_for 300 "the option JDK 21 refused recorded" refused_option_is downgraded UseCompactObjectHeaders
-  echo "status.refusedOption: $(kubectl get tp downgraded -n "$NS" -o json | jq -c '.status.refusedOption | {option, flag, jvmMessage}')"
-  wait_for 300 "the release tuned again on JDK 21, without the refused option" runs_tuned_without_compact_headers downgraded
-  after="$(tuned_flags_of downgraded)"
-  echo "on JDK 21: $after"
-  echo "Applied: $(applied downgraded message)"
+  wait_for 300 "tp/downgraded tuned again on JDK 21, without the JDK 25 option" runs_tuned_without_compact_headers downgraded
+  echo "downgraded on JDK 21: $(tuned_flags_of downgraded); Applied: $(applied downgraded message)"
+  assert "no rollback for an image named anew" "$(kubectl get tp downgraded -n "$NS" -o jsonpath='{.status.rolledBack}')" \
+    test -z "$(kubectl get tp downgraded -n "$NS" -o jsonpath='{.status.rolledBack}')"
+  # The same tag re-pushed with JDK 21, and a release of it.
+  before="$(tuned_flags_of repushed)"
+  echo "repushed on JDK 25: $before"
+  retag 21
+  kubectl rollout restart deployment/repushed -n "$NS" >/dev/null
+  wait_for 300 "the option JDK 21 refused recorded" refused_option_is repushed UseCompactObjectHeaders
+  echo "status.refusedOption: $(kubectl get tp repushed -n "$NS" -o json | jq -c '.status.refusedOption | {option, flag, jvmMessage}')"
+  wait_for 300 "tp/repushed tuned again on JDK 21, without the refused option" runs_tuned_without_compact_headers repushed
+  after="$(tuned_flags_of repushed)"
+  echo "repushed on JDK 21: $after; Applied: $(applied repushed message)"
   assert "the rest of the tuning kept: the JDK 25 flags but the refused one" "$after" \
     test "$after" = "$(sed 's/ *-XX:+UseCompactObjectHeaders//' <<<"$before")"
-  pod="$(newest_pod_of downgraded)"
-  assert "$pod running JDK 21" "$(kubectl get pod -n "$NS" "$pod" -o jsonpath='{.spec.containers[0].image}')" \
-    test "$(kubectl get pod -n "$NS" "$pod" -o jsonpath='{.spec.containers[0].image}')" = "localhost/jvm-tuning-workload:$(workload_tag 21)"
-  refute "the refused option in the JVM of $pod" "$(jvm_flags "$pod" | grep -o -- '-XX:[+-]UseCompactObjectHeaders' || true)" \
-    grep -q -- '-XX:+UseCompactObjectHeaders' <<<"$(jvm_flags "$pod")"
-  profile_events downgraded | grep '^RolledBack: .*UseCompactObjectHeaders' || { echo "no RolledBack Event naming the option" >&2; return 1; }
+  for pod in $(newest_pod_of downgraded) $(newest_pod_of repushed); do
+    assert "$pod's JVM without the JDK 25 option" "$(jvm_flags "$pod" | grep -o -- '-XX:[+-]UseCompactObjectHeaders' || echo none)" \
+      test "$(jvm_flags "$pod" | grep -c -- '-XX:+UseCompactObjectHeaders')" = 0
+  done
+  profile_events repushed | grep '^RolledBack: .*UseCompactObjectHeaders' || { echo "no RolledBack Event naming the option" >&2; return 1; }
 }
 
 # Settings the planner's memory budget admits but the process does not fit: the profile says the
@@ -952,7 +969,7 @@ reapplied_from_git() {
     test "$(kubectl get deployment synced-recipe -n "$NS" -o jsonpath='{.metadata.generation}')" = "$recipe_generation"
   assert "the recipe's Deployment still tuned" "$(tuned_flags_of synced-recipe)" test "$(tuned_flags_of synced-recipe)" = "$recipe_flags"
   # Argo CD's recipe ignores the fields of the manager jvm-tuning-operator: it must be the one that owns the tuned variable.
-  owners="$(kubectl get deployment synced-recipe -n "$NS" -o json | jq -r '[.metadata.managedFields[]
+  owners="$(kubectl get deployment synced-recipe -n "$NS" -o json --show-managed-fields | jq -r '[.metadata.managedFields[]
     | select(.fieldsV1 | tostring | contains("JAVA_TOOL_OPTIONS")) | .manager] | unique | join(" ")')"
   echo "managers of JAVA_TOOL_OPTIONS in synced-recipe: $owners"
   assert "JAVA_TOOL_OPTIONS owned by the manager jvm-tuning-operator alone" "$owners" test "$owners" = jvm-tuning-operator
@@ -1131,7 +1148,7 @@ check "3b. settings the service cannot start with: a real CrashLoopBackOff, roll
 check "3c. a pod restarting during its start-up boost: the boost ended, the settings rolled back" restart_during_boost_rolled_back
 check "3d. an incident after the window and a user's own crashing release keep the tuning; the fixed release runs tuned" releases_keep_the_tuning
 check "3e. a CPU limit cut with the boost on: no pod the operator did not boost is lowered" cpu_cut_lowers_no_pod_it_did_not_boost
-check "3f. a release onto JDK 21 refuses the JDK 25 option the operator rendered: that option dropped, the rest of the tuning kept" older_jdk_drops_only_the_refused_option
+check "3f. releases onto JDK 21: a new image re-learnt, no JDK 25 option rendered; a re-pushed tag's JVM refuses one: that option dropped, the rest of the tuning kept" older_jdk_drops_only_the_refused_option
 check "4. settings the pods do not fit in: a real OOM kill, rolled back" oom_killed_rolled_back
 check "4b. an entrypoint -Xmx beyond the plan OOM-killed: put down to the heap set outside, no budget answer" oom_of_a_heap_set_outside
 check "5. a CPU quota under load: throttled, CPUThrottled=True" throttled
@@ -1157,7 +1174,7 @@ kubectl delete namespace "${NS_LIST[@]}" --ignore-not-found --wait=false >/dev/n
 if kubectl get deployment -n kube-system vpa-admission-controller >/dev/null 2>&1; then
   "$REPO_ROOT/deploy/local/autoscalers.sh" down || echo "could not take the autoscalers down (deploy/local/autoscalers.sh down)" >&2
 fi
-E2E_OBJECTS=(imager17 blind17 imager21 blind21 refuser rebooter releaser cutter oomer xmxer throttled looper pinner21 pinner25 zgc21 zgc25 limited admitted synced synced-ssa synced-recipe resized scaled downgraded)
+E2E_OBJECTS=(imager17 blind17 imager21 blind21 refuser rebooter releaser cutter oomer xmxer throttled looper pinner21 pinner25 zgc21 zgc25 limited admitted synced synced-ssa synced-recipe resized scaled downgraded repushed)
 kubectl delete tp -n "$NS" "${E2E_OBJECTS[@]}" --ignore-not-found --wait=false >/dev/null
 kubectl delete deployment -n "$NS" "${E2E_OBJECTS[@]}" --ignore-not-found --wait=false >/dev/null
 printf '\n%d of %d end-to-end checks failed\n' "$failures" "$ran"

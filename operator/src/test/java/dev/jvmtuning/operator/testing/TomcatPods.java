@@ -1,6 +1,7 @@
 package dev.jvmtuning.operator.testing;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -12,6 +13,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -21,8 +23,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The kubelet's part and the metrics endpoint of a Deployment's pods that run a calm Spring Boot service on Tomcat without
  * the agent: pods are marked Ready as they come, and the endpoint serves Micrometer's series only, 100 req/s at 100 ms
- * whatever the settings, with Tomcat's configured thread maximum as the pod template renders it (Tomcat's 200 while it
- * renders none), unless told to report another. No JVM option shows: no heap pools, no agent series.
+ * (300 ms while told to be slow under other settings than some), with Tomcat's configured thread maximum as the pod
+ * template renders it (Tomcat's 200 while it renders none), unless told to report another. No JVM option shows: no heap
+ * pools, no agent series.
  */
 public final class TomcatPods implements AutoCloseable {
     public static final String THREADS_MAX = "SERVER_TOMCAT_THREADS_MAX";
@@ -37,6 +40,8 @@ public final class TomcatPods implements AutoCloseable {
     private final ScheduledExecutorService kubelet = Executors.newSingleThreadScheduledExecutor();
     private volatile int rendered = TOMCAT_DEFAULT;
     private volatile Integer reported;
+    private volatile String fastSettings;
+    private volatile boolean slow;
     private long lastNanos = System.nanoTime();
     private double requests;
     private double requestSeconds;
@@ -73,6 +78,11 @@ public final class TomcatPods implements AutoCloseable {
         reported = threads;
     }
 
+    /** Makes the pods answer three times slower whenever the template runs other settings than these (a settings hash). */
+    public void slowWhenNot(String settingsHash) {
+        fastSettings = settingsHash;
+    }
+
     /**
      * The value the Deployment's template gives the variable in its first container, as the kubelet resolves it (a value,
      * or a key of a ConfigMap); empty when it sets none.
@@ -95,6 +105,10 @@ public final class TomcatPods implements AutoCloseable {
         try {
             new FakeKubelet(client).markPodsReady(namespace);
             rendered = rendered(client, namespace, deployment, THREADS_MAX).map(Integer::parseInt).orElse(TOMCAT_DEFAULT);
+            Map<String, String> annotations = client.apps().deployments().inNamespace(namespace).withName(deployment).get()
+                    .getSpec().getTemplate().getMetadata().getAnnotations();
+            String hash = annotations == null ? null : annotations.get(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION);
+            slow = fastSettings != null && !Objects.equals(fastSettings, hash);
         } catch (RuntimeException e) {
             // The next tick tries again.
         }
@@ -105,7 +119,7 @@ public final class TomcatPods implements AutoCloseable {
         double served = REQUESTS_PER_SECOND * (now - lastNanos) / 1e9;
         lastNanos = now;
         requests += served;
-        requestSeconds += served * 0.1;
+        requestSeconds += served * (slow ? 0.3 : 0.1);
         cpuSeconds += served * 0.002;
         return String.format(Locale.ROOT, """
                 # TYPE http_server_requests_seconds summary

@@ -994,12 +994,13 @@ reapplied_from_git() {
 
 # The real Vertical Pod Autoscaler (docs/how-to/other-controllers.md): its recommender, updater and admission controller
 # and metrics-server (autoscalers.sh), a VPA in mode InPlaceOrRecreate moving the memory of a Deployment the operator tunes,
-# under load that allocates. The admission controller gives the operator's pod the recommendation instead of the template's
-# 1Gi; someone then resizes that pod in place to 1Gi (an incident's bump), and the updater takes it back to the
-# recommendation in place, the container restarting for memory each time as the pod's resizePolicy asks. The heap is a
-# share of the limit planned at the VPA's minAllowed: every JVM that runs fits the pod it runs in, as the JVM reports it;
-# no OOM kill; the operator rolls nothing after its first rollout.
+# under load that allocates. Once the VPA recommends, the admission controller gives the pod of a user's restart the
+# recommendation instead of the template's 1Gi; someone then resizes that pod in place to 1Gi (an incident's bump), and
+# the updater takes it back to the recommendation in place, the container restarting for memory each time as the pod's
+# resizePolicy asks. The heap is a share of the limit planned at the VPA's minAllowed: every JVM that runs fits the pod
+# it runs in, as the JVM reports it; no OOM kill; the operator rolls nothing after its first rollout.
 vpa_json() { kubectl get verticalpodautoscaler resized-vpa -n "$NS" -o json; }
+vpa_recommends() { vpa_json | jq -e '.status.recommendation.containerRecommendations[0].target.memory != null' >/dev/null; }
 pod_limit_applied() { kubectl get pod -n "$NS" "$1" -o jsonpath='{.status.containerStatuses[0].resources.limits.memory}' 2>/dev/null; }
 limit_applied() { [ "$(pod_limit_applied "$1")" = "$2" ]; } # POD LIMIT
 restarted_at() { # POD LIMIT RESTARTS: Ready again after its container's RESTARTS-th restart, at LIMIT as the kubelet applied it
@@ -1050,11 +1051,16 @@ YAML
   # The share is planned at the least memory the VPA may give, 512Mi: at any limit above it, heap and the rest fit.
   assert "status.verticalScaling naming the VPA, what it moves, and its floor at the VPA's minAllowed" "$scaling" \
     jq -e '.autoscaler == "resized-vpa" and .controls == ["memory"] and (.jvmFloor == "512Mi" or .jvmFloor == "511Mi")' <<<"$scaling" >/dev/null
+  # A restart of the user's once the VPA recommends: its pod is admitted with the recommendation, not the template's 1Gi.
+  wait_for 180 "the VPA's first recommendation" vpa_recommends
+  kubectl rollout restart deployment/resized -n "$NS" >/dev/null
+  kubectl rollout status deployment/resized -n "$NS" --timeout=180s >/dev/null
+  wait_for 120 "tp/resized Ready after the restart" settled_ready resized
   pod="$(newest_pod_of resized)"
   local admitted_at
   admitted_at="$(pod_limit_applied "$pod")"
   echo "$pod admitted at $admitted_at: $(kubectl get pod -n "$NS" "$pod" -o jsonpath='{.metadata.annotations.vpaUpdates}')"
-  assert "the tuned pod admitted by the VPA below the template's 1Gi" "$admitted_at" [ "$admitted_at" != 1Gi ]
+  assert "the restarted pod admitted by the VPA below the template's 1Gi" "$admitted_at" [ "$admitted_at" != 1Gi ]
   jvm_fits_its_pod "$pod" "$share"
   wait_for 60 "status.admitted naming $pod" admitted_pod_is resized "$pod"
   echo "status.admitted: $(admitted_of resized)"

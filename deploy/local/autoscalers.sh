@@ -14,12 +14,14 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 export KUBECONFIG="$KUBECONFIG_FILE"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
 
 module_dir() { go mod download -json "$1" | jq -r .Dir; }
 
 # The releases' own kustomizations, with this cluster's differences as patches.
 render() {
-  local work="$1" metrics_server vpa
+  local metrics_server vpa
   retry "Go module $METRICS_SERVER_MODULE" go mod download "$METRICS_SERVER_MODULE"
   retry "Go module $VPA_MODULE" go mod download "$VPA_MODULE"
   # kustomize takes other kustomizations by relative paths only.
@@ -97,7 +99,7 @@ YAML
 # release's gencerts.sh makes it; the controller registers its webhook with this CA.
 webhook_certificate() {
   kubectl get secret -n kube-system vpa-tls-certs >/dev/null 2>&1 && return 0
-  local certs="$1"
+  local certs="$work"
   openssl req -x509 -newkey rsa:2048 -nodes -days 30 -subj "/CN=vpa_webhook_ca" \
     -keyout "$certs/caKey.pem" -out "$certs/caCert.pem" 2>/dev/null
   openssl req -newkey rsa:2048 -nodes -subj "/CN=vpa-webhook.kube-system.svc" \
@@ -114,11 +116,8 @@ webhook_registered() { kubectl get mutatingwebhookconfiguration vpa-webhook-conf
 
 up() {
   "$REPO_ROOT/deploy/local/images.sh" autoscalers
-  local work
-  work="$(mktemp -d)"
-  trap 'rm -rf "$work"' RETURN
-  render "$work" >"$work/manifests.yaml"
-  webhook_certificate "$work"
+  render >"$work/manifests.yaml"
+  webhook_certificate
   kubectl apply --server-side -f "$work/manifests.yaml" >/dev/null
   local deployment
   for deployment in metrics-server vpa-recommender vpa-updater vpa-admission-controller; do
@@ -129,25 +128,16 @@ up() {
   log "up: metrics-server and the VPA (recommender, updater, admission controller) in kube-system"
 }
 
-# Everything up made, and the webhook the admission controller registered itself: left behind, it would hold
-# every pod's admission for its timeout once its server is gone.
+# Everything up made, and first the webhook the admission controller registered itself: left behind, it would hold every
+# pod's admission for its timeout once its server is gone. The controller registers it only when it starts.
 down() {
-  local work
-  work="$(mktemp -d)"
-  trap 'rm -rf "$work"' RETURN
-  render "$work" >"$work/manifests.yaml"
+  render >"$work/manifests.yaml"
   kubectl delete mutatingwebhookconfiguration vpa-webhook-config --ignore-not-found >/dev/null
   kubectl delete -f "$work/manifests.yaml" --ignore-not-found --wait=false >/dev/null
   kubectl delete secret -n kube-system vpa-tls-certs --ignore-not-found >/dev/null
-  kubectl delete mutatingwebhookconfiguration vpa-webhook-config --ignore-not-found >/dev/null
 }
 
-manifests() {
-  local work
-  work="$(mktemp -d)"
-  trap 'rm -rf "$work"' RETURN
-  render "$work"
-}
+manifests() { render; }
 
 case "${1:-}" in
   up | down | manifests) "$1" ;;

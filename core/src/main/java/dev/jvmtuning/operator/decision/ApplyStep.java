@@ -4,19 +4,17 @@ import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
 import dev.jvmtuning.operator.api.v1alpha1.RefusedOption;
 import dev.jvmtuning.operator.api.v1alpha1.RollBack;
 import dev.jvmtuning.operator.api.v1alpha1.RollbackPolicy;
-import dev.jvmtuning.operator.api.v1alpha1.TrackedRollout;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.deployment.FieldOwners;
 import dev.jvmtuning.operator.deployment.TargetPods;
 import dev.jvmtuning.operator.model.Attestation;
-import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.EffectiveOptions;
 import dev.jvmtuning.operator.model.JvmFlags;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.model.Units;
-import dev.jvmtuning.operator.planner.MemoryBudget;
+import dev.jvmtuning.operator.preview.Preview;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.render.Rendering;
 import dev.jvmtuning.operator.render.TuningConfigMap;
@@ -42,95 +40,107 @@ import java.util.stream.Stream;
 /**
  * Apply mode's writes: a change reaches the pods as one new template, and comes back out when
  * {@link RolloutJudge} says its pods fail; an OOM kill of the tuned container, in a rollout or after it, is recorded
- * with its cause ({@link OomKills}). Pure: returns the writes, in order, and records the step in status.
+ * with its cause ({@link OomKills}). Pure: returns the writes, in order, what Applied says and what status carries on.
  */
 final class ApplyStep {
+    private final Observation seen;
+    private final Deployment deployment;
+    private final Preview.Rendered rendered;
+    private final DeploymentTuning.Agent agent;
+    private final String name;
+    private final ConfigMap values;
+    private final String hash;
+    private final String template;
 
-    private ApplyStep() {
+    /** The writes, in order, what the Applied and Ready conditions say, and what status carries to the next reconcile. */
+    record Result(List<Write> writes, Findings.Applied applied, Remembered remembered) {
     }
 
-    /**
-     * @param facts            the container as its newest pod was admitted, whose memory limit an OOM kill is held against
-     * @param plannedHeapBytes the maximum heap the plan sets, null when it leaves it to the JVM
-     * @param budget           the plan's memory budget, null without one
-     */
-    static List<Write> decide(Observation seen, Deployment deployment, Container userContainer, ContainerFacts facts, Rendering rendering,
-            Long plannedHeapBytes,
-            MemoryBudget budget, DeploymentTuning.Agent agent, StatusBuilder status) {
-        TuningProfile profile = seen.profile();
-        String name = profile.getMetadata().getName();
-        Long generation = profile.getMetadata().getGeneration();
-        ConfigMap values = TuningConfigMap.desired(profile, rendering);
-        String configMapName = values.getMetadata().getName();
-        String hash = DeploymentTuning.hash(rendering, configMapName);
-        List<OomKills.Kill> kills = OomKills.record(seen, userContainer.getName(),
-                facts.memoryLimitBytes(), hash, plannedHeapBytes, budget, status);
-        String template = DeploymentTuning.templateHash(deployment, name);
-        Optional<RollBack> keptOut = RolloutJudge.keptOut(status.rolledBack(), hash, template, generation);
+    private ApplyStep(Observation seen, Deployment deployment, Preview.Rendered rendered, DeploymentTuning.Agent agent) {
+        this.seen = seen;
+        this.deployment = deployment;
+        this.rendered = rendered;
+        this.agent = agent;
+        this.name = seen.profile().getMetadata().getName();
+        this.values = TuningConfigMap.desired(seen.profile(), rendered.rendering());
+        this.hash = DeploymentTuning.hash(rendered.rendering(), values.getMetadata().getName());
+        this.template = DeploymentTuning.templateHash(deployment, name);
+    }
+
+    /** @param before what status carried from the last reconcile */
+    static Result decide(Observation seen, Deployment deployment, Preview.Rendered rendered, DeploymentTuning.Agent agent, Remembered before) {
+        return new ApplyStep(seen, deployment, rendered, agent).decide(before);
+    }
+
+    private Result decide(Remembered before) {
+        Long generation = seen.profile().getMetadata().getGeneration();
+        List<OomKills.Kill> kills = OomKills.of(seen, rendered.userContainer().getName(), rendered.facts().memoryLimitBytes(), hash,
+                rendered.plan().values().heapBytes(), rendered.plan().budget());
+        Remembered remembered = before.withLastOomKill(OomKills.recorded(kills, before.lastOomKill()));
+        Optional<RollBack> keptOut = RolloutJudge.keptOut(remembered.rolledBack(), hash, template, generation);
         if (keptOut.isPresent()) {
-            status.rolledBack(keptOut.get());
-            return List.of();
+            return new Result(List.of(), new Findings.Applied.RolledBack(keptOut.get()), remembered.withRolledBack(keptOut.get()));
         }
-        Deployment desired = DeploymentTuning.desired(deployment, userContainer, name, rendering, configMapName, agent);
+        Deployment desired = DeploymentTuning.desired(deployment, rendered.userContainer(), name, rendered.rendering(), values.getMetadata().getName(),
+                agent);
         boolean writing = !DeploymentTuning.upToDate(deployment, desired, name);
-        TakeBacks.Verdict takenBack = TakeBacks.judge(status.takenBack(), status.rollout(), writing,
+        TakeBacks.Verdict takenBack = TakeBacks.judge(remembered.takenBack(), remembered.rollout(), writing,
                 writing ? takenBy(deployment, desired) : Optional.empty(), hash, template, deployment.getMetadata().getGeneration(), generation,
                 seen.now());
-        status.takenBack(takenBack.record());
+        remembered = remembered.withTakenBack(takenBack.record());
         if (!takenBack.write()) {
-            status.notApplied(Reason.TAKEN_BACK, TakeBacks.message(takenBack.record(), deployment.getMetadata().getName()));
-            return List.of();
+            return new Result(List.of(), new Findings.Applied.NotApplied(Reason.TAKEN_BACK, TakeBacks.message(takenBack.record(),
+                    deployment.getMetadata().getName())), remembered);
         }
         Rollout live = Rollout.of(deployment);
         // A template still to be written is judged as written: its rollout has started, and its pods are judged next time.
         Rollout rollout = writing ? Rollout.written(deployment) : live;
-        TrackedRollout tracked = RolloutJudge.track(status.rollout(), hash, template, writing, live, rollout, seen.now());
-        status.rollout(tracked);
-        AppliedSettings lastHealthy = status.lastHealthy();
-        AppliedSettings applying = new AppliedSettings(hash, rendering.jvmOptionsValue(), configMapName, TuningConfigMap.data(rendering));
-        RolloutJudge.Step step = RolloutJudge.judge(tracked, rollout, seen.pods(), applying, userContainer.getName(), lastHealthy, generation,
-                rollbackWindow(profile), seen.now());
+        remembered = remembered.withRollout(RolloutJudge.track(remembered.rollout(), hash, template, writing, live, rollout, seen.now()));
+        AppliedSettings applying = new AppliedSettings(hash, rendered.rendering().jvmOptionsValue(), values.getMetadata().getName(),
+                TuningConfigMap.data(rendered.rendering()));
+        RolloutJudge.Step step = RolloutJudge.judge(remembered.rollout(), rollout, seen.pods(), applying, rendered.userContainer().getName(),
+                remembered.lastHealthy(), generation, rollbackWindow(seen.profile()), seen.now());
+        return step instanceof RolloutJudge.TakeBack takeBack ? takeBack(takeBack, kills, remembered)
+                : rollOn((RolloutJudge.Progress) step, writing ? Optional.of(desired) : Optional.empty(), remembered);
+    }
+
+    /** The pods of these settings fail: the template goes back to the last healthy settings, or to the user's own. */
+    private Result takeBack(RolloutJudge.TakeBack takeBack, List<OomKills.Kill> kills, Remembered remembered) {
         List<Write> writes = new ArrayList<>();
-        if (step instanceof RolloutJudge.TakeBack takeBack) {
-            AppliedSettings to = takeBack.to();
-            if (to != null) {
-                createIfMissing(seen, TuningConfigMap.desired(profile, to.getConfigMap(), to.getConfigMapData()), writes);
-                Deployment back = DeploymentTuning.desired(deployment, userContainer, name, TuningConfigMap.rendering(
-                        rendering.jvmOptionsVariable(), to.getJvmOptions(), to.getConfigMapData()), to.getConfigMap(), agent);
-                if (!DeploymentTuning.upToDate(deployment, back, name)) {
-                    writes.add(new Write.ApplyDeployment(deployment, back));
-                }
-            } else {
-                writes.add(new Write.RestoreDeployment(DeploymentTuning.restored(deployment, name)));
+        AppliedSettings to = takeBack.to();
+        if (to != null) {
+            createIfMissing(TuningConfigMap.desired(seen.profile(), to.getConfigMap(), to.getConfigMapData()), writes);
+            Deployment back = DeploymentTuning.desired(deployment, rendered.userContainer(), name, TuningConfigMap.rendering(
+                    rendered.rendering().jvmOptionsVariable(), to.getJvmOptions(), to.getConfigMapData()), to.getConfigMap(), agent);
+            if (!DeploymentTuning.upToDate(deployment, back, name)) {
+                writes.add(new Write.ApplyDeployment(deployment, back));
             }
-            prune(seen, deployment, configMapName, lastHealthy, writes);
-            // One try without a refused option per release and profile: with a refusal in force, these settings were that try.
-            if (status.refusedOption() == null) {
-                takeBack.refusedVmOption().flatMap(refused -> refusedOption(refused, rendering, takeBack.rollBack()))
-                        .ifPresent(status::refusedOption);
-            }
-            status.rolledBack(withCause(takeBack.rollBack(), kills));
-            status.failedOn(TargetPods.images(deployment));
-            return writes;
+        } else {
+            writes.add(new Write.RestoreDeployment(DeploymentTuning.restored(deployment, name)));
         }
-        createIfMissing(seen, values, writes);
-        if (writing) {
-            writes.add(new Write.ApplyDeployment(deployment, desired));
-        }
-        prune(seen, deployment, configMapName, lastHealthy, writes);
-        RolloutJudge.Progress progress = (RolloutJudge.Progress) step;
-        if (progress.healthy() != null) {
-            status.healthy(progress.healthy());
-        }
-        RefusedOption refused = status.refusedOption();
-        status.applied("settings " + hash + " rendered into container " + userContainer.getName() + " of Deployment "
+        prune(remembered.lastHealthy(), writes);
+        // One try without a refused option per release and profile: with a refusal in force, these settings were that try.
+        RefusedOption refused = remembered.refusedOption() != null ? remembered.refusedOption()
+                : takeBack.refusedVmOption().flatMap(option -> refusedOption(option, rendered.rendering(), takeBack.rollBack())).orElse(null);
+        RollBack rollBack = withCause(takeBack.rollBack(), kills);
+        return new Result(writes, new Findings.Applied.RolledBack(rollBack), remembered.withRefusedOption(refused).withRolledBack(rollBack)
+                .withJvm(remembered.jvm().failedOn(TargetPods.images(deployment))));
+    }
+
+    /** The settings roll on: written where the template lacks them; once their rollout completed, the JVMs say what runs. */
+    private Result rollOn(RolloutJudge.Progress progress, Optional<Deployment> toWrite, Remembered before) {
+        List<Write> writes = new ArrayList<>();
+        createIfMissing(values, writes);
+        toWrite.ifPresent(desired -> writes.add(new Write.ApplyDeployment(deployment, desired)));
+        prune(before.lastHealthy(), writes);
+        Remembered remembered = progress.healthy() == null ? before : before.healthy(progress.healthy());
+        RefusedOption refused = remembered.refusedOption();
+        String message = "settings " + hash + " rendered into container " + rendered.userContainer().getName() + " of Deployment "
                 + deployment.getMetadata().getName() + (refused == null ? "" : ", without " + refused.getFlag() + ", which the JVM refused ("
-                        + refused.getJvmMessage() + "): the rest of the settings are tried once without it"), progress.rollout());
-        status.podsFailing(progress.unheld());
-        if (progress.rollout().complete()) {
-            status.attested(Attestation.of(rendering.renderedFlags(), rendering.serverSettings(), optionsOfPodsRunning(hash, seen)));
-        }
-        return writes;
+                        + refused.getJvmMessage() + "): the rest of the settings are tried once without it");
+        Attestation attestation = !progress.rollout().complete() ? null
+                : Attestation.of(rendered.rendering().renderedFlags(), rendered.rendering().serverSettings(), optionsOfPodsRunning(hash, seen));
+        return new Result(writes, new Findings.Applied.Rolling(message, progress.rollout(), progress.unheld(), attestation), remembered);
     }
 
     /**
@@ -186,7 +196,7 @@ final class ApplyStep {
                 .map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
     }
 
-    private static void createIfMissing(Observation seen, ConfigMap configMap, List<Write> writes) {
+    private void createIfMissing(ConfigMap configMap, List<Write> writes) {
         String name = configMap.getMetadata().getName();
         if (seen.configMaps().stream().noneMatch(c -> c.getMetadata().getName().equals(name))) {
             writes.add(new Write.CreateConfigMap(configMap));
@@ -194,7 +204,8 @@ final class ApplyStep {
     }
 
     /** The profile's ConfigMaps other than these values and those a failed rollout would go back to: they go, once no ReplicaSet names them. */
-    private static void prune(Observation seen, Deployment deployment, String configMapName, AppliedSettings lastHealthy, List<Write> writes) {
+    private void prune(AppliedSettings lastHealthy, List<Write> writes) {
+        String configMapName = values.getMetadata().getName();
         Set<String> keep = lastHealthy == null ? Set.of(configMapName)
                 : Stream.of(configMapName, lastHealthy.getConfigMap()).collect(Collectors.toSet());
         List<ConfigMap> unused = seen.configMaps().stream()

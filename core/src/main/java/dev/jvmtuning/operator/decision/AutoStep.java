@@ -2,6 +2,7 @@ package dev.jvmtuning.operator.decision;
 
 import dev.jvmtuning.operator.api.v1alpha1.Auto;
 import dev.jvmtuning.operator.api.v1alpha1.AutoSettings;
+import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.RollBack;
 import dev.jvmtuning.operator.closedloop.AutoLoop;
@@ -11,7 +12,6 @@ import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.CurrentSettings;
 import dev.jvmtuning.operator.model.MetricsReport;
-import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.TuningValues;
 import dev.jvmtuning.operator.planner.PlanResult;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -30,24 +30,27 @@ final class AutoStep {
     private AutoStep() {
     }
 
-    /** The loop's next step, in status; returns the Events it deserves. */
-    static List<ProfileEvent> decide(Observation seen, Deployment target, PlanResult.Plan plan, ContainerFacts facts, FlagPolicy flagPolicy,
-            StatusBuilder status) {
+    /**
+     * The loop's next step: status.auto and the Events it deserves.
+     *
+     * @param rolledBack the settings last taken back (status.rolledBack as this reconcile leaves it), or null
+     * @param settledAt  when the rollout of the settings in force completed, or null while it is under way or none is applied
+     */
+    static AutoLoop.Decision decide(Observation seen, Deployment target, PlanResult.Plan plan, ContainerFacts facts, FlagPolicy flagPolicy,
+            AutoStatus previous, RollBack rolledBack, Instant settledAt) {
         Auto spec = Objects.requireNonNullElseGet(seen.profile().getSpec().getAuto(), Auto::new);
         // The window as polled, not as steadied for status: the loop counts each window once, by its end.
         Observed window = seen.metrics().map(MetricsReport::observed).orElse(null);
-        RollBack rolledBack = status.rolledBack();
         AutoLoop.PodFailure podFailure = rolledBack == null || rolledBack.getAt() == null ? null
                 : new AutoLoop.PodFailure(rolledBack.getMessage(), Instant.parse(rolledBack.getAt()));
         CurrentSettings current = plan.current();
         String threadsFixed = !current.virtualThreads() ? null : "threads.max is not stepped: requests run on virtual threads ("
                 + current.threading().source() + "), which no worker pool bounds; the loop steps the connection pool, which the "
                 + "connection limit follows (R18), and the heap";
-        AutoLoop.Decision decision = AutoLoop.decide(new AutoLoop.Input(spec, status.auto(), inForce(plan.values(), current, facts, window),
-                facts.memoryBudgetBytes(), status.rolloutCompletedAt().orElse(null), TargetPods.youngestStart(seen.pods()).orElse(null), podFailure, window,
+        AutoLoop.Decision decision = AutoLoop.decide(new AutoLoop.Input(spec, previous, inForce(plan.values(), current, facts, window),
+                facts.memoryBudgetBytes(), settledAt, TargetPods.youngestStart(seen.pods()).orElse(null), podFailure, window,
                 new MeasuredReplan(seen.profile().getSpec(), facts, flagPolicy), seen.now(), threadsFixed));
-        status.auto(decision.status().setAutoscaler(autoscaler(seen.autoscalers(), target)));
-        return decision.events();
+        return new AutoLoop.Decision(decision.status().setAutoscaler(autoscaler(seen.autoscalers(), target)), decision.events());
     }
 
     /**

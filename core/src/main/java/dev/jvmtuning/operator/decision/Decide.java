@@ -1,5 +1,6 @@
 package dev.jvmtuning.operator.decision;
 
+import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.BoostedPod;
 import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
 import dev.jvmtuning.operator.api.v1alpha1.Metrics;
@@ -9,6 +10,7 @@ import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.api.v1alpha1.VerticalScaling;
+import dev.jvmtuning.operator.closedloop.AutoLoop;
 import dev.jvmtuning.operator.closedloop.ObservedWorkload;
 import dev.jvmtuning.operator.deployment.TargetPods;
 import dev.jvmtuning.operator.deployment.VerticalScalers.VerticalScaler;
@@ -28,6 +30,7 @@ import dev.jvmtuning.operator.planner.MemoryBudget;
 import dev.jvmtuning.operator.planner.OomAnswer;
 import dev.jvmtuning.operator.planner.PlanResult;
 import dev.jvmtuning.operator.pressure.CarrierPinning;
+import dev.jvmtuning.operator.pressure.Finding;
 import dev.jvmtuning.operator.pressure.HeapFit;
 import dev.jvmtuning.operator.pressure.ScaleDown;
 import dev.jvmtuning.operator.pressure.MemoryAccount;
@@ -86,53 +89,141 @@ public final class Decide {
         }
     }
 
-    /** What tuning the target found: mode Auto's Events, and the container and settings in force a boost is judged against. */
-    private record Tuned(List<ProfileEvent> autoEvents, Container userContainer, String settingsHash) {
-        static final Tuned NOTHING = new Tuned(List.of(), null, null);
-    }
-
     private Decide() {
     }
 
+    /** Derive what holds from the last status and the observation, let each step decide its part, then assemble the status once. */
     public static Decision of(Observation seen, Installation installation) {
         TuningProfileStatus before = seen.previousStatus();
-        StatusBuilder status = statusFrom(seen.profile(), seen.now());
-        List<Write> writes = new ArrayList<>();
-        Tuned tuned = Tuned.NOTHING;
-        if (seen.target().isEmpty()) {
-            status.notApplied(Reason.TARGET_NOT_FOUND, "Deployment " + Observation.targetName(seen.profile()) + " not found in namespace "
-                    + seen.profile().getMetadata().getNamespace());
-        } else {
-            tuned = tune(seen, seen.target().get(), installation, status, writes);
+        Remembered carried = Remembered.of(before, seen.profile().getMetadata().getGeneration());
+        Findings tuned = seen.target().map(target -> tune(seen, target, installation, carried))
+                .orElseGet(() -> Findings.start(carried, before.getAuto(), new Findings.Applied.NotApplied(Reason.TARGET_NOT_FOUND, "Deployment "
+                        + Observation.targetName(seen.profile()) + " not found in namespace " + seen.profile().getMetadata().getNamespace())));
+        Findings found = tuned.withBoost(boost(seen, tuned));
+        TuningProfileStatus after = StatusBuilder.assemble(before, seen.profile().getMetadata().getGeneration(), seen.now().toString(), found);
+        return new Decision(found.writes(), found.boost().resizes(), after, Stream.of(found.autoEvents().stream(), found.boost().resizes().stream()
+                .map(StartupBoosts.Resize::event), EventPolicy.events(before, after).stream()).flatMap(e -> e).toList(), found.boost().recheckAt());
+    }
+
+    /** The target exists: arbitrate, derive what holds, preview, then apply or recommend. */
+    private static Findings tune(Observation seen, Deployment target, Installation installation, Remembered carried) {
+        TuningProfile profile = seen.profile();
+        String name = profile.getMetadata().getName();
+        AutoStatus auto = seen.previousStatus().getAuto();
+        Optional<TuningProfile> owner = ProfileArbitration.owner(seen.targeting());
+        if (owner.isPresent() && !owner.get().getMetadata().getName().equals(name)) {
+            return Findings.start(carried, auto, new Findings.Applied.NotApplied(Reason.CONFLICT, "Deployment " + target.getMetadata().getName()
+                    + " is already tuned by TuningProfile " + owner.get().getMetadata().getName() + ", which is older; this profile writes nothing"));
         }
-        StartupBoosts.Verdict boost = boost(seen, tuned, status);
-        TuningProfileStatus after = status.build();
-        return new Decision(writes, boost.resizes(), after, Stream.of(tuned.autoEvents().stream(), boost.resizes().stream()
-                .map(StartupBoosts.Resize::event), EventPolicy.events(before, after).stream()).flatMap(e -> e).toList(), boost.recheckAt());
+        Remembered remembered = inForce(seen, target, carried);
+        Preview preview = Preview.of(name, profile.getSpec(), auto, remembered.lastOomKill(), target, new Preview.Live(seen.pods(),
+                remembered.rollout(), seen.previousStatus().getStartupBoosts(), seen.autoscalers(), seen.verticalScalers(), remembered.refusedOption()),
+                remembered.jvm().javaVersion(), remembered.jvm().aotCache(), installation.preview());
+        AutoStatus autoInForce = profile.getSpec().getMode() == Mode.Auto ? auto : null;
+        if (preview instanceof Preview.NoContainer missing) {
+            return restore(Findings.start(remembered, auto, new Findings.Applied.NotApplied(Reason.INVALID, missing.problem())), target, name);
+        }
+        if (preview instanceof Preview.Rejected rejected) {
+            return rejected(seen, target, rejected, installation, remembered).withAuto(autoInForce);
+        }
+        return rendered(seen, target, (Preview.Rendered) preview, installation, Findings.start(remembered, autoInForce, null));
+    }
+
+    /**
+     * What holds as the reconcile begins beside the last one's record: the version and the AOT cache the JVMs report, not guessed
+     * from the image (the first poll that reads them may change the plan, once), and a JVM's refusal of an option while the release
+     * and the profile it was refused under last, as a rollback does.
+     */
+    private static Remembered inForce(Observation seen, Deployment target, Remembered carried) {
+        String images = TargetPods.images(target);
+        Remembered.Jvm jvm = seen.pods().stream().filter(TargetPods::ready).allMatch(p -> images.equals(TargetPods.images(p)))
+                ? seen.metrics().map(report -> carried.jvm().reported(report, images)).orElse(carried.jvm()) : carried.jvm();
+        return carried.withJvm(jvm).withRefusedOption(RolloutJudge.refusalInForce(carried.refusedOption(),
+                () -> DeploymentTuning.templateHash(target, seen.profile().getMetadata().getName()), seen.profile().getMetadata().getGeneration())
+                .orElse(null));
+    }
+
+    /** The profile is refused for this container: the user's own template comes back, as flags planned for another spec must not stay. */
+    private static Findings rejected(Observation seen, Deployment target, Preview.Rejected rejected, Installation installation, Remembered remembered) {
+        Remembered killed = remembered.withLastOomKill(ownTemplateKills(seen, rejected.userContainer(), rejected.facts(), null, remembered));
+        // No plan, but the container still says what runs the requests, which decides whether the thread pool is judged.
+        CurrentSettings current = CurrentSettings.noPlan(ThreadingDetection.detect(seen.profile().getSpec(), rejected.facts()));
+        return restore(Findings.start(killed, null, new Findings.Applied.NotApplied(rejected.reason(), String.join("; ", rejected.messages()))), target,
+                seen.profile().getMetadata().getName())
+                .withAdmitted(rejected.admitted())
+                .withMetrics(metrics(seen, null, rejected.facts(), current, installation, killed.lastOomKill()))
+                .withMemory(Findings.Memory.NOT_JUDGED)
+                .withTuned(new Findings.Tuned(rejected.userContainer(), null));
+    }
+
+    /** The settings planned and rendered: applied or recommended, then the pods' metrics and memory judged against them, and Auto's step. */
+    private static Findings rendered(Observation seen, Deployment target, Preview.Rendered rendered, Installation installation, Findings start) {
+        PlanResult.Plan plan = rendered.plan();
+        Findings found = written(seen, target, rendered, installation, start)
+                .withAdmitted(rendered.admitted())
+                .withVerticalScaling(rendered.verticalScaler().map(v -> verticalScaling(v, plan.budget())).orElse(null))
+                .withPlanned(new Findings.Planned(plan, rendered.rendering(), seen.metrics()));
+        found = found.withMetrics(metrics(seen, plan, rendered.facts(), plan.current(), installation, found.remembered().lastOomKill()))
+                .withMemory(memory(seen, rendered))
+                .withHeapFit(heapFit(seen, rendered))
+                .withScaleDown(ScaleDown.judge(TargetPods.autoscalersOf(seen.autoscalers(), target), plan.values()));
+        if (seen.profile().getSpec().getMode() != Mode.Auto) {
+            return found;
+        }
+        AutoLoop.Decision auto = AutoStep.decide(seen, target, plan, rendered.facts(), installation.preview().flagPolicy(), found.auto(),
+                found.remembered().rolledBack(), settledAt(found));
+        return found.withAuto(auto.status()).withAutoEvents(auto.events());
+    }
+
+    /** When the rollout of the settings in force completed, as its record says; null while under way or where none is applied. */
+    private static Instant settledAt(Findings found) {
+        return found.applied() instanceof Findings.Applied.Rolling rolling && rolling.rollout().complete() && found.remembered().rollout() != null
+                && found.remembered().rollout().getCompletedAt() != null ? Instant.parse(found.remembered().rollout().getCompletedAt()) : null;
+    }
+
+    /** What the mode writes: nothing in Recommend or once OOM kills repeat beyond what budgets answer; else Apply's step. */
+    private static Findings written(Observation seen, Deployment target, Preview.Rendered rendered, Installation installation, Findings start) {
+        String name = seen.profile().getMetadata().getName();
+        Remembered remembered = start.remembered();
+        if (seen.profile().getSpec().getMode() == Mode.Recommend) {
+            // The pods run the Deployment's own template: each kill is held against the budget Apply would give it.
+            Remembered killed = remembered.withLastOomKill(ownTemplateKills(seen, rendered.userContainer(), rendered.facts(), rendered.plan().budget(),
+                    remembered));
+            return restore(start.withRemembered(killed).withApplied(new Findings.Applied.RecommendOnly()), target, name)
+                    .withTuned(new Findings.Tuned(rendered.userContainer(), null));
+        }
+        if (OomAnswer.exhausted(remembered.lastOomKill())) {
+            LastOomKill kill = ownTemplateKills(seen, rendered.userContainer(), rendered.facts(), null, remembered);
+            return restore(start.withRemembered(remembered.withLastOomKill(kill)).withApplied(new Findings.Applied.NotApplied(Reason.OOM_KILLS_REPEATED,
+                    "pods were OOM-killed " + kill.getAnsweredInARow() + " times in a row for " + kill.getCause() + ", the first "
+                            + OomAnswer.MAX_ANSWERED_IN_A_ROW + " answered each with a larger budget, without a healthy rollout between: the part "
+                            + "keeps growing, which no budget answers (a leak?), so the Deployment stays on its own template until the profile "
+                            + "changes; last: " + kill.getMessage())), target, name).withTuned(new Findings.Tuned(rendered.userContainer(), null));
+        }
+        ApplyStep.Result applying = ApplyStep.decide(seen, target, rendered, DeploymentTuning.Agent.ifInjected(seen.profile().getSpec(),
+                installation.agentImage(), installation.agentJarPath()), remembered);
+        return start.withWrites(applying.writes()).withApplied(applying.applied()).withRemembered(applying.remembered())
+                .withTuned(new Findings.Tuned(rendered.userContainer(), settingsHash(seen, rendered)));
     }
 
     /**
      * spec.startupBoost against the pods: boosts only where the settings in force are applied, whose flags pin the JVM's CPU
      * count to the template's; boosted pods come back down whatever the profile says now.
      */
-    private static StartupBoosts.Verdict boost(Observation seen, Tuned tuned, StatusBuilder status) {
-        if (tuned.userContainer() == null) {
+    private static StartupBoosts.Verdict boost(Observation seen, Findings found) {
+        if (found.tuned() == null) {
             List<BoostedPod> live = StartupBoosts.live(seen.previousStatus().getStartupBoosts(), seen.pods());
-            status.startupBoost(Optional.empty()).startupBoosts(live);
             return new StartupBoosts.Verdict(List.of(), Optional.empty(), Optional.empty(), live);
         }
         TuningProfile profile = seen.profile();
-        Optional<Condition> applied = Conditions.find(status.build().getConditions(), ConditionType.APPLIED);
         String notPossible = profile.getSpec().getMode() == Mode.Recommend ? "mode Recommend writes nothing but to bring boosted pods back"
-                : tuned.settingsHash() == null || applied.filter(c -> ConditionStatus.TRUE.is(c.getStatus())).isEmpty()
-                        ? "the settings are not applied" + applied.map(c -> " (Applied is " + c.getStatus() + ", reason " + c.getReason() + ")").orElse("")
+                : found.tuned().settingsHash() == null || !(found.applied() instanceof Findings.Applied.Rolling)
+                        ? "the settings are not applied (Applied is False, reason " + found.applied().reason().text() + ")"
                         : null;
-        StartupBoosts.Verdict verdict = StartupBoosts.judge(new StartupBoosts.Facts(profile.getSpec().getStartupBoost(), notPossible,
-                tuned.userContainer(), tuned.settingsHash(), seen.pods(), seen.previousStatus().getStartupBoosts(),
+        return StartupBoosts.judge(new StartupBoosts.Facts(profile.getSpec().getStartupBoost(), notPossible, found.tuned().userContainer(),
+                found.tuned().settingsHash(), seen.pods(), seen.previousStatus().getStartupBoosts(),
                 Conditions.find(seen.previousStatus().getConditions(), ConditionType.STARTUP_BOOST).orElse(null),
                 profile.getMetadata().getGeneration(), seen.now()));
-        status.startupBoost(verdict.condition()).startupBoosts(verdict.boosts());
-        return verdict;
     }
 
     /** The API server's refusal of a resize: its HTTP code and message. */
@@ -204,7 +295,7 @@ public final class Decide {
      */
     public static List<Write> cleanup(TuningProfile profile, Optional<Deployment> target, List<ConfigMap> configMaps) {
         List<Write> writes = new ArrayList<>();
-        target.ifPresent(deployment -> restoreIfTuned(deployment, profile.getMetadata().getName(), writes));
+        target.ifPresent(deployment -> writes.addAll(restoreIfTuned(deployment, profile.getMetadata().getName())));
         writes.add(new Write.DeleteConfigMaps(configMaps.stream().filter(c -> TuningConfigMap.ownedBy(c, profile)).toList()));
         return writes;
     }
@@ -216,84 +307,6 @@ public final class Decide {
     private static Decision noWrites(TuningProfile profile, StatusBuilder status) {
         TuningProfileStatus after = status.build();
         return new Decision(List.of(), List.of(), after, EventPolicy.events(Observation.previousStatus(profile), after), Optional.empty());
-    }
-
-    /** The target exists: arbitrate, preview, then apply or recommend. */
-    private static Tuned tune(Observation seen, Deployment deployment, Installation installation, StatusBuilder status,
-            List<Write> writes) {
-        TuningProfile profile = seen.profile();
-        String name = profile.getMetadata().getName();
-        Optional<TuningProfile> owner = ProfileArbitration.owner(seen.targeting());
-        if (owner.isPresent() && !owner.get().getMetadata().getName().equals(name)) {
-            status.notApplied(Reason.CONFLICT, "Deployment " + deployment.getMetadata().getName() + " is already tuned by TuningProfile "
-                    + owner.get().getMetadata().getName() + ", which is older; this profile writes nothing");
-            return Tuned.NOTHING;
-        }
-        // The version and the AOT cache the JVMs report, not guessed from the image: the first poll that reads them may change
-        // the plan, once.
-        String images = TargetPods.images(deployment);
-        if (seen.pods().stream().filter(TargetPods::ready).allMatch(p -> images.equals(TargetPods.images(p)))) {
-            seen.metrics().ifPresent(report -> status.jvmReported(report, images));
-        }
-        // A JVM's refusal of an option holds for the release and the profile it was refused under, as a rollback does.
-        status.refusedOption(RolloutJudge.refusalInForce(status.refusedOption(), () -> DeploymentTuning.templateHash(deployment, name),
-                profile.getMetadata().getGeneration()).orElse(null));
-        Preview preview = Preview.of(name, profile.getSpec(), status.auto(), status.lastOomKill(), deployment, new Preview.Live(seen.pods(),
-                status.rollout(), seen.previousStatus().getStartupBoosts(), seen.autoscalers(), seen.verticalScalers(), status.refusedOption()),
-                status.javaVersion(), status.aotCache(), installation.preview());
-        if (preview instanceof Preview.NoContainer missing) {
-            restoreIfTuned(deployment, name, writes, status);
-            status.notApplied(Reason.INVALID, missing.problem());
-            return Tuned.NOTHING;
-        }
-        boolean auto = profile.getSpec().getMode() == Mode.Auto;
-        if (!auto) {
-            status.auto(null);
-        }
-        if (preview instanceof Preview.Rejected rejected) {
-            status.admitted(rejected.admitted());
-            // Flags planned for another spec or container must not stay: the user's own template comes back.
-            restoreIfTuned(deployment, name, writes, status);
-            status.notApplied(rejected.reason(), String.join("; ", rejected.messages()));
-            // No plan, but the container still says what runs the requests, which decides whether the thread pool is judged.
-            CurrentSettings current = CurrentSettings.noPlan(ThreadingDetection.detect(profile.getSpec(), rejected.facts()));
-            recordOomKills(seen, rejected.userContainer(), rejected.facts(), null, status);
-            report(seen, null, rejected.facts(), current, installation, status);
-            status.memoryNotJudged();
-            return new Tuned(List.of(), rejected.userContainer(), null);
-        }
-        Preview.Rendered rendered = (Preview.Rendered) preview;
-        status.admitted(rendered.admitted());
-        status.verticalScaling(rendered.verticalScaler().map(v -> verticalScaling(v, rendered.plan().budget())).orElse(null));
-        PlanResult.Plan plan = rendered.plan();
-        status.planned(plan, rendered.rendering());
-        seen.metrics().ifPresent(status::threadingReported);
-        String settingsHash = null;
-        if (profile.getSpec().getMode() == Mode.Recommend) {
-            restoreIfTuned(deployment, name, writes, status);
-            status.recommendOnly();
-            // The pods run the Deployment's own template: each kill is held against the budget Apply would give it.
-            recordOomKills(seen, rendered.userContainer(), rendered.facts(), plan.budget(), status);
-        } else if (OomAnswer.exhausted(status.lastOomKill())) {
-            restoreIfTuned(deployment, name, writes, status);
-            recordOomKills(seen, rendered.userContainer(), rendered.facts(), null, status);
-            LastOomKill kill = status.lastOomKill();
-            status.notApplied(Reason.OOM_KILLS_REPEATED, "pods were OOM-killed " + kill.getAnsweredInARow() + " times in a row for "
-                    + kill.getCause() + ", the first " + OomAnswer.MAX_ANSWERED_IN_A_ROW + " answered each with a larger budget, without a "
-                    + "healthy rollout between: the part keeps growing, which no budget answers (a leak?), so the Deployment stays on its "
-                    + "own template until the profile changes; last: " + kill.getMessage());
-        } else {
-            settingsHash = DeploymentTuning.hash(rendered.rendering(), TuningConfigMap.name(name, rendered.rendering()));
-            writes.addAll(ApplyStep.decide(seen, deployment, rendered.userContainer(), rendered.facts(), rendered.rendering(), plan.values().heapBytes(),
-                    plan.budget(), DeploymentTuning.Agent.ifInjected(profile.getSpec(), installation.agentImage(), installation.agentJarPath()),
-                    status));
-        }
-        report(seen, plan, rendered.facts(), plan.current(), installation, status);
-        judgeMemory(seen, rendered, status);
-        judgeHeapFit(seen, rendered, status);
-        status.scaleDown(ScaleDown.judge(TargetPods.autoscalersOf(seen.autoscalers(), deployment), plan.values()));
-        return new Tuned(auto ? AutoStep.decide(seen, deployment, plan, rendered.facts(), installation.preview().flagPolicy(), status) : List.of(),
-                rendered.userContainer(), settingsHash);
     }
 
     /** The stance beside a VerticalPodAutoscaler, as status says it, with the JVM's floor for its minAllowed. */
@@ -313,13 +326,13 @@ public final class Decide {
     }
 
     /**
-     * The kills of pods that run the Deployment's own template, where no plan of the profile is in force: Apply's kills are
-     * ApplyStep's, which knows the settings each pod ran.
+     * The kills of pods that run the Deployment's own template, where no plan of the profile is in force (Apply's kills are
+     * ApplyStep's, which knows the settings each pod ran): the last kill status records after them.
      *
      * @param budget the budget each pod is held against, null for none
      */
-    private static void recordOomKills(Observation seen, Container userContainer, ContainerFacts facts, MemoryBudget budget, StatusBuilder status) {
-        OomKills.record(seen, userContainer.getName(), facts.memoryLimitBytes(), null, null, budget, status);
+    private static LastOomKill ownTemplateKills(Observation seen, Container userContainer, ContainerFacts facts, MemoryBudget budget, Remembered remembered) {
+        return OomKills.recorded(OomKills.of(seen, userContainer.getName(), facts.memoryLimitBytes(), null, null, budget), remembered.lastOomKill());
     }
 
     /**
@@ -340,78 +353,79 @@ public final class Decide {
      * The user's own template back, by the operator's own hand: no rollout of its settings is in force any more, and nothing it
      * wrote can be taken back by another manager.
      */
-    private static void restoreIfTuned(Deployment deployment, String profile, List<Write> writes, StatusBuilder status) {
-        restoreIfTuned(deployment, profile, writes);
-        status.rollout(null).takenBack(null);
+    private static Findings restore(Findings found, Deployment target, String profile) {
+        return found.withWrites(restoreIfTuned(target, profile)).withRemembered(found.remembered().restored());
     }
 
-    private static void restoreIfTuned(Deployment deployment, String profile, List<Write> writes) {
-        if (DeploymentTuning.tunedBy(deployment, profile)) {
-            writes.add(new Write.RestoreDeployment(DeploymentTuning.restored(deployment, profile)));
-        }
+    private static List<Write> restoreIfTuned(Deployment deployment, String profile) {
+        return DeploymentTuning.tunedBy(deployment, profile) ? List.of(new Write.RestoreDeployment(DeploymentTuning.restored(deployment, profile)))
+                : List.of();
     }
 
     /**
      * The memory of the Ready pods of the settings in force against the plan's budget, beside a new window: in mode Recommend
      * every Ready pod, which runs the Deployment's own template, is held against the budget Apply would give it. Not judged
-     * without a memory limit, which nothing is killed at, or a budget.
+     * without a memory limit, which nothing is killed at, or a budget; not looked at without a window.
      */
-    private static void judgeMemory(Observation seen, Preview.Rendered rendered, StatusBuilder status) {
+    private static Findings.Memory memory(Observation seen, Preview.Rendered rendered) {
         Long limit = rendered.facts().memoryLimitBytes();
         MemoryBudget budget = rendered.plan().budget();
         if (limit == null || budget == null) {
-            status.memoryNotJudged();
-            return;
+            return Findings.Memory.NOT_JUDGED;
         }
-        seen.metrics().filter(report -> report.observed() != null).ifPresent(report -> {
-            Set<String> pods = podsOfThePlan(seen, rendered);
+        return seen.metrics().filter(report -> report.observed() != null).map(report -> {
             Map<String, MemoryUse> memory = new TreeMap<>();
-            pods.forEach(pod -> memory.put(pod, report.memory().getOrDefault(pod, MemoryUse.NONE)));
-            status.memory(MemoryAccount.judge(memory, limit, budget));
-        });
+            podsOfThePlan(seen, rendered).forEach(pod -> memory.put(pod, report.memory().getOrDefault(pod, MemoryUse.NONE)));
+            return new Findings.Memory(MemoryAccount.judge(memory, limit, budget));
+        }).orElse(null);
     }
 
     /**
      * Each Ready pod's maximum heap, as its JVM reports it, against its own memory limit (as the kubelet applied it, after any
      * in-place resize) beside the plan's non-heap budget, whoever sized the heap: the pods of the settings in force (in mode
      * Recommend every pod, which runs the Deployment's own template). A pod of earlier settings is held to its own plan, which
-     * this budget is not: during a rollout it would be judged against the next one. Not judged without a budget, or from a
+     * this budget is not: during a rollout it would be judged against the next one. No verdict without a budget, or from a
      * poll that read no options.
      */
-    private static void judgeHeapFit(Observation seen, Preview.Rendered rendered, StatusBuilder status) {
+    private static Finding heapFit(Observation seen, Preview.Rendered rendered) {
         MemoryBudget budget = rendered.plan().budget();
         if (budget == null) {
-            return;
+            return null;
         }
         Set<String> judged = podsOfThePlan(seen, rendered);
-        seen.metrics().filter(report -> !report.effectiveOptions().isEmpty()).ifPresent(report -> {
+        return seen.metrics().filter(report -> !report.effectiveOptions().isEmpty()).map(report -> {
             Map<String, Long> heaps = new TreeMap<>();
             report.effectiveOptions().forEach((pod, options) -> options.option("MaxHeapSize").filter(o -> judged.contains(pod))
                     .ifPresent(o -> heaps.put(pod, (long) o.value())));
             Map<String, Long> limits = new TreeMap<>();
             seen.pods().stream().filter(TargetPods::ready).forEach(pod -> TargetPods.memoryLimitBytes(pod, rendered.userContainer().getName())
                     .ifPresent(limit -> limits.put(pod.getMetadata().getName(), limit)));
-            status.heapFit(HeapFit.judge(HeapFit.pods(heaps, limits), budget.nonHeap()));
-        });
+            return HeapFit.judge(HeapFit.pods(heaps, limits), budget.nonHeap());
+        }).orElse(null);
     }
 
     /** The Ready pods the plan in force speaks for: in mode Recommend every one, else those of its settings. */
     private static Set<String> podsOfThePlan(Observation seen, Preview.Rendered rendered) {
         return seen.profile().getSpec().getMode() == Mode.Recommend
                 ? seen.pods().stream().filter(TargetPods::ready).map(p -> p.getMetadata().getName()).collect(Collectors.toSet())
-                : ApplyStep.readyPodsRunning(DeploymentTuning.hash(rendered.rendering(),
-                        TuningConfigMap.name(seen.profile().getMetadata().getName(), rendered.rendering())), seen);
+                : ApplyStep.readyPodsRunning(settingsHash(seen, rendered), seen);
+    }
+
+    private static String settingsHash(Observation seen, Preview.Rendered rendered) {
+        return DeploymentTuning.hash(rendered.rendering(), TuningConfigMap.name(seen.profile().getMetadata().getName(), rendered.rendering()));
     }
 
     /**
      * The metrics of the target's pods, judged against the plan in force, and the closed loop's advice: the workload measured
      * only from a window of warm JVMs (spec.metrics.warmUp), judged by the window as polled, not as steadied for status.
+     *
+     * @param lastOomKill the last kill as this reconcile records it, which mode Recommend answers
      */
-    private static void report(Observation seen, PlanResult.Plan plan, ContainerFacts facts, CurrentSettings current, Installation installation,
-            StatusBuilder status) {
+    private static Findings.Metrics metrics(Observation seen, PlanResult.Plan plan, ContainerFacts facts, CurrentSettings current,
+            Installation installation, LastOomKill lastOomKill) {
         TuningProfileSpec spec = seen.profile().getSpec();
-        seen.metrics().ifPresent(polled -> {
-            MetricsReport report = polled.steadied(status.observed());
+        return seen.metrics().map(polled -> {
+            MetricsReport report = polled.steadied(seen.previousStatus().getObserved());
             var verdict = report.observed() == null ? null
                     : PressureDetector.judge(report.observed(), report.previous(), spec.getPressure(), current)
                             .with(CarrierPinning.judge(report.virtualThreads(), report.observed().getWindow()));
@@ -419,8 +433,8 @@ public final class Decide {
                     Units.duration(Objects.requireNonNullElseGet(spec.getMetrics(), Metrics::new).getWarmUp()));
             List<Recommendation> remeasured = plan == null ? List.of() : Stream.concat(
                     warm ? ObservedWorkload.replan(spec, facts, plan, report.observed(), installation.preview().flagPolicy()).stream() : Stream.empty(),
-                    spec.getMode() == Mode.Recommend ? oomAnswer(plan, status.lastOomKill()).stream() : Stream.empty()).toList();
-            status.metrics(report, verdict, remeasured);
-        });
+                    spec.getMode() == Mode.Recommend ? oomAnswer(plan, lastOomKill).stream() : Stream.empty()).toList();
+            return new Findings.Metrics(report, verdict, remeasured);
+        }).orElse(null);
     }
 }

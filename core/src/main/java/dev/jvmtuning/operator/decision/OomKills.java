@@ -57,16 +57,9 @@ final class OomKills {
         }
     }
 
-    /**
-     * Records the latest kill in status when it is after the one status holds.
-     *
-     * @return every kill the pods show
-     */
-    static List<Kill> record(Observation seen, String container, Long limitBytes, String hash, Long plannedHeapBytes, MemoryBudget budget,
-            StatusBuilder status) {
-        List<Kill> kills = of(seen, container, limitBytes, hash, plannedHeapBytes, budget);
-        latest(kills).filter(kill -> kill.after(status.lastOomKill())).ifPresent(kill -> status.oomKilled(kill.record(status.lastOomKill())));
-        return kills;
+    /** The last kill status records after {@code kills}: the latest of them when it is after the one it holds ({@code known}). */
+    static LastOomKill recorded(List<Kill> kills, LastOomKill known) {
+        return latest(kills).filter(kill -> kill.after(known)).map(kill -> kill.record(known)).orElse(known);
     }
 
     /**

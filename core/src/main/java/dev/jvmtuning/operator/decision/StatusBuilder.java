@@ -10,13 +10,8 @@ import static dev.jvmtuning.operator.model.ConditionType.SETTINGS_EFFECTIVE;
 import static dev.jvmtuning.operator.model.ConditionType.STARTUP_BOOST;
 import static dev.jvmtuning.operator.model.ConditionType.VIRTUAL_THREAD_PINNING;
 
-import dev.jvmtuning.operator.api.v1alpha1.AdmittedPod;
-import dev.jvmtuning.operator.api.v1alpha1.TakenBack;
-import dev.jvmtuning.operator.api.v1alpha1.VerticalScaling;
 import dev.jvmtuning.operator.api.v1alpha1.AppliedSettings;
-import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.BoostedPod;
-import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
 import dev.jvmtuning.operator.api.v1alpha1.LastRecommendations;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
@@ -24,13 +19,11 @@ import dev.jvmtuning.operator.api.v1alpha1.RefusedOption;
 import dev.jvmtuning.operator.api.v1alpha1.RollBack;
 import dev.jvmtuning.operator.api.v1alpha1.Setting;
 import dev.jvmtuning.operator.api.v1alpha1.ThreadingStatus;
-import dev.jvmtuning.operator.api.v1alpha1.TrackedRollout;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.model.Attestation;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
-import dev.jvmtuning.operator.model.EffectiveOptions;
 import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.model.RequestThreading;
@@ -43,10 +36,8 @@ import dev.jvmtuning.operator.rollout.Rollout;
 import dev.jvmtuning.operator.rollout.StartupBoosts;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -83,80 +74,81 @@ public final class StatusBuilder {
         status.setRefusedOption(previous.getRefusedOption());
         status.setRollout(previous.getRollout());
         status.setTakenBack(previous.getTakenBack());
-        // A changed profile is a fresh start for the answers to OOM kills (R9b).
-        status.setLastOomKill(Objects.equals(generation, previousGeneration) ? previous.getLastOomKill() : answeredInARow(previous.getLastOomKill(), 0));
+        status.setLastOomKill(previous.getLastOomKill());
         status.setAuto(previous.getAuto());
         status.setStartupBoosts(previous.getStartupBoosts());
+        status.setAdmitted(previous.getAdmitted());
+        status.setVerticalScaling(previous.getVerticalScaling());
     }
 
-    /** The settings a failed rollout goes back to, if any ran healthy. */
-    public AppliedSettings lastHealthy() {
-        return status.getLastHealthy();
+    /**
+     * The status of a reconcile from what its steps found: each part set once, conditions in the order a reader meets them
+     * (the plan, Applied and Ready, the metrics and the judgements on them, the boost).
+     */
+    static TuningProfileStatus assemble(TuningProfileStatus previous, Long generation, String now, Findings found) {
+        StatusBuilder builder = new StatusBuilder(previous, generation, now).remembered(found.remembered());
+        TuningProfileStatus status = builder.status;
+        status.setAdmitted(found.admitted().orElse(null));
+        status.setVerticalScaling(found.verticalScaling());
+        status.setAuto(found.auto());
+        if (found.planned() != null) {
+            builder.planned(found.planned().plan(), found.planned().rendering());
+            found.planned().polled().ifPresent(builder::threadingReported);
+        }
+        builder.applied(found.applied(), found.remembered());
+        if (found.metrics() != null) {
+            builder.metrics(found.metrics().report(), found.metrics().verdict(), found.metrics().remeasured());
+        }
+        if (found.memory() != null) {
+            if (found.memory().judgement() == null) {
+                builder.memoryNotJudged();
+            } else {
+                builder.memory(found.memory().judgement());
+            }
+        }
+        if (found.heapFit() != null) {
+            builder.heapFit(found.heapFit());
+        }
+        if (found.scaleDown() != null) {
+            builder.scaleDown(found.scaleDown());
+        }
+        return builder.startupBoost(found.boost().condition()).startupBoosts(found.boost().boosts()).build();
     }
 
-    /** The settings last taken back, if any. */
-    public RollBack rolledBack() {
-        return status.getRolledBack();
-    }
-
-    /** The VM option the JVM refused, which the settings leave out; null for none. */
-    public RefusedOption refusedOption() {
-        return status.getRefusedOption();
-    }
-
-    public StatusBuilder refusedOption(RefusedOption refused) {
-        status.setRefusedOption(refused);
+    private StatusBuilder remembered(Remembered remembered) {
+        status.setRollout(remembered.rollout());
+        status.setTakenBack(remembered.takenBack());
+        status.setLastHealthy(remembered.lastHealthy());
+        status.setRolledBack(remembered.rolledBack());
+        status.setRefusedOption(remembered.refusedOption());
+        status.setLastOomKill(remembered.lastOomKill());
+        status.setJavaVersion(remembered.jvm().javaVersion());
+        status.setAotCache(remembered.jvm().aotCache());
+        status.setJvmImages(remembered.jvm().images());
         return this;
     }
 
-    /** The rollout of the template in force as the last reconcile tracked it, or null. */
-    public TrackedRollout rollout() {
-        return status.getRollout();
-    }
-
-    public StatusBuilder rollout(TrackedRollout rollout) {
-        status.setRollout(rollout);
-        return this;
+    private void applied(Findings.Applied applied, Remembered remembered) {
+        if (applied instanceof Findings.Applied.NotApplied not) {
+            notApplied(not.reason(), not.message());
+        } else if (applied instanceof Findings.Applied.RecommendOnly) {
+            recommendOnly();
+        } else if (applied instanceof Findings.Applied.RolledBack back) {
+            rolledBack(back.rollBack(), remembered.lastHealthy(), remembered.refusedOption());
+        } else {
+            Findings.Applied.Rolling rolling = (Findings.Applied.Rolling) applied;
+            applied(rolling.message(), rolling.rollout());
+            podsFailing(rolling.unheld());
+            if (rolling.attestation() != null) {
+                attested(rolling.attestation());
+            }
+        }
     }
 
     /** A failing pod the settings are not held to account for, and why; or none. */
-    public StatusBuilder podsFailing(Optional<String> unheld) {
+    StatusBuilder podsFailing(Optional<String> unheld) {
         unheld.ifPresentOrElse(message -> condition(PODS_FAILING, ConditionStatus.TRUE, Reason.NOT_HELD_TO_SETTINGS, message),
                 () -> condition(PODS_FAILING, ConditionStatus.FALSE, Reason.NO_POD_FAILING, "no pod of the target fails"));
-        return this;
-    }
-
-    /** The Java feature version status records, or null. */
-    public Integer javaVersion() {
-        return status.getJavaVersion();
-    }
-
-    /**
-     * What a metrics poll's JVMs report of themselves, their version and their AOT cache, as the JVMs of {@code images}; a poll
-     * that reports none (a missed scrape, a pod without the series) keeps the known facts.
-     */
-    public StatusBuilder jvmReported(MetricsReport metrics, String images) {
-        if (metrics.javaVersion() != null) {
-            status.setJavaVersion(metrics.javaVersion());
-            status.setJvmImages(images);
-        }
-        if (EffectiveOptions.showArchives(metrics.effectiveOptions().values())) {
-            status.setAotCache(EffectiveOptions.archiveReported(metrics.effectiveOptions().values()).orElse(null));
-            status.setJvmImages(images);
-        }
-        return this;
-    }
-
-    /**
-     * Pods of {@code images} failed: what JVMs of other images reported no longer holds (a JDK 21 image refuses a JDK 25
-     * option), so the next plan is checked against every supported JDK until these JVMs report.
-     */
-    public StatusBuilder failedOn(String images) {
-        if (status.getJvmImages() != null && !status.getJvmImages().equals(images)) {
-            status.setJavaVersion(null);
-            status.setAotCache(null);
-            status.setJvmImages(null);
-        }
         return this;
     }
 
@@ -164,7 +156,7 @@ public final class StatusBuilder {
      * What a metrics poll's JVMs report of virtual threads, beside the model the last plan assumed; a poll in which no pod
      * reports it keeps the known words.
      */
-    public StatusBuilder threadingReported(MetricsReport metrics) {
+    StatusBuilder threadingReported(MetricsReport metrics) {
         ThreadingStatus threading = status.getThreading();
         if (metrics.threading() != null && threading != null) {
             String reported = metrics.threading().describe(threading.getModel());
@@ -175,98 +167,17 @@ public final class StatusBuilder {
         return this;
     }
 
-    /** The AOT cache or CDS archive status records the pods' JVMs report, or null. */
-    public String aotCache() {
-        return status.getAotCache();
-    }
-
-    /** The last OOM kill status records, or null. */
-    public LastOomKill lastOomKill() {
-        return status.getLastOomKill();
-    }
-
-    /** A pod's tuned container was OOM-killed after the kill status holds: this one is the last. */
-    public StatusBuilder oomKilled(LastOomKill kill) {
-        status.setLastOomKill(kill);
-        return this;
-    }
-
-    private static LastOomKill answeredInARow(LastOomKill kill, int count) {
-        return kill == null || Objects.equals(kill.getAnsweredInARow(), count) ? kill
-                : new LastOomKill(kill.getPod(), kill.getSettingsHash(), kill.getRestartCount(), kill.getAt(), kill.getCause(), kill.getMessage(),
-                        kill.getMemoryLimitBytes(), kill.getPlannedHeapBytes(), kill.getObservedBytes(), kill.getBudgetBytes(), count);
-    }
-
-    /** The metrics window status shows, if any. */
-    public Observed observed() {
-        return status.getObserved();
-    }
-
-    /** Mode Auto's loop as the last reconcile left it, or null. */
-    public AutoStatus auto() {
-        return status.getAuto();
-    }
-
-    /** status.takenBack as the last reconcile left it, or null. */
-    public TakenBack takenBack() {
-        return status.getTakenBack();
-    }
-
-    /** Another manager's take-backs of the operator's fields; null for none in the window. */
-    public StatusBuilder takenBack(TakenBack takenBack) {
-        status.setTakenBack(takenBack);
-        return this;
-    }
-
-    /** The target's VerticalPodAutoscaler and the stance taken beside it; null for none. */
-    public StatusBuilder verticalScaling(VerticalScaling verticalScaling) {
-        status.setVerticalScaling(verticalScaling);
-        return this;
-    }
-
-    /** How the newest pod differs from the template, which the plan followed; empty when it does not. */
-    public StatusBuilder admitted(Optional<AdmittedPod> admitted) {
-        status.setAdmitted(admitted.orElse(null));
-        return this;
-    }
-
-    /** Mode Auto's loop after this reconcile's decision; null outside mode Auto. */
-    public StatusBuilder auto(AutoStatus auto) {
-        status.setAuto(auto);
-        return this;
-    }
-
-    /**
-     * When the rollout of the settings in force completed, as this reconcile leaves RolloutComplete: the time it
-     * turned True, which stays while it holds; empty while a rollout is under way. The one reading of that time.
-     */
-    public Optional<Instant> rolloutCompletedAt() {
-        return Conditions.find(status.getConditions(), ROLLOUT_COMPLETE)
-                .filter(c -> ConditionStatus.TRUE.is(c.getStatus()) && c.getLastTransitionTime() != null)
-                .map(c -> Instant.parse(c.getLastTransitionTime()));
-    }
-
-    /** These settings run on every pod: a later failure comes back to them. */
-    public StatusBuilder healthy(AppliedSettings settings) {
-        LastOomKill kill = status.getLastOomKill();
-        if (kill != null && !settings.getSettingsHash().equals(kill.getSettingsHash())) {
-            // Settings other than the killed ones ran on every pod: the kills in a row end here.
-            status.setLastOomKill(answeredInARow(kill, 0));
-        }
-        status.setLastHealthy(settings);
-        status.setRolledBack(null);
-        return this;
-    }
-
     /**
      * The pods of these settings failed and the template went back; the same settings are not applied again. Where their JVM
-     * refused an option they carried ({@link #refusedOption}, recorded first), the settings without it come next.
+     * refused an option they carried, the settings without it come next.
+     *
+     * @param lastHealthy the settings the template went back to, or null for the Deployment's own
+     * @param refused     the VM option the JVM refused, or null
      */
-    public StatusBuilder rolledBack(RollBack rollBack) {
+    public StatusBuilder rolledBack(RollBack rollBack, AppliedSettings lastHealthy, RefusedOption refused) {
         status.setRolledBack(rollBack);
-        String to = status.getLastHealthy() != null && !status.getLastHealthy().getSettingsHash().equals(rollBack.getSettingsHash())
-                ? "the last healthy settings " + status.getLastHealthy().getSettingsHash() : "the Deployment's own template";
-        RefusedOption refused = status.getRefusedOption();
+        String to = lastHealthy != null && !lastHealthy.getSettingsHash().equals(rollBack.getSettingsHash())
+                ? "the last healthy settings " + lastHealthy.getSettingsHash() : "the Deployment's own template";
         String next = refused != null && refused.getSettingsHash().equals(rollBack.getSettingsHash())
                 ? "Their JVM refused " + refused.getFlag() + ", which the operator rendered: the settings without it are rolled out next, "
                         + "once; should they fail too, they are taken back as well"
@@ -284,13 +195,13 @@ public final class StatusBuilder {
      * A reconcile ended in an unexpected error: Ready says so. The other conditions stay as the last reconcile
      * left them, as nothing tells whether its writes went through.
      */
-    public StatusBuilder reconcileFailed(String message) {
+    StatusBuilder reconcileFailed(String message) {
         condition(READY, ConditionStatus.FALSE, Reason.RECONCILE_FAILED, message);
         return this;
     }
 
     /** Nothing is applied: the target is missing, the profile conflicts, is invalid or does not fit. */
-    public StatusBuilder notApplied(Reason reason, String message) {
+    StatusBuilder notApplied(Reason reason, String message) {
         condition(APPLIED, ConditionStatus.FALSE, reason, message);
         condition(READY, ConditionStatus.FALSE, reason, message);
         noRolloutJudged();
@@ -299,7 +210,7 @@ public final class StatusBuilder {
     }
 
     /** The plan's settings, each with where it is rendered, what runs the requests, and every warning of planning and rendering. */
-    public StatusBuilder planned(Plan plan, Rendering rendering) {
+    StatusBuilder planned(Plan plan, Rendering rendering) {
         status.setSettings(plan.decisions().stream().map(d -> new Setting(d.name(), d.value(),
                 rendering.renderedAs().get(d.setting()), d.rule().id(), d.rationale(), null)).toList());
         RequestThreading threading = plan.current().threading();
@@ -339,7 +250,7 @@ public final class StatusBuilder {
      * without the agent reports no more, but Ready's message says only that they run the tuned template, and what their
      * JVMs left unsaid.
      */
-    public StatusBuilder attested(Attestation attestation) {
+    StatusBuilder attested(Attestation attestation) {
         setEffective(s -> s.getRenderedAs() == null ? null : attestation.effectiveOf(s.getRenderedAs(), s.getName()).map(Attestation.Effective::describe)
                 .orElse(null));
         String message = "the planned JVM options are " + attestation.message();
@@ -391,7 +302,7 @@ public final class StatusBuilder {
      * The metrics poll, the detector's verdict on it (null until a window exists) and the closed loop's
      * recommendations beside the detector's.
      */
-    public StatusBuilder metrics(MetricsReport metrics, Verdict verdict, List<Recommendation> remeasured) {
+    StatusBuilder metrics(MetricsReport metrics, Verdict verdict, List<Recommendation> remeasured) {
         boolean windowShown = status.getObserved() != null && Conditions.isTrue(status.getConditions(), METRICS_AVAILABLE);
         if (metrics.availableReason() == Reason.FIRST_SAMPLE && windowShown) {
             // A replica that just took over, or a new pod, has one sample: the window shown stands until the next, with no flap or Event.
@@ -422,7 +333,7 @@ public final class StatusBuilder {
      * the one shown, with the same verdict, leaves both as they are: a resident set moves a little every poll, and each move
      * would be a status write.
      */
-    public StatusBuilder memory(MemoryAccount.Judgement judgement) {
+    StatusBuilder memory(MemoryAccount.Judgement judgement) {
         Observed observed = status.getObserved();
         if (observed == null) {
             return this;
@@ -439,14 +350,14 @@ public final class StatusBuilder {
     }
 
     /** The StartupBoost condition as spec.startupBoost and the pods leave it; empty: the profile has no boost, and no condition. */
-    public StatusBuilder startupBoost(Optional<StartupBoosts.BoostCondition> boost) {
+    StatusBuilder startupBoost(Optional<StartupBoosts.BoostCondition> boost) {
         boost.ifPresentOrElse(b -> condition(STARTUP_BOOST, b.status(), b.reason(), b.message()),
                 () -> status.setConditions(Conditions.remove(status.getConditions(), STARTUP_BOOST)));
         return this;
     }
 
     /** The pods raised for spec.startupBoost that still run the boost: the only ones lowered. */
-    public StatusBuilder startupBoosts(List<BoostedPod> boosts) {
+    StatusBuilder startupBoosts(List<BoostedPod> boosts) {
         status.setStartupBoosts(new ArrayList<>(boosts));
         return this;
     }
@@ -455,7 +366,7 @@ public final class StatusBuilder {
      * The API server refused a resize this decision asked for: StartupBoost says so, measured from the condition the last
      * reconcile left, so a refusal repeated each reconcile keeps its transition time and writes nothing new.
      */
-    public StatusBuilder resizeRefused(Optional<Condition> previous, StartupBoosts.BoostCondition refused) {
+    StatusBuilder resizeRefused(Optional<Condition> previous, StartupBoosts.BoostCondition refused) {
         List<Condition> conditions = new ArrayList<>(Conditions.remove(status.getConditions(), STARTUP_BOOST));
         previous.ifPresent(conditions::add);
         status.setConditions(conditions);
@@ -463,21 +374,21 @@ public final class StatusBuilder {
         return this;
     }
 
-    /** No plan's budget or no memory limit to judge the pods' memory against: neither the memory nor NativeMemoryPressure is shown. */
     /** Whether each pod's heap fits its own limit (HeapOverLimit); a poll without a verdict leaves the last. */
-    public StatusBuilder heapFit(Finding finding) {
+    StatusBuilder heapFit(Finding finding) {
         condition(finding.type(), finding.status(), finding.reason(), finding.message());
         return this;
     }
 
     /** A memory-scaling autoscaler's stance under the plan (ScaleDownBlocked); absent without one. */
-    public StatusBuilder scaleDown(Optional<Finding> finding) {
+    StatusBuilder scaleDown(Optional<Finding> finding) {
         finding.ifPresentOrElse(f -> condition(f.type(), f.status(), f.reason(), f.message()),
                 () -> status.setConditions(Conditions.remove(status.getConditions(), ConditionType.SCALE_DOWN_BLOCKED)));
         return this;
     }
 
-    public StatusBuilder memoryNotJudged() {
+    /** No plan's budget or no memory limit to judge the pods' memory against: neither the memory nor NativeMemoryPressure is shown. */
+    StatusBuilder memoryNotJudged() {
         if (status.getObserved() != null) {
             status.setObserved(status.getObserved().withMemory(null));
         }

@@ -1350,6 +1350,26 @@ class DecideTest {
         return world;
     }
 
+    @Test
+    void autoCountsWindowsFromTheRolloutsCompletionAsItsRecordSays() {
+        World world = new World(AUTO.replace("warmUp: 0s", "warmUp: 30s"));
+        world.reconcile();
+        world.rollOut();
+        world.reconcile();
+        Instant completed = Instant.parse(world.profile.getStatus().getRollout().getCompletedAt());
+        assertThat(completed).as("the reconcile that saw every replica run it").isEqualTo(world.now);
+
+        world.meanLatencyMillis = 100.0;
+        // Windows of 10 s end at each reconcile: the one from completed+20s to +30s still lies in the warm-up.
+        for (int i = 0; i < 3; i++) {
+            world.reconcile();
+            assertThat(world.auto().getHistory()).as("a window ending at %s", world.now).isEmpty();
+        }
+        world.reconcile();
+        assertThat(world.auto().getHistory()).as("the first window wholly after the warm-up").hasSize(1);
+        assertThat(world.auto().getHistory().get(0).getFrom().getThreads()).isEqualTo(200);
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             platform: threads from the server's 200           | false |                                        | 200 | 100 | Pending   | false

@@ -32,21 +32,6 @@ class StatusBuilderTest {
     private static final Rollout ROLLING = new Rollout(false, Reason.ROLLING_OUT, "1 of 2 replicas updated, 1 available");
     private static final Instant T0 = Instant.parse("2026-11-25T10:00:00Z");
 
-    @Test
-    void theRolloutCompletedWhenItWasFirstSeenCompleteAndStaysSoWhileItHolds() {
-        TuningProfileStatus rolling = new StatusBuilder(new TuningProfileStatus(), 1L, T0.toString()).applied("applied", ROLLING).build();
-        assertThat(new StatusBuilder(rolling, 1L, T0.toString()).applied("applied", ROLLING).rolloutCompletedAt()).isEmpty();
-
-        StatusBuilder completing = new StatusBuilder(rolling, 1L, T0.plusSeconds(30).toString()).applied("applied", COMPLETE);
-        assertThat(completing.rolloutCompletedAt()).contains(T0.plusSeconds(30));
-
-        StatusBuilder later = new StatusBuilder(completing.build(), 1L, T0.plusSeconds(90).toString()).applied("applied", COMPLETE);
-        assertThat(later.rolloutCompletedAt()).as("a later reconcile sees the same completion").contains(T0.plusSeconds(30));
-
-        assertThat(new StatusBuilder(later.build(), 2L, T0.plusSeconds(120).toString()).recommendOnly().rolloutCompletedAt())
-                .as("nothing rolls out in Recommend mode").isEmpty();
-    }
-
     private static final List<String> HEAP = List.of("-Xmx512m");
     /** A JVM that runs HEAP, in a container it sizes itself for. */
     private static final EffectiveOptions RUNS_HEAP = new EffectiveOptions(Map.of("MaxHeapSize", new Option(512 * Units.MI, Origin.ENVIRON_VAR),

@@ -112,7 +112,7 @@ class OperatorMetricsTest {
     void aChangedReasonOrOutcomeReplacesItsSeriesRatherThanAddingOne() {
         metrics.record(profile, applied());
         TuningProfileStatus rolledBack = new StatusBuilder(applied(), 2L, "later")
-                .rolledBack(new RollBack("abc", 2L, "release-1", "CrashLoopBackOff", "later")).build();
+                .rolledBack(new RollBack("abc", 2L, "release-1", "CrashLoopBackOff", "later"), null, null).build();
         metrics.record(profile, rolledBack);
 
         assertThat(series()).containsEntry("jvm_tuning_profile_condition{condition=Ready,reason=RolledBack}", 0.0)

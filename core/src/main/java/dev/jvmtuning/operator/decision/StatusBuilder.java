@@ -43,9 +43,9 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * Builds a profile's next status from the previous one, one finding at a time; conditions keep their
- * transition times unless their status flips, and what this reconcile did not look at (settings,
- * observed figures) stays as it was. Pure.
+ * Builds a profile's next status from the previous one: a reconcile's from what its steps found, at once
+ * ({@link #assemble}); conditions keep their transition times unless their status flips, and what this
+ * reconcile did not look at (settings, observed figures) stays as it was. Written to, never read back. Pure.
  */
 public final class StatusBuilder {
     private final TuningProfileStatus status = new TuningProfileStatus();

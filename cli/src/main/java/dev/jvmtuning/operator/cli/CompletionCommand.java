@@ -6,7 +6,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** A shell completion script for the plugin's executable, made from the same command model that parses the line. */
-@Command(name = "completion", mixinStandardHelpOptions = true, versionProvider = TpCommand.Version.class,
+@Command(name = "completion", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"Print a completion script for kubectl-tp, for bash and zsh.",
                 "Load it in either shell with: source <(kubectl tp completion)",
                 "It completes the plugin as its own command, kubectl-tp: kubectl's own completion does not reach into plugins."})

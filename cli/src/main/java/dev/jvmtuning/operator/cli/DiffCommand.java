@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** What the operator would write: the live Deployment and ConfigMap before, and after its decision's writes as the API server stores them. */
-@Command(name = "diff", mixinStandardHelpOptions = true, versionProvider = TpCommand.Version.class, exitCodeOnExecutionException = 2,
+@Command(name = "diff", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, exitCodeOnExecutionException = 2,
         description = {"The change the operator would make to the live Deployment, as a unified diff.",
                 "With the ConfigMap of values it would create. The operator's own decision on what the cluster shows (the profile and "
                         + "its status, the Deployment, its pods, the other profiles that target it) gives the writes, and the API "

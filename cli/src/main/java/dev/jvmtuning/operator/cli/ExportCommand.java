@@ -28,7 +28,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** The settings as literal environment variables of the target container, for a Git repository that no controller may write to. */
-@Command(name = "export", mixinStandardHelpOptions = true, versionProvider = TpCommand.Version.class,
+@Command(name = "export", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"The settings as a Kustomize patch or Helm values, for a Git repository.",
                 "The settings the operator would render, as literal environment variables of the target container: a Kustomize "
                         + "strategic-merge patch (default) or a Helm values fragment, for teams whose Deployments belong to Argo CD or Flux.",

@@ -35,7 +35,7 @@ import picocli.CommandLine.TypeConversionException;
  * {@code plan}: previews what the operator would render for a TuningProfile, without a cluster.
  * The container's CPU and memory come from a Deployment in the same files, or from flags.
  */
-@Command(name = "plan", mixinStandardHelpOptions = true, versionProvider = TpCommand.Version.class,
+@Command(name = "plan", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"The settings the operator would render for a TuningProfile, and why, without a cluster.",
                 "The profile is read from the -f files. Its Deployment may sit in the same or another one: its container's resources, "
                         + "env, command and replicas are then used. The options below supply or override them."},

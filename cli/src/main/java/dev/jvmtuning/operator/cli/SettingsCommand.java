@@ -21,7 +21,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** The settings a profile's status lists, each planned value beside what the pods' JVMs report they run. */
-@Command(name = "settings", mixinStandardHelpOptions = true, versionProvider = TpCommand.Version.class,
+@Command(name = "settings", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"The planned settings of a TuningProfile beside what its pods' JVMs run.",
                 "Read from the profile's status, as the operator last wrote it: each setting's planned value, where it is rendered, "
                         + "what the JVMs of the settings in force report they run of it (for the JVM flags the jvm-tuning agent reports, "

@@ -1,18 +1,14 @@
 package dev.jvmtuning.operator.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
-import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -27,7 +23,7 @@ import picocli.CommandLine.Spec;
  * Kustomize patch or Helm values for a Git repository that no controller may write to; {@code settings} shows
  * each planned setting beside what the pods' JVMs report they run.
  */
-@Command(name = "kubectl tp", mixinStandardHelpOptions = true, versionProvider = TpCommand.Version.class,
+@Command(name = "kubectl tp", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "What the jvm-tuning operator would render for a TuningProfile, what it would change in the cluster, "
                 + "its settings for a Git repository, and what the pods' JVMs run of them.",
         subcommands = {PlanCommand.class, DiffCommand.class, ExportCommand.class, SettingsCommand.class, CompletionCommand.class,
@@ -87,19 +83,5 @@ public final class TpCommand implements Callable<Integer> {
         }
         Throwable cause = e.getCause();
         return cause == null || cause.getMessage() == null ? e.getMessage() : e.getMessage() + ": " + cause.getMessage();
-    }
-
-    /** The project's version, written into the classpath by the build. */
-    static final class Version implements IVersionProvider {
-        @Override
-        public String[] getVersion() throws IOException {
-            Properties properties = new Properties();
-            try (InputStream in = TpCommand.class.getResourceAsStream("kubectl-tp.properties")) {
-                if (in != null) {
-                    properties.load(in);
-                }
-            }
-            return new String[] {"kubectl-tp " + properties.getProperty("version", "unknown")};
-        }
     }
 }

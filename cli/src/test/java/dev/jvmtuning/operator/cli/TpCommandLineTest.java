@@ -45,7 +45,9 @@ class TpCommandLineTest {
 
         assertThat(version.status()).isZero();
         assertThat(version.out().strip()).matches("kubectl-tp \\d+\\.\\d+\\.\\d+.*").doesNotContain("${");
-        assertThat(Tp.run("plan", "--version").out()).isEqualTo(version.out());
+        for (String verb : List.of("plan", "diff", "export", "settings", "completion")) {
+            assertThat(Tp.run(verb, "--version").out()).as(verb).isEqualTo(version.out());
+        }
     }
 
     @Test

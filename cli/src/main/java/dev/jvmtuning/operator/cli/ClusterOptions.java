@@ -2,6 +2,9 @@ package dev.jvmtuning.operator.cli;
 
 import dev.jvmtuning.operator.config.PublishedSettings;
 import dev.jvmtuning.operator.decision.Decide;
+import dev.jvmtuning.operator.flags.FlagPolicy;
+import dev.jvmtuning.operator.metrics.GuardrailQueries;
+import dev.jvmtuning.operator.preview.Preview;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -13,11 +16,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /** The options of the verbs that read the cluster: where to connect, which namespace, where the operator runs. */
 final class ClusterOptions {
     static final String DEFAULT_OPERATOR_NAMESPACE = "jvm-tuning-system";
+    /** Without the operator's settings: the standard flag policy, no guardrail check, the default agent image. */
+    private static final Decide.Installation DEFAULTS = new Decide.Installation(new Preview.Installation(FlagPolicy.standard(),
+            guardrail -> Optional.empty()), PublishedSettings.DEFAULT_AGENT_IMAGE, PublishedSettings.DEFAULT_AGENT_JAR_PATH);
 
     @Option(names = {"-n", "--namespace"}, paramLabel = "NAMESPACE",
             description = "Namespace of the TuningProfile and its Deployment (default: the kubeconfig context's, else default).")
@@ -58,7 +65,7 @@ final class ClusterOptions {
         try {
             ConfigMap published = client.configMaps().inNamespace(operatorNamespace).withName(PublishedSettings.CONFIG_MAP).get();
             if (published != null) {
-                return Installed.from(PublishedSettings.from(Objects.requireNonNullElse(published.getData(), Map.of())));
+                return installation(PublishedSettings.from(Objects.requireNonNullElse(published.getData(), Map.of())));
             }
             why = "not found";
         } catch (KubernetesClientException e) {
@@ -69,6 +76,12 @@ final class ClusterOptions {
         err.println("kubectl tp: warning: the operator's settings (ConfigMap " + operatorNamespace + "/" + PublishedSettings.CONFIG_MAP
                 + ") cannot be read: " + why + ". Planning with the standard flag policy (no allow-list), no guardrail check and the "
                 + "default agent image: what the operator does may differ. --operator-namespace names the namespace the operator runs in.");
-        return Installed.DEFAULTS;
+        return DEFAULTS;
+    }
+
+    /** The installation as the operator decides with it, from what it publishes of its settings. */
+    private static Decide.Installation installation(PublishedSettings published) {
+        return new Decide.Installation(new Preview.Installation(FlagPolicy.bundled(published.flagPolicyAllow()),
+                GuardrailQueries.of(published.guardrailQueries())::refusal), published.agentImage(), published.agentJarPath());
     }
 }

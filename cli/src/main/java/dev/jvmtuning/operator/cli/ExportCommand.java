@@ -11,8 +11,8 @@ import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.decision.Decide;
 import dev.jvmtuning.operator.model.Setting;
 import dev.jvmtuning.operator.model.Units;
-import dev.jvmtuning.operator.render.Rendering;
-import io.fabric8.kubernetes.api.model.Container;
+import dev.jvmtuning.operator.render.DeploymentTuning;
+import io.fabric8.kubernetes.api.model.ConfigMapKeySelector;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -89,14 +89,11 @@ final class ExportCommand implements Callable<Integer> {
                 throw new Refusal("the operator keeps the settings of TuningProfile " + planned.profile().getMetadata().getName() + " off Deployment "
                         + planned.live().getMetadata().getName() + ": " + why);
             });
-            Container container = planned.preview().userContainer();
-            Rendering rendering = planned.preview().rendering();
-            // The rendered value already starts with the user's own flags.
-            Map<String, String> env = new LinkedHashMap<>();
-            env.put(rendering.jvmOptionsVariable(), rendering.jvmOptionsValue());
-            env.putAll(rendering.serverEnvironment());
-            List<Map<String, String>> entries = env.entrySet().stream()
-                    .map(e -> ExportCommand.<String>ordered("name", e.getKey(), "value", e.getValue())).toList();
+            DeploymentTuning.TunedEnv tuned = DeploymentTuning.tunedEnv(planned.tuned(), planned.profile().getMetadata().getName())
+                    .orElseThrow(() -> new IllegalStateException("an applied decision leaves the Deployment untuned"));
+            // Literal values: the JVM variable as rendered (the user's own flags first), each server property from its ConfigMap.
+            List<Map<String, String>> entries = tuned.env().stream().map(e -> ExportCommand.<String>ordered("name", e.getName(), "value",
+                    e.getValueFrom() == null ? e.getValue() : value(planned, e.getValueFrom().getConfigMapKeyRef()))).toList();
             StringBuilder source = new StringBuilder("# " + (recommended ? "recommended" : "planned") + " by TuningProfile "
                     + planned.profile().getMetadata().getName() + " for Deployment " + planned.live().getMetadata().getName() + "\n");
             notes.forEach(n -> source.append("# ").append(n).append('\n'));
@@ -105,10 +102,17 @@ final class ExportCommand implements Callable<Integer> {
                     ? Map.of("env", entries)
                     : ordered("apiVersion", "apps/v1", "kind", "Deployment", "metadata", Map.of("name", planned.live().getMetadata().getName()),
                             "spec", Map.of("template", Map.of("spec", Map.of("containers",
-                                    List.of(ordered("name", container.getName(), "env", entries))))));
+                                    List.of(ordered("name", tuned.container(), "env", entries))))));
             spec.commandLine().getOut().print(source + Documents.yaml(document));
             return 0;
         }
+    }
+
+    /** A server property's value in the ConfigMap the decision references for it. */
+    private static String value(Planned planned, ConfigMapKeySelector reference) {
+        return planned.configMap(reference.getName()).map(c -> c.getData().get(reference.getKey()))
+                .orElseThrow(() -> new IllegalStateException("the decision references ConfigMap " + reference.getName() + ", which it neither "
+                        + "creates nor finds"));
     }
 
     /** A map that keeps the order its keys are given in, as a reader expects them in YAML. */

@@ -4,12 +4,14 @@ import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.decision.Conditions;
 import dev.jvmtuning.operator.decision.Decide;
 import dev.jvmtuning.operator.decision.Observation;
+import dev.jvmtuning.operator.decision.Write;
 import dev.jvmtuning.operator.deployment.TargetPods;
 import dev.jvmtuning.operator.deployment.VerticalScalers;
 import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
-import dev.jvmtuning.operator.preview.Preview;
+import dev.jvmtuning.operator.model.Reason;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -19,18 +21,22 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Instant;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * A profile, its live Deployment, what the operator renders for it and what it decides: the operator's own decision on what
- * the cluster shows now (the profile with its status, the Deployment, its pods, the profiles that target it and the profile's
- * ConfigMaps). No metrics are polled: the Java version and AOT cache the pods reported are the ones status recorded.
+ * The operator's own decision on what the cluster shows now: the profile with its status, the Deployment, its pods, the profiles
+ * that target it and the profile's ConfigMaps. No metrics are polled: the Java version and AOT cache the pods reported are the
+ * ones status recorded.
  */
-record Planned(TuningProfile profile, Deployment live, Preview.Rendered preview, Decide.Decision decision) {
+record Planned(Observation seen, Decide.Decision decision) {
+    /** The Applied reasons of a profile the operator refuses as written: an error to fix rather than a state to wait out. */
+    private static final Set<Reason> REFUSED = EnumSet.of(Reason.INVALID, Reason.INFEASIBLE);
 
     static Planned of(TuningProfile profile, KubernetesClient client, String namespace, Decide.Installation installation) {
         String targetName = profile.getSpec().getTargetRef().getName();
@@ -38,26 +44,46 @@ record Planned(TuningProfile profile, Deployment live, Preview.Rendered preview,
         if (live == null) {
             throw new Refusal("no Deployment " + targetName + " in namespace " + namespace);
         }
-        // A profile the planner refuses is an error to fix, said as such, rather than the Deployment the operator leaves it.
-        Preview.Live cluster = new Preview.Live(pods(live, client, namespace), null, List.of(), autoscalers(client, namespace),
-                verticalScalers(client, namespace), null);
-        Preview preview = Preview.of(profile, live, cluster, null, installation.preview());
-        if (preview instanceof Preview.NoContainer missing) {
-            throw new Refusal(missing.problem());
-        }
-        if (preview instanceof Preview.Rejected rejected) {
-            throw new Refusal(rejected.reason() + ": " + String.join("; ", rejected.messages()));
-        }
-        Observation seen = new Observation(profile, Optional.of(live), targeting(profile, live, client, namespace),
-                cluster.pods(), configMaps(profile, client, namespace), Optional.empty(), cluster.autoscalers(), cluster.verticalScalers(),
+        Observation seen = new Observation(profile, Optional.of(live), targeting(profile, live, client, namespace), pods(live, client, namespace),
+                configMaps(profile, client, namespace), Optional.empty(), autoscalers(client, namespace), verticalScalers(client, namespace),
                 Instant.now());
-        return new Planned(profile, live, (Preview.Rendered) preview, Decide.of(seen, installation));
+        Planned planned = new Planned(seen, Decide.of(seen, installation));
+        // A profile the operator refuses is an error to fix, said as such, rather than the Deployment the operator leaves it.
+        planned.applied().filter(c -> !ConditionStatus.TRUE.is(c.getStatus()) && REFUSED.stream().anyMatch(r -> r.text().equals(c.getReason())))
+                .ifPresent(c -> {
+                    throw new Refusal(c.getReason() + ": " + c.getMessage());
+                });
+        return planned;
+    }
+
+    TuningProfile profile() {
+        return seen.profile();
+    }
+
+    Deployment live() {
+        return seen.target().orElseThrow();
     }
 
     /** Why the operator does not apply the planned settings, as its decision's Applied condition says; empty when it does. */
     Optional<String> notApplied() {
-        return Conditions.find(decision.status().getConditions(), ConditionType.APPLIED).filter(c -> !ConditionStatus.TRUE.is(c.getStatus()))
-                .map(c -> c.getReason() + ": " + c.getMessage());
+        return applied().filter(c -> !ConditionStatus.TRUE.is(c.getStatus())).map(c -> c.getReason() + ": " + c.getMessage());
+    }
+
+    private Optional<Condition> applied() {
+        return Conditions.find(decision.status().getConditions(), ConditionType.APPLIED);
+    }
+
+    /** The Deployment as the decision leaves it: the template it applies, else the live one, which already holds what it keeps. */
+    Deployment tuned() {
+        return decision.writes().stream().filter(Write.ApplyDeployment.class::isInstance).map(w -> ((Write.ApplyDeployment) w).desired())
+                .findFirst().orElse(live());
+    }
+
+    /** One of the profile's ConfigMaps by name: the one the decision creates, else the one the cluster holds. */
+    Optional<ConfigMap> configMap(String name) {
+        Stream<ConfigMap> created = decision.writes().stream().filter(Write.CreateConfigMap.class::isInstance)
+                .map(w -> ((Write.CreateConfigMap) w).configMap());
+        return Stream.concat(created, seen.configMaps().stream()).filter(c -> name.equals(c.getMetadata().getName())).findFirst();
     }
 
     /** The profiles that name the Deployment: this one as given (from a file, perhaps not created yet), and the cluster's others. */

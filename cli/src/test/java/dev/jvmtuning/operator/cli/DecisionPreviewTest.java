@@ -7,8 +7,11 @@ import dev.jvmtuning.operator.api.v1alpha1.RollBack;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.config.PublishedSettings;
+import dev.jvmtuning.operator.decision.Decide;
 import dev.jvmtuning.operator.decision.StatusBuilder;
+import dev.jvmtuning.operator.decision.Write;
 import dev.jvmtuning.operator.flags.FlagPolicy;
+import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.OomKill;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.planner.OomAnswer;
@@ -55,7 +58,8 @@ class DecisionPreviewTest {
             gc: {collector: G1, maxPauseMillis: 100}
             """;
     /** The installation the CLI reads from the published settings: the standard flag policy, no guardrail queries. */
-    private static final Preview.Installation INSTALLATION = new Preview.Installation(FlagPolicy.standard(), guardrail -> Optional.empty());
+    private static final Decide.Installation INSTALLATION = new Decide.Installation(new Preview.Installation(FlagPolicy.standard(),
+            guardrail -> Optional.empty()), PublishedSettings.DEFAULT_AGENT_IMAGE, PublishedSettings.DEFAULT_AGENT_JAR_PATH);
 
     private static KubernetesClient client;
     private static String namespace;
@@ -146,6 +150,48 @@ class DecisionPreviewTest {
         assertThat(run("export", "plain").out()).contains(USER_FLAGS + " -XX:ActiveProcessorCount=2");
     }
 
+    @Test
+    void onceTheOperatorWroteTheSettingsExportGivesTheSameAndDiffNothing() {
+        deployment("written");
+        profile("written", "written", "");
+        Tp before = run("export", "written");
+        Planned planned = Planned.of(client.resources(TuningProfile.class).inNamespace(namespace).withName("written").get(), client, namespace,
+                INSTALLATION);
+
+        // The decision's writes as the operator makes them: the ConfigMap of values, then its fields of the Deployment.
+        for (Write write : planned.decision().writes()) {
+            if (write instanceof Write.CreateConfigMap create) {
+                client.resource(create.configMap()).inNamespace(namespace).create();
+            } else if (write instanceof Write.ApplyDeployment apply) {
+                client.resource(apply.desired()).inNamespace(namespace).fieldManager(LabelsAndAnnotations.OPERATOR).forceConflicts().serverSideApply();
+            }
+        }
+        Tp after = run("export", "written");
+        Tp diff = run("diff", "written");
+
+        assertThat(planned.decision().writes()).hasAtLeastOneElementOfType(Write.ApplyDeployment.class);
+        assertThat(after.status()).as(after.err()).isZero();
+        assertThat(after.out()).as("the settings read back from the Deployment and the ConfigMap the operator wrote").isEqualTo(before.out())
+                .contains("- name: JAVA_TOOL_OPTIONS", "value: " + USER_FLAGS + " -XX:ActiveProcessorCount=2", "name: SERVER_TOMCAT_THREADS_MAX");
+        assertThat(diff.status()).as(diff.out() + diff.err()).isZero();
+        assertThat(diff.out()).isEmpty();
+        assertThat(diff.err()).isEmpty();
+    }
+
+    @Test
+    void aProfileTheOperatorRefusesIsAnError() {
+        deployment("infeasible");
+        profile("infeasible", "infeasible", "heap: {size: 4Gi}\n");
+
+        Tp diff = run("diff", "infeasible");
+        Tp export = run("export", "infeasible");
+
+        assertThat(diff.status()).as(diff.out()).isEqualTo(2);
+        assertThat(diff.err()).startsWith("kubectl tp diff: " + Reason.INFEASIBLE.text() + ": ");
+        assertThat(export.status()).as(export.out()).isEqualTo(1);
+        assertThat(export.err()).startsWith("kubectl tp export: " + Reason.INFEASIBLE.text() + ": ");
+    }
+
     /** diff shows no change and says why on stderr; export refuses to give settings the operator keeps off the Deployment. */
     private static void assertNoChange(String profile, Reason why) {
         Tp diff = run("diff", profile);
@@ -196,7 +242,7 @@ class DecisionPreviewTest {
 
     /** The hash of the settings the operator plans for the profile on this Deployment. */
     private static String settingsHash(TuningProfile profile, Deployment live) {
-        Rendering rendering = ((Preview.Rendered) Preview.of(profile, live, Preview.Live.NONE, null, INSTALLATION)).rendering();
+        Rendering rendering = ((Preview.Rendered) Preview.of(profile, live, Preview.Live.NONE, null, INSTALLATION.preview())).rendering();
         return DeploymentTuning.hash(rendering, TuningConfigMap.name(profile.getMetadata().getName(), rendering));
     }
 }

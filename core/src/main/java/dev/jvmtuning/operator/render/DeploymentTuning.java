@@ -197,6 +197,34 @@ public final class DeploymentTuning {
         return oursNow == oursWanted && currentEnv.containsAll(desiredContainer.getEnv());
     }
 
+    /**
+     * The environment the operator set in a container of a Deployment it tuned for the profile: the JVM variable with the value it
+     * rendered, then each server property's reference to the profile's ConfigMap. What the user set beside them is left out.
+     *
+     * @param container the tuned container's name
+     */
+    public record TunedEnv(String container, List<EnvVar> env) {
+        public TunedEnv {
+            env = List.copyOf(env);
+        }
+    }
+
+    /** The operator's environment in a Deployment it tuned for the profile, as written or as desired; empty when it tunes none. */
+    public static Optional<TunedEnv> tunedEnv(Deployment deployment, String profile) {
+        if (!tunedBy(deployment, profile)) {
+            return Optional.empty();
+        }
+        return original(deployment).flatMap(original -> deployment.getSpec().getTemplate().getSpec().getContainers().stream()
+                .filter(c -> Objects.requireNonNullElse(c.getEnv(), List.<EnvVar>of()).stream().anyMatch(v -> isRendered(v, original)))
+                .findFirst()
+                .map(c -> new TunedEnv(c.getName(), c.getEnv().stream().filter(v -> isRendered(v, original) || isOurs(v, profile)).toList())));
+    }
+
+    /** The JVM variable with the value the operator rendered into it. */
+    private static boolean isRendered(EnvVar var, OriginalJvmOptions original) {
+        return var.getName().equals(original.variable()) && var.getValueFrom() == null && Objects.equals(var.getValue(), original.applied());
+    }
+
     /** True when this Deployment carries the operator's settings, for whichever profile. */
     public static boolean tuned(Deployment deployment) {
         return deployment.getMetadata().getAnnotations() != null && deployment.getMetadata().getAnnotations().containsKey(TUNED_BY_ANNOTATION);

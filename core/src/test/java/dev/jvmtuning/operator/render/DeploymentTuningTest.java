@@ -90,6 +90,21 @@ class DeploymentTuningTest {
         assertThat(DeploymentTuning.hash(more, CONFIG_MAP)).isNotEqualTo(DeploymentTuning.hash(rendering(userEnv), CONFIG_MAP));
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("userEnvironments")
+    void theOperatorsEnvironmentIsTheSameAsDesiredAndAsWritten(String situation, List<EnvVar> userEnv) {
+        Deployment live = deployment(userEnv);
+        Deployment desired = DeploymentTuning.desired(live, container(live), PROFILE, rendering(userEnv), CONFIG_MAP, null);
+        Deployment tuned = apply(live, rendering(userEnv));
+
+        DeploymentTuning.TunedEnv asDesired = DeploymentTuning.tunedEnv(desired, PROFILE).orElseThrow();
+        assertThat(asDesired.container()).isEqualTo("app");
+        assertThat(asDesired.env()).as(situation).isEqualTo(container(desired).getEnv());
+        assertThat(DeploymentTuning.tunedEnv(tuned, PROFILE)).as(situation + ": the user's own entries left out").hasValue(asDesired);
+        assertThat(DeploymentTuning.tunedEnv(live, PROFILE)).as("not tuned").isEmpty();
+        assertThat(DeploymentTuning.tunedEnv(tuned, "another")).as("tuned by another profile").isEmpty();
+    }
+
     @Test
     void anEditThatKeepsTheOperatorsSuffixIsTheUsersNewValue() {
         List<EnvVar> userEnv = List.of(new EnvVar(VARIABLE, "-Dfile.encoding=UTF-8", null));

@@ -12,7 +12,6 @@ import dev.jvmtuning.operator.decision.Decide;
 import dev.jvmtuning.operator.model.Setting;
 import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.render.DeploymentTuning;
-import io.fabric8.kubernetes.api.model.ConfigMapKeySelector;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -92,8 +91,8 @@ final class ExportCommand implements Callable<Integer> {
             DeploymentTuning.TunedEnv tuned = DeploymentTuning.tunedEnv(planned.tuned(), planned.profile().getMetadata().getName())
                     .orElseThrow(() -> new IllegalStateException("an applied decision leaves the Deployment untuned"));
             // Literal values: the JVM variable as rendered (the user's own flags first), each server property from its ConfigMap.
-            List<Map<String, String>> entries = tuned.env().stream().map(e -> ExportCommand.<String>ordered("name", e.getName(), "value",
-                    e.getValueFrom() == null ? e.getValue() : value(planned, e.getValueFrom().getConfigMapKeyRef()))).toList();
+            List<Map<String, String>> entries = tuned.values(name -> planned.configMap(name).orElseThrow().getData()).entrySet().stream()
+                    .map(e -> ExportCommand.<String>ordered("name", e.getKey(), "value", e.getValue())).toList();
             StringBuilder source = new StringBuilder("# " + (recommended ? "recommended" : "planned") + " by TuningProfile "
                     + planned.profile().getMetadata().getName() + " for Deployment " + planned.live().getMetadata().getName() + "\n");
             notes.forEach(n -> source.append("# ").append(n).append('\n'));
@@ -106,13 +105,6 @@ final class ExportCommand implements Callable<Integer> {
             spec.commandLine().getOut().print(source + Documents.yaml(document));
             return 0;
         }
-    }
-
-    /** A server property's value in the ConfigMap the decision references for it. */
-    private static String value(Planned planned, ConfigMapKeySelector reference) {
-        return planned.configMap(reference.getName()).map(c -> c.getData().get(reference.getKey()))
-                .orElseThrow(() -> new IllegalStateException("the decision references ConfigMap " + reference.getName() + ", which it neither "
-                        + "creates nor finds"));
     }
 
     /** A map that keeps the order its keys are given in, as a reader expects them in YAML. */

@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * What the operator writes into a Deployment, and how it takes it out again. Pure: Deployments in,
@@ -206,6 +207,18 @@ public final class DeploymentTuning {
     public record TunedEnv(String container, List<EnvVar> env) {
         public TunedEnv {
             env = List.copyOf(env);
+        }
+
+        /**
+         * Each entry's value, in order: the JVM variable's as it stands, a server property's as its ConfigMap holds it.
+         *
+         * @param configMapData the data of a ConfigMap by its name
+         */
+        public Map<String, String> values(Function<String, Map<String, String>> configMapData) {
+            Map<String, String> values = new LinkedHashMap<>();
+            env.forEach(var -> values.put(var.getName(), var.getValueFrom() == null ? var.getValue()
+                    : configMapData.apply(var.getValueFrom().getConfigMapKeyRef().getName()).get(var.getValueFrom().getConfigMapKeyRef().getKey())));
+            return values;
         }
     }
 

@@ -103,6 +103,15 @@ class DeploymentTuningTest {
         assertThat(DeploymentTuning.tunedEnv(tuned, PROFILE)).as(situation + ": the user's own entries left out").hasValue(asDesired);
         assertThat(DeploymentTuning.tunedEnv(live, PROFILE)).as("not tuned").isEmpty();
         assertThat(DeploymentTuning.tunedEnv(tuned, "another")).as("tuned by another profile").isEmpty();
+        Map<String, String> expected = new LinkedHashMap<>();
+        expected.put(VARIABLE, rendering(userEnv).jvmOptionsValue());
+        rendering(userEnv).serverEnvironment().forEach((name, value) -> {
+            if (userEnv.stream().noneMatch(v -> v.getName().equals(name))) {
+                expected.put(name, value);
+            }
+        });
+        assertThat(asDesired.values(Map.of(CONFIG_MAP, rendering(userEnv).serverEnvironment())::get)).as(situation + ": literal values")
+                .containsExactlyEntriesOf(expected);
     }
 
     @Test

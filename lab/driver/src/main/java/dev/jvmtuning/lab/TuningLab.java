@@ -15,13 +15,19 @@ import dev.jvmtuning.operator.api.v1alpha1.Runtime;
 import dev.jvmtuning.operator.api.v1alpha1.TargetRef;
 import dev.jvmtuning.operator.api.v1alpha1.Threading;
 import dev.jvmtuning.operator.api.v1alpha1.Threads;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.api.v1alpha1.Workload;
 import dev.jvmtuning.operator.closedloop.AutoLoop;
 import dev.jvmtuning.operator.closedloop.MeasuredReplan;
 import dev.jvmtuning.operator.closedloop.ObservedWorkload;
-import dev.jvmtuning.operator.closedloop.Overlay;
 import dev.jvmtuning.operator.closedloop.Replanner;
+import dev.jvmtuning.operator.config.PublishedSettings;
+import dev.jvmtuning.operator.decision.Conditions;
+import dev.jvmtuning.operator.decision.Decide;
+import dev.jvmtuning.operator.decision.Observation;
+import dev.jvmtuning.operator.decision.Write;
 import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.metrics.MetricsEndpoint;
 import dev.jvmtuning.operator.metrics.PodSnapshot;
@@ -29,12 +35,17 @@ import dev.jvmtuning.operator.metrics.PrometheusTextParser;
 import dev.jvmtuning.operator.metrics.Sample;
 import dev.jvmtuning.operator.metrics.Scrape;
 import dev.jvmtuning.operator.metrics.Window;
+import dev.jvmtuning.operator.model.ConditionStatus;
+import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.ContainerFacts;
-import dev.jvmtuning.operator.planner.PlanResult;
-import dev.jvmtuning.operator.planner.Planner;
 import dev.jvmtuning.operator.model.Units;
-import dev.jvmtuning.operator.render.Renderer;
-import dev.jvmtuning.operator.render.Rendering;
+import dev.jvmtuning.operator.preview.Preview;
+import dev.jvmtuning.operator.render.DeploymentTuning;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -48,6 +59,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -93,6 +105,13 @@ public final class TuningLab {
     static final double AUTO_TARGET = 0.95;
     static final int STABLE_ITERATIONS = 5;
     private static final int MAX_AUTO_ITERATIONS = Integer.getInteger("lab.auto-iterations", 8);
+    /** The operator as installed by default: the standard flag policy, no guardrail queries, no agent to inject. */
+    private static final Decide.Installation INSTALLATION = new Decide.Installation(new Preview.Installation(FlagPolicy.standard(),
+            guardrail -> Optional.empty()), PublishedSettings.DEFAULT_AGENT_IMAGE, PublishedSettings.DEFAULT_AGENT_JAR_PATH);
+    /** The namespace of the profiles and Deployments the lab decides on, which only name the scenario. */
+    private static final String NAMESPACE = "lab";
+    /** When the lab's profiles were created and decided on: the settings depend on no time. */
+    private static final Instant PLANNED_AT = Instant.parse("2026-01-01T00:00:00Z");
 
     /** What one scenario produced. {@code best} is the sweep's (defaults included) highest mean throughput. */
     record ScenarioResult(Scenario scenario, Measurement defaults, List<Measurement> sweep, Measurement best, Measurement planner,
@@ -291,7 +310,7 @@ public final class TuningLab {
         }
         ContainerFacts facts = facts(scenario);
         Replanner replanner = new MeasuredReplan(spec, facts, FlagPolicy.standard());
-        Instant now = Instant.parse("2026-01-01T00:00:00Z");
+        Instant now = PLANNED_AT;
         AutoStatus status = AutoLoop.decide(new AutoLoop.Input(spec.getAuto(), null, new AutoSettings(), null, null, null, null, null, replanner, now, null)).status();
         List<Setting> iterations = new ArrayList<>(List.of(defaults));
         // A process serves more for many minutes after it starts (the JIT, the heap's shape), so a setting Auto starts is
@@ -325,7 +344,7 @@ public final class TuningLab {
                     + ": " + last.getReason()) + "; waiting for " + status.getWaitingFor());
             if (changed) {
                 int before = started.size();
-                current = planned(scenario, "auto " + i, Overlay.spec(spec, status), notes);
+                current = planned(scenario, "auto " + i, spec, status, notes);
                 if (started.size() > before) { // a process of its own, not an earlier one's
                     Setting restarted = start(scenario, "auto " + i, "best, restarted for auto " + i, best.env());
                     judges.put(current.process(), restarted);
@@ -354,11 +373,11 @@ public final class TuningLab {
 
     private Setting planned(Scenario scenario, String origin, Workload workload, List<String> notes) throws IOException, InterruptedException {
         TuningProfileSpec spec = profile(scenario).setWorkload(workload).setThreads(new Threads());
-        return planned(scenario, origin, spec, notes);
+        return planned(scenario, origin, spec, null, notes);
     }
 
     /** What the scenario's profile states before its figures: the target, its runtime and what the team knows of the service. */
-    private static TuningProfileSpec profile(Scenario scenario) {
+    static TuningProfileSpec profile(Scenario scenario) {
         TuningProfileSpec spec = new TuningProfileSpec().setTargetRef(new TargetRef().setName(scenario.name())).setRuntime(scenario.runtime())
                 .setThreading(new Threading().setModel(scenario.service().threading()));
         if (scenario.usesConnectionPool()) {
@@ -368,29 +387,79 @@ public final class TuningLab {
     }
 
     /** The planner sees the container's limit, as in a pod: the app's cgroup has exactly {@code scenario.cpus()} of CPU. */
-    private static ContainerFacts facts(Scenario scenario) {
+    static ContainerFacts facts(Scenario scenario) {
         long memory = Units.bytes(scenario.memory());
         return ContainerFacts.ofResources(scenario.cpus(), scenario.cpus(), memory, memory);
     }
 
-    private Setting planned(Scenario scenario, String origin, TuningProfileSpec spec, List<String> notes) throws IOException, InterruptedException {
+    /** Starts the settings the operator writes for the profile ({@link #decided}); notes where they come from. */
+    private Setting planned(Scenario scenario, String origin, TuningProfileSpec spec, AutoStatus auto, List<String> notes)
+            throws IOException, InterruptedException {
         Workload workload = spec.getWorkload();
-        PlanResult result = Planner.plan(spec, facts(scenario));
         String figures = "rate " + Units.number(workload.getRequestsPerSecond()) + "/s, latency " + workload.getMeanLatency()
                 + (spec.getThreads() == null || spec.getThreads().getMax() == null ? "" : ", threads " + spec.getThreads().getMax())
                 + (workload.getCpuPerRequest() == null ? "" : ", CPU " + workload.getCpuPerRequest())
                 + (workload.getDbTimePerRequest() == null ? "" : ", db " + workload.getDbTimePerRequest())
                 + (workload.getAllocationPerRequest() == null ? "" : ", allocating " + workload.getAllocationPerRequest());
-        if (result instanceof PlanResult.Rejected rejected) {
-            notes.add(origin + " from " + figures + ": " + rejected.reason() + " " + rejected.messages());
-            return failed(origin, rejected.reason() + ": " + String.join("; ", rejected.messages()));
+        Decided decided = decided(scenario, spec, auto);
+        if (decided.notApplied() != null) {
+            notes.add(origin + " from " + figures + ": " + decided.notApplied());
+            return failed(origin, decided.notApplied());
         }
-        PlanResult.Plan plan = (PlanResult.Plan) result;
-        Rendering rendering = Renderer.render(plan.values(), spec, facts(scenario));
-        Map<String, String> env = new LinkedHashMap<>(rendering.serverEnvironment());
-        env.put(rendering.jvmOptionsVariable(), rendering.jvmOptionsValue());
+        Map<String, String> env = decided.env();
         notes.add(origin + " from " + figures + " -> " + env);
         return prepare(scenario, origin, origin, env);
+    }
+
+    /** The environment the operator writes into the app's container, or why it writes none (the Applied reason and message). */
+    record Decided(Map<String, String> env, String notApplied) {
+    }
+
+    /**
+     * The operator's own decision on a Deployment of the scenario's container, no pod of it running yet, in mode Auto with the
+     * loop's status laid over the profile.
+     *
+     * @param auto the loop's status.auto, or null outside mode Auto
+     */
+    static Decided decided(Scenario scenario, TuningProfileSpec spec, AutoStatus auto) {
+        Decide.Decision decision = Decide.of(new Observation(stored(scenario, spec, auto), Optional.of(deployment(scenario)), List.of(),
+                List.of(), List.of(), Optional.empty(), List.of(), List.of(), PLANNED_AT), INSTALLATION);
+        Condition applied = Conditions.find(decision.status().getConditions(), ConditionType.APPLIED).orElseThrow();
+        if (!ConditionStatus.TRUE.is(applied.getStatus())) {
+            return new Decided(Map.of(), applied.getReason() + ": " + applied.getMessage());
+        }
+        Map<String, Map<String, String>> created = new HashMap<>();
+        Deployment desired = null;
+        for (Write write : decision.writes()) {
+            if (write instanceof Write.CreateConfigMap create) {
+                created.put(create.configMap().getMetadata().getName(), create.configMap().getData());
+            } else if (write instanceof Write.ApplyDeployment apply) {
+                desired = apply.desired();
+            }
+        }
+        return new Decided(DeploymentTuning.tunedEnv(Objects.requireNonNull(desired, "an applied decision on an untuned Deployment writes it"),
+                scenario.name()).orElseThrow().values(created::get), null);
+    }
+
+    /** The scenario's profile as the cluster would hold it. */
+    private static TuningProfile stored(Scenario scenario, TuningProfileSpec spec, AutoStatus auto) {
+        TuningProfile profile = new TuningProfile();
+        profile.setMetadata(new ObjectMetaBuilder().withName(scenario.name()).withNamespace(NAMESPACE).withGeneration(1L)
+                .withCreationTimestamp(PLANNED_AT.toString()).build());
+        profile.setSpec(spec);
+        profile.setStatus(new TuningProfileStatus().setAuto(auto));
+        return profile;
+    }
+
+    /** A Deployment of one pod of the app's container: requests at its limits, which the app's cgroup has exactly. */
+    private static Deployment deployment(Scenario scenario) {
+        Map<String, Quantity> resources = Map.of("cpu", new Quantity(Double.toString(scenario.cpus())), "memory",
+                new Quantity(Long.toString(Units.bytes(scenario.memory()))));
+        return new DeploymentBuilder().withNewMetadata().withName(scenario.name()).withNamespace(NAMESPACE).endMetadata()
+                .withNewSpec().withReplicas(1).withNewSelector().addToMatchLabels("app", scenario.name()).endSelector()
+                .withNewTemplate().withNewMetadata().addToLabels("app", scenario.name()).endMetadata().withNewSpec().addNewContainer().withName(scenario.name())
+                .withNewResources().withLimits(resources).withRequests(resources).endResources().endContainer()
+                .endSpec().endTemplate().endSpec().build();
     }
 
     private static Setting failed(String origin, String failure) {

@@ -123,11 +123,9 @@ class DecisionPreviewTest {
 
     @Test
     void modeRecommendShowsNoChangeWhileExportGivesItsSettings() {
-        deployment("recommend");
-        profile("recommend", "recommend", "mode: Recommend\n");
-
-        Tp diff = run("diff", "recommend");
-        Tp export = run("export", "recommend");
+        Verbs verbs = onNewDeployment("recommend", "mode: Recommend\n");
+        Tp diff = verbs.diff();
+        Tp export = verbs.export();
 
         assertThat(diff.status()).as(diff.out() + diff.err()).isZero();
         assertThat(diff.out()).isEmpty();
@@ -180,16 +178,25 @@ class DecisionPreviewTest {
 
     @Test
     void aProfileTheOperatorRefusesIsAnError() {
-        deployment("infeasible");
-        profile("infeasible", "infeasible", "heap: {size: 4Gi}\n");
-
-        Tp diff = run("diff", "infeasible");
-        Tp export = run("export", "infeasible");
+        Verbs verbs = onNewDeployment("infeasible", "heap: {size: 4Gi}\n");
+        Tp diff = verbs.diff();
+        Tp export = verbs.export();
 
         assertThat(diff.status()).as(diff.out()).isEqualTo(2);
         assertThat(diff.err()).startsWith("kubectl tp diff: " + Reason.INFEASIBLE.text() + ": ");
         assertThat(export.status()).as(export.out()).isEqualTo(1);
         assertThat(export.err()).startsWith("kubectl tp export: " + Reason.INFEASIBLE.text() + ": ");
+    }
+
+    /** What diff and export say of one profile. */
+    private record Verbs(Tp diff, Tp export) {
+    }
+
+    /** diff and export of a profile with this spec added, on a Deployment of its own. */
+    private static Verbs onNewDeployment(String name, String more) {
+        deployment(name);
+        profile(name, name, more);
+        return new Verbs(run("diff", name), run("export", name));
     }
 
     /** diff shows no change and says why on stderr; export refuses to give settings the operator keeps off the Deployment. */

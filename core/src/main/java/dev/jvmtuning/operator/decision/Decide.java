@@ -3,44 +3,29 @@ package dev.jvmtuning.operator.decision;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.BoostedPod;
 import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
-import dev.jvmtuning.operator.api.v1alpha1.Metrics;
 import dev.jvmtuning.operator.api.v1alpha1.Mode;
-import dev.jvmtuning.operator.api.v1alpha1.Recommendation;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
-import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.api.v1alpha1.VerticalScaling;
 import dev.jvmtuning.operator.closedloop.AutoLoop;
-import dev.jvmtuning.operator.closedloop.ObservedWorkload;
 import dev.jvmtuning.operator.deployment.TargetPods;
 import dev.jvmtuning.operator.deployment.VerticalScalers.VerticalScaler;
 import dev.jvmtuning.operator.deployment.ThreadingDetection;
-import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.CurrentSettings;
-import dev.jvmtuning.operator.model.MemoryUse;
-import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.Reason;
-import dev.jvmtuning.operator.model.Rule;
-import dev.jvmtuning.operator.model.Setting;
 import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.planner.MemoryBudget;
 import dev.jvmtuning.operator.planner.OomAnswer;
 import dev.jvmtuning.operator.planner.PlanResult;
-import dev.jvmtuning.operator.pressure.CarrierPinning;
-import dev.jvmtuning.operator.pressure.Finding;
-import dev.jvmtuning.operator.pressure.HeapFit;
 import dev.jvmtuning.operator.pressure.ScaleDown;
-import dev.jvmtuning.operator.pressure.MemoryAccount;
-import dev.jvmtuning.operator.pressure.PressureDetector;
 import dev.jvmtuning.operator.preview.Preview;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.render.TuningConfigMap;
 import dev.jvmtuning.operator.rollout.RolloutJudge;
 import dev.jvmtuning.operator.rollout.StartupBoosts;
-import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -48,12 +33,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -151,7 +131,7 @@ public final class Decide {
         return restore(Findings.start(killed, null, new Findings.Applied.NotApplied(rejected.reason(), String.join("; ", rejected.messages()))), target,
                 seen.profile().getMetadata().getName())
                 .withAdmitted(rejected.admitted())
-                .withMetrics(metrics(seen, null, rejected.facts(), current, installation, killed.lastOomKill()))
+                .withMetrics(Judgements.metrics(seen, null, rejected.facts(), current, installation.preview().flagPolicy(), killed.lastOomKill()))
                 .withMemory(Findings.Memory.NOT_JUDGED)
                 .withTuned(new Findings.Tuned(rejected.userContainer(), null));
     }
@@ -163,9 +143,10 @@ public final class Decide {
                 .withAdmitted(rendered.admitted())
                 .withVerticalScaling(rendered.verticalScaler().map(v -> verticalScaling(v, plan.budget())).orElse(null))
                 .withPlanned(new Findings.Planned(plan, rendered.rendering(), seen.metrics()));
-        found = found.withMetrics(metrics(seen, plan, rendered.facts(), plan.current(), installation, found.remembered().lastOomKill()))
-                .withMemory(memory(seen, rendered))
-                .withHeapFit(heapFit(seen, rendered))
+        found = found.withMetrics(Judgements.metrics(seen, plan, rendered.facts(), plan.current(), installation.preview().flagPolicy(),
+                        found.remembered().lastOomKill()))
+                .withMemory(Judgements.memory(seen, rendered))
+                .withHeapFit(Judgements.heapFit(seen, rendered))
                 .withScaleDown(ScaleDown.judge(TargetPods.autoscalersOf(seen.autoscalers(), target), plan.values()));
         if (seen.profile().getSpec().getMode() != Mode.Auto) {
             return found;
@@ -203,7 +184,7 @@ public final class Decide {
         ApplyStep.Result applying = ApplyStep.decide(seen, target, rendered, DeploymentTuning.Agent.ifInjected(seen.profile().getSpec(),
                 installation.agentImage(), installation.agentJarPath()), remembered);
         return start.withWrites(applying.writes()).withApplied(applying.applied()).withRemembered(applying.remembered())
-                .withTuned(new Findings.Tuned(rendered.userContainer(), settingsHash(seen, rendered)));
+                .withTuned(new Findings.Tuned(rendered.userContainer(), Judgements.settingsHash(seen, rendered)));
     }
 
     /**
@@ -336,20 +317,6 @@ public final class Decide {
     }
 
     /**
-     * Mode Recommend's answer to the last OOM kill (R9b): what Apply would change, each with the kill's figures; the heap gives
-     * way to the part that ran over.
-     */
-    private static List<Recommendation> oomAnswer(PlanResult.Plan plan, LastOomKill kill) {
-        if (plan.decisions().stream().noneMatch(d -> d.rule() == Rule.R9B)) {
-            return List.of();
-        }
-        String heapAtKill = kill.getPlannedHeapBytes() == null ? null : Units.mebibytes(kill.getPlannedHeapBytes());
-        return plan.decisions().stream().filter(d -> d.rule() == Rule.R9B || d.setting() == Setting.HEAP_SIZE)
-                .map(d -> Recommendation.set(d.name(), d.setting() == Setting.HEAP_SIZE ? heapAtKill : null, d.value(), d.rationale()))
-                .toList();
-    }
-
-    /**
      * The user's own template back, by the operator's own hand: no rollout of its settings is in force any more, and nothing it
      * wrote can be taken back by another manager.
      */
@@ -362,79 +329,4 @@ public final class Decide {
                 : List.of();
     }
 
-    /**
-     * The memory of the Ready pods of the settings in force against the plan's budget, beside a new window: in mode Recommend
-     * every Ready pod, which runs the Deployment's own template, is held against the budget Apply would give it. Not judged
-     * without a memory limit, which nothing is killed at, or a budget; not looked at without a window.
-     */
-    private static Findings.Memory memory(Observation seen, Preview.Rendered rendered) {
-        Long limit = rendered.facts().memoryLimitBytes();
-        MemoryBudget budget = rendered.plan().budget();
-        if (limit == null || budget == null) {
-            return Findings.Memory.NOT_JUDGED;
-        }
-        return seen.metrics().filter(report -> report.observed() != null).map(report -> {
-            Map<String, MemoryUse> memory = new TreeMap<>();
-            podsOfThePlan(seen, rendered).forEach(pod -> memory.put(pod, report.memory().getOrDefault(pod, MemoryUse.NONE)));
-            return new Findings.Memory(MemoryAccount.judge(memory, limit, budget));
-        }).orElse(null);
-    }
-
-    /**
-     * Each Ready pod's maximum heap, as its JVM reports it, against its own memory limit (as the kubelet applied it, after any
-     * in-place resize) beside the plan's non-heap budget, whoever sized the heap: the pods of the settings in force (in mode
-     * Recommend every pod, which runs the Deployment's own template). A pod of earlier settings is held to its own plan, which
-     * this budget is not: during a rollout it would be judged against the next one. No verdict without a budget, or from a
-     * poll that read no options.
-     */
-    private static Finding heapFit(Observation seen, Preview.Rendered rendered) {
-        MemoryBudget budget = rendered.plan().budget();
-        if (budget == null) {
-            return null;
-        }
-        Set<String> judged = podsOfThePlan(seen, rendered);
-        return seen.metrics().filter(report -> !report.effectiveOptions().isEmpty()).map(report -> {
-            Map<String, Long> heaps = new TreeMap<>();
-            report.effectiveOptions().forEach((pod, options) -> options.option("MaxHeapSize").filter(o -> judged.contains(pod))
-                    .ifPresent(o -> heaps.put(pod, (long) o.value())));
-            Map<String, Long> limits = new TreeMap<>();
-            seen.pods().stream().filter(TargetPods::ready).forEach(pod -> TargetPods.memoryLimitBytes(pod, rendered.userContainer().getName())
-                    .ifPresent(limit -> limits.put(pod.getMetadata().getName(), limit)));
-            return HeapFit.judge(HeapFit.pods(heaps, limits), budget.nonHeap());
-        }).orElse(null);
-    }
-
-    /** The Ready pods the plan in force speaks for: in mode Recommend every one, else those of its settings. */
-    private static Set<String> podsOfThePlan(Observation seen, Preview.Rendered rendered) {
-        return seen.profile().getSpec().getMode() == Mode.Recommend
-                ? seen.pods().stream().filter(TargetPods::ready).map(p -> p.getMetadata().getName()).collect(Collectors.toSet())
-                : ApplyStep.readyPodsRunning(settingsHash(seen, rendered), seen);
-    }
-
-    private static String settingsHash(Observation seen, Preview.Rendered rendered) {
-        return DeploymentTuning.hash(rendered.rendering(), TuningConfigMap.name(seen.profile().getMetadata().getName(), rendered.rendering()));
-    }
-
-    /**
-     * The metrics of the target's pods, judged against the plan in force, and the closed loop's advice: the workload measured
-     * only from a window of warm JVMs (spec.metrics.warmUp), judged by the window as polled, not as steadied for status.
-     *
-     * @param lastOomKill the last kill as this reconcile records it, which mode Recommend answers
-     */
-    private static Findings.Metrics metrics(Observation seen, PlanResult.Plan plan, ContainerFacts facts, CurrentSettings current,
-            Installation installation, LastOomKill lastOomKill) {
-        TuningProfileSpec spec = seen.profile().getSpec();
-        return seen.metrics().map(polled -> {
-            MetricsReport report = polled.steadied(seen.previousStatus().getObserved());
-            var verdict = report.observed() == null ? null
-                    : PressureDetector.judge(report.observed(), report.previous(), spec.getPressure(), current)
-                            .with(CarrierPinning.judge(report.virtualThreads(), report.observed().getWindow()));
-            boolean warm = polled.observed() != null && ObservedWorkload.fromWarmJvms(polled.observed(), TargetPods.youngestStart(seen.pods()),
-                    Units.duration(Objects.requireNonNullElseGet(spec.getMetrics(), Metrics::new).getWarmUp()));
-            List<Recommendation> remeasured = plan == null ? List.of() : Stream.concat(
-                    warm ? ObservedWorkload.replan(spec, facts, plan, report.observed(), installation.preview().flagPolicy()).stream() : Stream.empty(),
-                    spec.getMode() == Mode.Recommend ? oomAnswer(plan, lastOomKill).stream() : Stream.empty()).toList();
-            return new Findings.Metrics(report, verdict, remeasured);
-        }).orElse(null);
-    }
 }

@@ -86,7 +86,7 @@ class DecisionPreviewTest {
         // for this generation of the profile and this template.
         writeStatus(profile, status -> new StatusBuilder(status, profile.getMetadata().getGeneration(), Instant.now().toString())
                 .rolledBack(new RollBack(settingsHash(profile, live), profile.getMetadata().getGeneration(),
-                        DeploymentTuning.templateHash(live, "rolled-back"), "pod rolled-back-1 CrashLoopBackOff", Instant.now().toString()))
+                        DeploymentTuning.templateHash(live, "rolled-back"), "pod rolled-back-1 CrashLoopBackOff", Instant.now().toString()), null, null)
                 .build());
 
         assertNoChange("rolled-back", Reason.ROLLED_BACK);
@@ -105,8 +105,7 @@ class DecisionPreviewTest {
         LastOomKill fourthInARow = new LastOomKill("oom-killed-1", "abc", 4, Instant.now().toString(), OomKill.Cause.METASPACE.name(),
                 "pod oom-killed-1 OOM-killed, cause METASPACE", 2048L << 20, 1488L << 20, 300L << 20, 250L << 20,
                 OomAnswer.MAX_ANSWERED_IN_A_ROW + 1);
-        writeStatus(profile, status -> new StatusBuilder(status, profile.getMetadata().getGeneration(), Instant.now().toString())
-                .oomKilled(fourthInARow).build());
+        writeStatus(profile, status -> status.setObservedGeneration(profile.getMetadata().getGeneration()).setLastOomKill(fourthInARow));
 
         assertNoChange("oom-killed", Reason.OOM_KILLS_REPEATED);
     }

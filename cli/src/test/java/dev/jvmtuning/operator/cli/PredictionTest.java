@@ -91,9 +91,9 @@ class PredictionTest {
         });
         TuningProfile auto = client.resources(TuningProfile.class).inNamespace(namespace).withName("auto").get();
         client.resources(TuningProfile.class).inNamespace(namespace).resource(StatusBuilder.patch(auto,
-                new StatusBuilder(new TuningProfileStatus(), auto.getMetadata().getGeneration(), Instant.now().toString())
-                        .auto(new AutoStatus().setState(AutoState.Observing).setChangedAt(Instant.now().toString()).setSettings(LOOP_SETTINGS))
-                        .build())).patchStatus();
+                new TuningProfileStatus().setObservedGeneration(auto.getMetadata().getGeneration())
+                        .setAuto(new AutoStatus().setState(AutoState.Observing).setChangedAt(Instant.now().toString()).setSettings(LOOP_SETTINGS))))
+                .patchStatus();
 
         KubernetesClient operatorClient = RunningOperator.watchedClient(controlPlane.kubeconfig(), request -> { });
         Operator operator = new Operator(o -> o.withKubernetesClient(operatorClient));

@@ -302,7 +302,7 @@ public final class StatusBuilder {
      * The metrics poll, the detector's verdict on it (null until a window exists) and the closed loop's
      * recommendations beside the detector's.
      */
-    StatusBuilder metrics(MetricsReport metrics, Verdict verdict, List<Recommendation> remeasured) {
+    public StatusBuilder metrics(MetricsReport metrics, Verdict verdict, List<Recommendation> remeasured) {
         boolean windowShown = status.getObserved() != null && Conditions.isTrue(status.getConditions(), METRICS_AVAILABLE);
         if (metrics.availableReason() == Reason.FIRST_SAMPLE && windowShown) {
             // A replica that just took over, or a new pod, has one sample: the window shown stands until the next, with no flap or Event.

@@ -15,4 +15,4 @@ if ! find "$JTO_CACHE" -maxdepth 6 -path "*/$JAVA21" -print -quit 2>/dev/null | 
   tar -C "$JTO_CACHE/jre21-rootfs" -xf "$tarball" ./lib ./lib64 ./usr/lib64 ./usr/lib/x86_64-linux-gnu ./usr/lib/jvm ./etc/java-21-openjdk
 fi
 tools_build
-tools_run dev.jvmtuning.operator.flags.KnownFlagsGenerator
+tools_run dev.jvmtuning.operator.flaglists.KnownFlagsGenerator

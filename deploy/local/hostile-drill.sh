@@ -14,4 +14,4 @@ out="$REPO_ROOT/target/hostile-drill"
 step "build: the operator and the drill's harness"
 tools_build
 step "drill: $minutes min"
-tools_run dev.jvmtuning.operator.testing.HostileDrillMain "$minutes" "$OPERATOR_APP/quarkus-run.jar" "${DRILL_HEAP:-128m}" "$out"
+tools_run dev.jvmtuning.operator.drills.HostileDrillMain "$minutes" "$OPERATOR_APP/quarkus-run.jar" "${DRILL_HEAP:-128m}" "$out"

@@ -11,4 +11,4 @@ out="$REPO_ROOT/target/steady-state"
 step "build: the operator and the benchmark's harness"
 tools_build
 step "steady state: ${1:-1000} profiles x ${2:-3} pods, ${3:-5} min measured"
-tools_run dev.jvmtuning.operator.testing.SteadyStateBenchmark "${1:-1000}" "${2:-3}" "${3:-5}" "$OPERATOR_APP/quarkus-run.jar" "${BENCH_HEAP:-256m}" "$out"
+tools_run dev.jvmtuning.operator.drills.SteadyStateBenchmark "${1:-1000}" "${2:-3}" "${3:-5}" "$OPERATOR_APP/quarkus-run.jar" "${BENCH_HEAP:-256m}" "$out"

@@ -1,9 +1,9 @@
 package dev.jvmtuning.operator.cli;
 
-import dev.jvmtuning.operator.config.PublishedSettings;
 import dev.jvmtuning.operator.decision.Decide;
 import dev.jvmtuning.operator.flags.FlagPolicy;
-import dev.jvmtuning.operator.metrics.GuardrailQueries;
+import dev.jvmtuning.operator.installation.GuardrailQueries;
+import dev.jvmtuning.operator.installation.PublishedSettings;
 import dev.jvmtuning.operator.preview.Preview;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.Config;

@@ -1,5 +1,6 @@
 package dev.jvmtuning.operator.config;
 
+import dev.jvmtuning.operator.installation.PublishedSettings;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;

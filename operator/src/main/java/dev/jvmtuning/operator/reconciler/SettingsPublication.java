@@ -1,6 +1,6 @@
 package dev.jvmtuning.operator.reconciler;
 
-import dev.jvmtuning.operator.config.PublishedSettings;
+import dev.jvmtuning.operator.installation.PublishedSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.jboss.logging.Logger;

@@ -10,14 +10,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The data flows one way: model below everything, then flags, planner, render, pressure, closedloop, preview, rollout and decision, which
- * stay pure; only metrics and reconciler do I/O. Fails when a change reintroduces a cycle or an I/O
+ * The data flows one way: model below everything, then flags, installation, planner, render, pressure, closedloop, preview, rollout and
+ * decision, which stay pure; only metrics and reconciler do I/O. Fails when a change reintroduces a cycle or an I/O
  * dependency into a pure package.
  */
 class ArchitectureTest {
     private static final String ROOT = "dev.jvmtuning.operator";
     private static final String[] PURE = {ROOT + ".model..", ROOT + ".flags..", ROOT + ".planner..", ROOT + ".render..", ROOT + ".pressure..",
-            ROOT + ".discovery..", ROOT + ".closedloop..", ROOT + ".preview..", ROOT + ".rollout..", ROOT + ".deployment..", ROOT + ".decision.."};
+            ROOT + ".discovery..", ROOT + ".closedloop..", ROOT + ".preview..", ROOT + ".rollout..", ROOT + ".deployment..", ROOT + ".decision..",
+            ROOT + ".installation.."};
     private static JavaClasses classes;
 
     @BeforeAll

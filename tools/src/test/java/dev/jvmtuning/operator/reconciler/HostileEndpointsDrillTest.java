@@ -2,9 +2,9 @@ package dev.jvmtuning.operator.reconciler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.jvmtuning.operator.testing.HostileDrill;
+import dev.jvmtuning.operator.drills.HostileDrill;
+import dev.jvmtuning.operator.drills.OperatorProcess;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
-import dev.jvmtuning.operator.testing.OperatorProcess;
 import dev.jvmtuning.operator.testing.StartsProcesses;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.testing;
+package dev.jvmtuning.operator.drills;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.metrics;
+package dev.jvmtuning.operator.installation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

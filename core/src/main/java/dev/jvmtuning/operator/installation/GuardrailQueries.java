@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.metrics;
+package dev.jvmtuning.operator.installation;
 
 import dev.jvmtuning.operator.api.v1alpha1.Guardrail;
 import dev.jvmtuning.operator.api.v1alpha1.Patterns;

@@ -1,8 +1,10 @@
-package dev.jvmtuning.operator.flags;
+package dev.jvmtuning.operator.flaglists;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.jvmtuning.operator.flags.Jdks;
+import dev.jvmtuning.operator.flags.KnownFlags;
 import dev.jvmtuning.operator.testing.StartsProcesses;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
-package dev.jvmtuning.operator.metrics;
+package dev.jvmtuning.operator.drills;
 
+import dev.jvmtuning.operator.metrics.PrometheusTextParser;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
@@ -24,7 +25,7 @@ import java.util.Random;
  * Hikari pool, Tomcat, Logback, an executor). Prints figures only. Run it from the repository root:
  * <pre>
  * ./mvnw -q -B -pl tools -am package -DskipTests
- * java -cp tools/target/classes:$(cat tools/target/classpath.txt) dev.jvmtuning.operator.metrics.ParserBenchmark
+ * java -cp tools/target/classes:$(cat tools/target/classpath.txt) dev.jvmtuning.operator.drills.ParserBenchmark
  * </pre>
  */
 public final class ParserBenchmark {

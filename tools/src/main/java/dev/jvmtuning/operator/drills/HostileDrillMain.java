@@ -1,5 +1,7 @@
-package dev.jvmtuning.operator.testing;
+package dev.jvmtuning.operator.drills;
 
+import dev.jvmtuning.operator.testing.LocalControlPlane;
+import dev.jvmtuning.operator.testing.LoopbackMetrics;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.jvmtuning.operator.config;
+package dev.jvmtuning.operator.installation;
 
 import java.util.Arrays;
 import java.util.LinkedHashMap;

@@ -1,5 +1,6 @@
-package dev.jvmtuning.operator.testing;
+package dev.jvmtuning.operator.drills;
 
+import dev.jvmtuning.operator.testing.TestSettings;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;

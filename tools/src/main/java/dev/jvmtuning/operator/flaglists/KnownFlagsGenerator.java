@@ -1,5 +1,8 @@
-package dev.jvmtuning.operator.flags;
+package dev.jvmtuning.operator.flaglists;
 
+import dev.jvmtuning.operator.flags.FlagKind;
+import dev.jvmtuning.operator.flags.Jdks;
+import dev.jvmtuning.operator.flags.KnownFlags;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

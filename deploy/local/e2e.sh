@@ -741,7 +741,7 @@ virtual_threads_pinning() {
   wait_for $((2 * PINNING_INTERVAL + 20)) "tp/pinner21 VirtualThreadPinning=True" condition_is VirtualThreadPinning pinner21 True
   message="$(kubectl get tp pinner21 -n "$NS" -o jsonpath='{.status.conditions[?(@.type=="VirtualThreadPinning")].message}')"
   echo "JDK 21, $((SECONDS - began)) s into the load: VirtualThreadPinning=True: $message"
-  grep -q 'dev.jvmtuning.lab.PinningCall' <<<"$message"
+  grep -q 'dev.jvmtuning.lab.workload.PinningCall' <<<"$message"
   wait_for 60 "tp/pinner25 VirtualThreadPinning judged" condition_judged VirtualThreadPinning pinner25
   echo "JDK 25: VirtualThreadPinning=$(condition VirtualThreadPinning pinner25): $(kubectl get tp pinner25 -n "$NS" \
     -o jsonpath='{.status.conditions[?(@.type=="VirtualThreadPinning")].message}')"

@@ -1,4 +1,4 @@
-package dev.jvmtuning.lab;
+package dev.jvmtuning.lab.workload;
 
 import java.sql.Connection;
 import javax.sql.DataSource;

@@ -1,4 +1,4 @@
-package dev.jvmtuning.lab;
+package dev.jvmtuning.lab.workload;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -10,7 +10,7 @@ import java.io.UncheckedIOException;
  * return. Class file version 52 (Java 8) needs no stack map for straight-line code, so nothing beyond this is written.
  */
 final class FillerClass {
-    static final String NAME = "dev/jvmtuning/lab/Filler";
+    static final String NAME = "dev/jvmtuning/lab/workload/Filler";
     private static final int MAGIC = 0xCAFEBABE;
     private static final int JAVA_8 = 52;
     private static final int UTF8 = 1;

@@ -1,4 +1,4 @@
-package dev.jvmtuning.lab;
+package dev.jvmtuning.lab.workload;
 
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;

@@ -1,4 +1,4 @@
-package dev.jvmtuning.lab;
+package dev.jvmtuning.lab.workload;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

@@ -1,4 +1,4 @@
-package dev.jvmtuning.lab;
+package dev.jvmtuning.lab.workload;
 
 /**
  * A blocking call made while holding a monitor: on JDK 21 to 23 a virtual thread that blocks inside synchronized pins

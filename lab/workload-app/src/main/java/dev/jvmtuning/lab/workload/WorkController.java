@@ -1,4 +1,4 @@
-package dev.jvmtuning.lab;
+package dev.jvmtuning.lab.workload;
 
 import dev.jvmtuning.lab.work.Work;
 import java.sql.SQLException;

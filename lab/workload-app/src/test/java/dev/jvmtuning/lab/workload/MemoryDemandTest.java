@@ -1,4 +1,4 @@
-package dev.jvmtuning.lab;
+package dev.jvmtuning.lab.workload;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -8,12 +8,17 @@ import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapsho
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricMetadata;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
 
 /**
  * The HotSpot options the operator plans, or that decide how the JVM sizes itself in a container, as the
@@ -28,25 +33,23 @@ import java.util.function.LongSupplier;
  */
 final class VmOptionMetrics extends PeriodicCollector {
 
-    /**
-     * Everything the operator renders (Renderer), what sizes the JVM in a container, and the archives whose options
-     * the plan must keep (PRESENCE_OPTIONS). ThreadStackSize is in KiB, as HotSpot counts it; the other sizes in bytes.
-     */
-    static final List<String> OPTIONS = List.of(
-            "MaxHeapSize", "InitialHeapSize", "MinHeapSize", "SoftMaxHeapSize", "NewSize", "MaxNewSize", "ThreadStackSize", "MaxMetaspaceSize",
-            "ReservedCodeCacheSize", "MaxDirectMemorySize", "MaxRAM", "MaxRAMPercentage", "InitialRAMPercentage",
-            "ActiveProcessorCount", "UseContainerSupport",
-            "UseG1GC", "UseParallelGC", "UseSerialGC", "UseZGC", "ZGenerational", "UseShenandoahGC", "UseCompactObjectHeaders",
-            "MaxGCPauseMillis", "ParallelGCThreads", "ConcGCThreads", "UseStringDeduplication", "ExitOnOutOfMemoryError",
-            "AOTCache", "SharedArchiveFile");
+    /** The lines of vm-options.txt beside this class, the list the operator reads too (EffectiveOptions), split in words. */
+    private static final List<String[]> LISTED = listed();
 
     /**
-     * The options whose value is a path, of an AOT cache (JDK 24+) or CDS archive the JVM was given: a series holds
+     * Everything the operator renders, what sizes the JVM in a container, and the archives whose options the plan must
+     * keep. ThreadStackSize is in KiB, as HotSpot counts it; the other sizes in bytes.
+     */
+    static final List<String> OPTIONS = LISTED.stream().map(words -> words[0]).toList();
+
+    /**
+     * The options the list marks "path", of an AOT cache (JDK 24+) or CDS archive the JVM was given: a series holds
      * numbers, so each reports whether it is set, 1 or 0. Set means given, not mapped: a JVM that rejected the archive
      * (other options than it was made under) still reports the path. AOTMode is left out: a word (on, auto, off, or
      * empty by default) whose presence would not tell on from off.
      */
-    static final Set<String> PRESENCE_OPTIONS = Set.of("AOTCache", "SharedArchiveFile");
+    static final Set<String> PRESENCE_OPTIONS = LISTED.stream().filter(words -> words.length > 1 && words[1].equals("path"))
+            .map(words -> words[0]).collect(Collectors.toUnmodifiableSet());
 
     /** Options change only through the management interface, and rarely: re-read at most this often. */
 
@@ -92,6 +95,15 @@ final class VmOptionMetrics extends PeriodicCollector {
             }
         }
         return new MetricSnapshots(new GaugeSnapshot(VM_OPTION, points));
+    }
+
+    private static List<String[]> listed() {
+        try (InputStream in = VmOptionMetrics.class.getResourceAsStream("vm-options.txt")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().filter(line -> !line.isBlank() && !line.startsWith("#"))
+                    .map(line -> line.strip().split(" ")).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** HotSpot writes booleans as true/false and numbers in decimal, unsigned 64-bit ones up to 18446744073709551615. */

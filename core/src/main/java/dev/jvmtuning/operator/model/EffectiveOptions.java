@@ -1,5 +1,9 @@
 package dev.jvmtuning.operator.model;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -21,19 +25,17 @@ public record EffectiveOptions(Map<String, Option> options, boolean fromRuntimeM
     public static final EffectiveOptions NONE = new EffectiveOptions(Map.of());
 
     /**
-     * The options the agent reports, those of them the JDK has: VmOptionMetrics.OPTIONS in the agent, which builds
-     * apart from the operator (EffectiveOptionsTest holds the two lists together).
+     * The agent's list of the options it reports (agent/src/main/resources/dev/jvmtuning/agent/vm-options.txt, which the
+     * core's build packs too), one a line, split in words.
      */
-    public static final List<String> READ = List.of(
-            "MaxHeapSize", "InitialHeapSize", "MinHeapSize", "SoftMaxHeapSize", "NewSize", "MaxNewSize", "ThreadStackSize", "MaxMetaspaceSize",
-            "ReservedCodeCacheSize", "MaxDirectMemorySize", "MaxRAM", "MaxRAMPercentage", "InitialRAMPercentage",
-            "ActiveProcessorCount", "UseContainerSupport",
-            "UseG1GC", "UseParallelGC", "UseSerialGC", "UseZGC", "ZGenerational", "UseShenandoahGC", "UseCompactObjectHeaders",
-            "MaxGCPauseMillis", "ParallelGCThreads", "ConcGCThreads", "UseStringDeduplication", "ExitOnOutOfMemoryError",
-            "AOTCache", "SharedArchiveFile");
+    private static final List<String[]> LISTED = listed();
 
-    /** The options naming an AOT cache (JDK 24+) or CDS archive the JVM was given; the agent reports 1 when set, 0 when not. */
-    public static final List<String> ARCHIVES = List.of("AOTCache", "SharedArchiveFile");
+    /** The options the agent reports, those of them the JDK has. */
+    public static final List<String> READ = LISTED.stream().map(words -> words[0]).toList();
+
+    /** The options naming an AOT cache (JDK 24+) or CDS archive the JVM was given, marked "path"; the agent reports 1 when set, 0 when not. */
+    public static final List<String> ARCHIVES = LISTED.stream().filter(words -> words.length > 1 && words[1].equals("path"))
+            .map(words -> words[0]).toList();
 
     /**
      * Where HotSpot says a value came from: com.sun.management.VMOption.Origin, by name; or RUNTIME_METRICS, a value
@@ -56,6 +58,19 @@ public record EffectiveOptions(Map<String, Option> options, boolean fromRuntimeM
                 }
             }
             return OTHER;
+        }
+    }
+
+    private static List<String[]> listed() {
+        String resource = "dev/jvmtuning/agent/vm-options.txt";
+        try (InputStream in = EffectiveOptions.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException(resource + " is missing from the class path");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().filter(line -> !line.isBlank() && !line.startsWith("#"))
+                    .map(line -> line.strip().split(" ")).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jvmtuning.operator.model.EffectiveOptions.Option;
 import dev.jvmtuning.operator.model.EffectiveOptions.Origin;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -13,14 +15,17 @@ import org.junit.jupiter.api.Test;
 
 class EffectiveOptionsTest {
 
-    /** The agent builds apart from the operator, so the two lists cannot be one; they must name the same options. */
+    /** The agent builds apart from the operator: the core packs the agent's own list of the options it reports, not a copy. */
     @Test
     void theOperatorExpectsTheOptionsTheAgentReads() throws IOException {
-        String agent = Files.readString(Path.of("agent/src/main/java/dev/jvmtuning/agent/VmOptionMetrics.java"));
-        String list = agent.substring(agent.indexOf("OPTIONS = List.of("), agent.indexOf(");", agent.indexOf("OPTIONS = List.of(")));
+        String agents = Files.readString(Path.of("agent/src/main/resources/dev/jvmtuning/agent/vm-options.txt"));
+        try (InputStream packed = EffectiveOptions.class.getClassLoader().getResourceAsStream("dev/jvmtuning/agent/vm-options.txt")) {
+            assertThat(new String(packed.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo(agents);
+        }
 
-        assertThat(list.split("\"")).filteredOn(part -> part.matches("[A-Za-z0-9]+"))
-                .containsExactlyElementsOf(EffectiveOptions.READ);
+        assertThat(EffectiveOptions.READ).hasSize(29).startsWith("MaxHeapSize").contains("UseCompactObjectHeaders").doesNotHaveDuplicates()
+                .allMatch(name -> name.matches("[A-Za-z0-9]+"));
+        assertThat(EffectiveOptions.ARCHIVES).containsExactly("AOTCache", "SharedArchiveFile");
     }
 
     @Test

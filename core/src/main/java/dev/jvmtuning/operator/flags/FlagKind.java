@@ -1,5 +1,7 @@
 package dev.jvmtuning.operator.flags;
 
+import dev.jvmtuning.operator.model.EnumTexts;
+
 /** Whether HotSpot takes a -XX flag as it is or only after the flag that unlocks its kind. */
 public enum FlagKind {
     PRODUCT("product", null),
@@ -25,11 +27,6 @@ public enum FlagKind {
     }
 
     static FlagKind of(String word) {
-        for (FlagKind kind : values()) {
-            if (kind.word.equals(word)) {
-                return kind;
-            }
-        }
-        throw new IllegalArgumentException("unknown flag kind " + word);
+        return EnumTexts.find(FlagKind.class, FlagKind::word, word).orElseThrow(() -> new IllegalArgumentException("unknown flag kind " + word));
     }
 }

@@ -15,12 +15,8 @@ public enum ConditionStatus {
     }
 
     public static ConditionStatus of(String text) {
-        for (ConditionStatus status : values()) {
-            if (status.text.equals(text)) {
-                return status;
-            }
-        }
-        throw new IllegalArgumentException("not a condition status: " + text);
+        return EnumTexts.find(ConditionStatus.class, ConditionStatus::text, text)
+                .orElseThrow(() -> new IllegalArgumentException("not a condition status: " + text));
     }
 
     /** Whether a condition's status, as the API writes it (any kind of condition: ours, a pod's, a Deployment's), is this one. */

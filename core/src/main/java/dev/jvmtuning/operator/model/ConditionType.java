@@ -1,6 +1,5 @@
 package dev.jvmtuning.operator.model;
 
-import java.util.Arrays;
 import java.util.Optional;
 
 /** The condition types of a TuningProfile's status. */
@@ -69,7 +68,7 @@ public enum ConditionType {
 
     /** The constant written as {@code text}, if this operator writes it. */
     public static Optional<ConditionType> find(String text) {
-        return Arrays.stream(values()).filter(v -> v.text.equals(text)).findFirst();
+        return EnumTexts.find(ConditionType.class, ConditionType::text, text);
     }
 
     @Override

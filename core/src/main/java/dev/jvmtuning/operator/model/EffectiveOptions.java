@@ -52,12 +52,7 @@ public record EffectiveOptions(Map<String, Option> options, boolean fromRuntimeM
 
         /** An origin a later JDK adds is OTHER here. */
         public static Origin of(String name) {
-            for (Origin origin : values()) {
-                if (origin.name().equals(name)) {
-                    return origin;
-                }
-            }
-            return OTHER;
+            return EnumTexts.find(Origin.class, Origin::name, name).orElse(OTHER);
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.jvmtuning.operator.model;
 
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
@@ -208,7 +207,7 @@ public enum Reason {
 
     /** The constant written as {@code text}, if this operator writes it. */
     public static Optional<Reason> find(String text) {
-        return Arrays.stream(values()).filter(v -> v.text.equals(text)).findFirst();
+        return EnumTexts.find(Reason.class, Reason::text, text);
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.jvmtuning.operator.api.v1alpha1.Auto;
 import dev.jvmtuning.operator.api.v1alpha1.AutoFigures;
 import dev.jvmtuning.operator.api.v1alpha1.Guardrail;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
+import dev.jvmtuning.operator.model.ObservedFigure;
 import dev.jvmtuning.operator.model.Units;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,39 +36,9 @@ public final class Measures {
     private Measures() {
     }
 
-    /** The windows averaged figure by figure, each over the windows that have it. */
+    /** The windows aggregated figure by figure, each by its rule across windows (ObservedFigure): most the mean over the windows that have it. */
     public static Observed mean(List<Observed> windows) {
-        Observed mean = new Observed();
-        Observed last = windows.get(windows.size() - 1);
-        mean.setWindow(last.getWindow());
-        mean.setEnd(last.getEnd());
-        mean.setPods(last.getPods());
-        mean.setGcTimePercent(mean(windows, Observed::getGcTimePercent));
-        mean.setHeapAfterGcPercent(mean(windows, Observed::getHeapAfterGcPercent));
-        mean.setInvoluntarySwitchesPerCorePerSecond(mean(windows, Observed::getInvoluntarySwitchesPerCorePerSecond));
-        mean.setCpuThrottlePercent(mean(windows, Observed::getCpuThrottlePercent));
-        mean.setCpuCores(mean(windows, Observed::getCpuCores));
-        mean.setBusyThreads(mean(windows, Observed::getBusyThreads));
-        mean.setBusyThreadsAveraged(last.getBusyThreadsAveraged());
-        mean.setMaxThreads(mean(windows, Observed::getMaxThreads));
-        mean.setPendingConnections(mean(windows, Observed::getPendingConnections));
-        mean.setRequestsPerSecond(mean(windows, Observed::getRequestsPerSecond));
-        mean.setMeanLatencyMillis(mean(windows, Observed::getMeanLatencyMillis));
-        mean.setP99LatencyMillis(mean(windows, Observed::getP99LatencyMillis));
-        mean.setCpuMillisPerRequest(mean(windows, Observed::getCpuMillisPerRequest));
-        mean.setCompilationMillisPerRequest(mean(windows, Observed::getCompilationMillisPerRequest));
-        mean.setGcCpuMillisPerRequest(mean(windows, Observed::getGcCpuMillisPerRequest));
-        mean.setQueueWaitMillisPerRequest(mean(windows, Observed::getQueueWaitMillisPerRequest));
-        mean.setQueuedRequests(mean(windows, Observed::getQueuedRequests));
-        mean.setLatencyIncludesQueueWait(last.getLatencyIncludesQueueWait());
-        mean.setAllocatedKibPerRequest(mean(windows, Observed::getAllocatedKibPerRequest));
-        mean.setLoadedClasses(last.getLoadedClasses());
-        mean.setRunQueueMillisPerRequest(mean(windows, Observed::getRunQueueMillisPerRequest));
-        mean.setConnectionWaitMillisPerRequest(mean(windows, Observed::getConnectionWaitMillisPerRequest));
-        mean.setConnectionHoldMillisPerRequest(mean(windows, Observed::getConnectionHoldMillisPerRequest));
-        mean.setErrorPercent(mean(windows, Observed::getErrorPercent));
-        mean.setGuardrail(mean(windows, Observed::getGuardrail));
-        return mean;
+        return ObservedFigure.overWindows(windows);
     }
 
     /**
@@ -328,10 +299,6 @@ public final class Measures {
 
     private static Double ratio(Double after, Double before) {
         return after == null || before == null || before <= 0 ? null : after / before;
-    }
-
-    private static Double mean(List<Observed> windows, Function<Observed, Double> figure) {
-        return Units.mean(windows, figure);
     }
 
     private static double round(double value) {

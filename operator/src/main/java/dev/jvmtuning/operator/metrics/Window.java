@@ -1,6 +1,7 @@
 package dev.jvmtuning.operator.metrics;
 
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
+import dev.jvmtuning.operator.model.ObservedFigure;
 import dev.jvmtuning.operator.model.Units;
 import java.time.Instant;
 import dev.jvmtuning.operator.model.VirtualThreads;
@@ -12,7 +13,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /** Rates over the window between two snapshots of each pod, averaged over the pods; p99 latency over their requests together. Pure. */
@@ -98,63 +98,54 @@ public final class Window {
                 + endpoints.size() + " pods")).toList();
     }
 
-    /** One pod's rates; null where either snapshot lacks the figure. */
-    record PodRates(Double gcTimePercent, Double involuntaryPerCorePerSecond, Double throttlePercent, Double cpuCores,
-            Double busyThreads, Double maxThreads, Double pendingConnections, Double heapAfterGcPercent, Double loadedClasses,
-            ServiceRates service) {
+    /**
+     * Per-request figures of one pod, into its figures; absent where the pod served no requests in the window. The latency
+     * is the server's time plus the queue wait where the runtime exposes its queue, as a client waits both.
+     */
+    private static void serviceRates(Observed pod, PodSnapshot.Service before, PodSnapshot.Service now, Double cpuSeconds, double seconds) {
+        Double requests = increase(before.requests(), now.requests());
+        // A gauge read at both ends of the window: their mean stands for the window's (a stuck server queues, serving nothing).
+        pod.setQueuedRequests(Units.mean(List.of(before.queue(), now.queue()), PodSnapshot.Queue::queued));
+        if (requests == null || requests <= 0) {
+            pod.setRequestsPerSecond(requests == null ? null : 0.0);
+            return;
+        }
+        Double queueWait = millisPerRequest(increase(before.queue().waitSeconds(), now.queue().waitSeconds()), requests);
+        if (queueWait == null && pod.getQueuedRequests() != null) {
+            // Little's law: requests queued = arrival rate x time each waits.
+            queueWait = 1000 * pod.getQueuedRequests() / (requests / seconds);
+        }
+        Double server = millisPerRequest(increase(before.requestSeconds(), now.requestSeconds()), requests);
+        Double failed = increase(before.serverErrors(), now.serverErrors());
+        // A request the server failed (under overload most often one that timed out waiting for a connection) held none:
+        // counted, they would make the connections look held for a fraction of the time they are.
+        double served = failed == null || failed >= requests ? requests : requests - failed;
+        Double allocated = perRequest(allocated(before.allocatedBytes(), now.allocatedBytes()), requests);
+        pod.setRequestsPerSecond(requests / seconds);
+        pod.setMeanLatencyMillis(plus(server, queueWait));
+        pod.setCpuMillisPerRequest(millisPerRequest(cpuSeconds, requests));
+        pod.setRunQueueMillisPerRequest(millisPerRequest(increase(before.runQueueDelaySeconds(), now.runQueueDelaySeconds()), requests));
+        pod.setConnectionWaitMillisPerRequest(millisPerRequest(increase(before.connectionWaitSeconds(), now.connectionWaitSeconds()), requests));
+        pod.setConnectionHoldMillisPerRequest(millisPerRequest(increase(before.connectionHoldSeconds(), now.connectionHoldSeconds()), served));
+        pod.setErrorPercent(percentOf(failed, requests));
+        pod.setAllocatedKibPerRequest(allocated == null ? null : allocated / 1024);
+        pod.setQueueWaitMillisPerRequest(queueWait);
+        pod.setCompilationMillisPerRequest(millisPerRequest(increase(before.compilationSeconds(), now.compilationSeconds()), requests));
+        pod.setGcCpuMillisPerRequest(millisPerRequest(increase(before.collectorCpuSeconds(), now.collectorCpuSeconds()), requests));
     }
 
-    /**
-     * Per-request figures of one pod; null where the pod served no requests in the window. The latency is the
-     * server's time plus the queue wait where the runtime exposes its queue, as a client waits both.
-     */
-    record ServiceRates(Double requestsPerSecond, Double latencyMillis, Double cpuMillis, Double runQueueMillis,
-            Double connectionWaitMillis, Double connectionHoldMillis, Double errorPercent, Double allocatedBytes,
-            Double queueWaitMillis, Double queuedRequests, Double compilationMillis, Double collectorCpuMillis) {
+    /** The JVM's allocation counters move at collections: a window without one says nothing, it does not say zero. */
+    private static Double allocated(Double before, Double now) {
+        Double increase = increase(before, now);
+        return increase == null || increase <= 0 ? null : increase;
+    }
 
-        static ServiceRates of(PodSnapshot.Service before, PodSnapshot.Service now, Double cpuSeconds, double seconds) {
-            Double requests = increase(before.requests(), now.requests());
-            // A gauge read at both ends of the window: their mean stands for the window's (a stuck server queues, serving nothing).
-            Double queued = Units.mean(List.of(before.queue(), now.queue()), PodSnapshot.Queue::queued);
-            if (requests == null || requests <= 0) {
-                return new ServiceRates(requests == null ? null : 0.0, null, null, null, null, null, null, null, null, queued, null, null);
-            }
-            Double queueWait = millisPerRequest(increase(before.queue().waitSeconds(), now.queue().waitSeconds()), requests);
-            if (queueWait == null && queued != null) {
-                // Little's law: requests queued = arrival rate x time each waits.
-                queueWait = 1000 * queued / (requests / seconds);
-            }
-            Double server = millisPerRequest(increase(before.requestSeconds(), now.requestSeconds()), requests);
-            Double failed = increase(before.serverErrors(), now.serverErrors());
-            // A request the server failed (under overload most often one that timed out waiting for a connection) held none:
-            // counted, they would make the connections look held for a fraction of the time they are.
-            double served = failed == null || failed >= requests ? requests : requests - failed;
-            return new ServiceRates(requests / seconds,
-                    plus(server, queueWait),
-                    millisPerRequest(cpuSeconds, requests),
-                    millisPerRequest(increase(before.runQueueDelaySeconds(), now.runQueueDelaySeconds()), requests),
-                    millisPerRequest(increase(before.connectionWaitSeconds(), now.connectionWaitSeconds()), requests),
-                    millisPerRequest(increase(before.connectionHoldSeconds(), now.connectionHoldSeconds()), served),
-                    percentOf(failed, requests),
-                    perRequest(allocated(before.allocatedBytes(), now.allocatedBytes()), requests),
-                    queueWait, queued,
-                    millisPerRequest(increase(before.compilationSeconds(), now.compilationSeconds()), requests),
-                    millisPerRequest(increase(before.collectorCpuSeconds(), now.collectorCpuSeconds()), requests));
-        }
+    private static Double millisPerRequest(Double seconds, double requests) {
+        return seconds == null ? null : perRequest(1000 * seconds, requests);
+    }
 
-        /** The JVM's allocation counters move at collections: a window without one says nothing, it does not say zero. */
-        private static Double allocated(Double before, Double now) {
-            Double increase = increase(before, now);
-            return increase == null || increase <= 0 ? null : increase;
-        }
-
-        private static Double millisPerRequest(Double seconds, double requests) {
-            return seconds == null ? null : perRequest(1000 * seconds, requests);
-        }
-
-        private static Double perRequest(Double total, double requests) {
-            return total == null ? null : total / requests;
-        }
+    private static Double perRequest(Double total, double requests) {
+        return total == null ? null : total / requests;
     }
 
     /**
@@ -174,11 +165,12 @@ public final class Window {
     }
 
     /**
-     * The observed figures for pods that have a previous snapshot. A counter that went down was
-     * reset (the pod restarted): its whole current value counts as the increase, as in PromQL.
+     * The observed figures for pods that have a previous snapshot: each pod's over its window, then the window's from the
+     * pods' by each figure's rule across pods (ObservedFigure), most the mean over the pods that have it. A counter that went
+     * down was reset (the pod restarted): its whole current value counts as the increase, as in PromQL.
      */
     public static Observed observe(Map<String, PodSnapshot> previous, Map<String, PodSnapshot> current, Double containerCores) {
-        List<PodRates> rates = new ArrayList<>();
+        List<Observed> pods = new ArrayList<>();
         List<LatencyHistogram> latencies = new ArrayList<>();
         long windowMillis = 0;
         boolean busyAveraged = true;
@@ -204,54 +196,34 @@ public final class Window {
             }
             Double meanBusy = meanBusyThreads(before, now, seconds);
             busyAveraged &= now.busyThreads() == null || meanBusy != null;
-            rates.add(new PodRates(
-                    gc == null ? null : Math.min(100, 100 * gc / seconds),
-                    switches == null || cores == null || cores <= 0 ? null : switches / seconds / cores,
-                    periods == null || throttled == null || periods <= 0 ? null : 100 * throttled / periods,
-                    cpu == null ? null : cpu / seconds,
-                    meanBusy != null ? meanBusy : now.busyThreads(), now.maxThreads(), now.pendingConnections(),
-                    now.heapAfterGcRatio() == null ? null : 100 * now.heapAfterGcRatio(),
-                    now.loadedClasses(),
-                    ServiceRates.of(before.service(), now.service(), cpu, seconds)));
+            // One pod's figures; null where either snapshot lacks the figure.
+            Observed pod = new Observed().setPods(1)
+                    .setGcTimePercent(gc == null ? null : Math.min(100, 100 * gc / seconds))
+                    .setInvoluntarySwitchesPerCorePerSecond(switches == null || cores == null || cores <= 0 ? null : switches / seconds / cores)
+                    .setCpuThrottlePercent(periods == null || throttled == null || periods <= 0 ? null : 100 * throttled / periods)
+                    .setCpuCores(cpu == null ? null : cpu / seconds)
+                    .setBusyThreads(meanBusy != null ? meanBusy : now.busyThreads()).setMaxThreads(now.maxThreads())
+                    .setPendingConnections(now.pendingConnections())
+                    .setHeapAfterGcPercent(now.heapAfterGcRatio() == null ? null : 100 * now.heapAfterGcRatio())
+                    .setLoadedClasses(now.loadedClasses() == null || !Double.isFinite(now.loadedClasses()) ? null
+                            : (int) Math.round(now.loadedClasses()));
+            serviceRates(pod, before.service(), now.service(), cpu, seconds);
+            pods.add(pod);
         }
-        if (rates.isEmpty()) {
+        if (pods.isEmpty()) {
             return null;
         }
-        Observed observed = new Observed();
+        Observed observed = ObservedFigure.overPods(pods);
         observed.setWindow(shownLength(windowMillis));
         observed.setEnd(Instant.ofEpochMilli(endMillis).toString());
-        observed.setPods(rates.size());
-        observed.setGcTimePercent(mean(rates, PodRates::gcTimePercent));
-        observed.setInvoluntarySwitchesPerCorePerSecond(mean(rates, PodRates::involuntaryPerCorePerSecond));
-        observed.setCpuThrottlePercent(mean(rates, PodRates::throttlePercent));
-        observed.setCpuCores(mean(rates, PodRates::cpuCores));
-        observed.setBusyThreads(mean(rates, PodRates::busyThreads));
         observed.setBusyThreadsAveraged(observed.getBusyThreads() == null ? null : busyAveraged);
-        observed.setMaxThreads(mean(rates, PodRates::maxThreads));
-        observed.setPendingConnections(mean(rates, PodRates::pendingConnections));
-        observed.setHeapAfterGcPercent(mean(rates, PodRates::heapAfterGcPercent));
-        observed.setRequestsPerSecond(mean(rates, r -> r.service().requestsPerSecond()));
-        observed.setMeanLatencyMillis(mean(rates, r -> r.service().latencyMillis()));
-        Double queueWait = mean(rates, r -> r.service().queueWaitMillis());
-        observed.setQueueWaitMillisPerRequest(queueWait);
-        observed.setQueuedRequests(mean(rates, r -> r.service().queuedRequests()));
+        Double queueWait = observed.getQueueWaitMillisPerRequest();
         observed.setLatencyIncludesQueueWait(observed.getMeanLatencyMillis() == null ? null : queueWait != null);
         // A percentile of the pods' requests together, not a mean of the pods' percentiles. The histogram times the
         // server only; under overload the queue wait is much the same for every request (first come, first served).
         LatencyHistogram latency = LatencyHistogram.sum(latencies);
         Double serverP99 = latency == null ? null : latency.p99Millis();
         observed.setP99LatencyMillis(plus(serverP99, queueWait));
-        observed.setCpuMillisPerRequest(mean(rates, r -> r.service().cpuMillis()));
-        observed.setCompilationMillisPerRequest(mean(rates, r -> r.service().compilationMillis()));
-        observed.setGcCpuMillisPerRequest(mean(rates, r -> r.service().collectorCpuMillis()));
-        observed.setRunQueueMillisPerRequest(mean(rates, r -> r.service().runQueueMillis()));
-        observed.setConnectionWaitMillisPerRequest(mean(rates, r -> r.service().connectionWaitMillis()));
-        observed.setConnectionHoldMillisPerRequest(mean(rates, r -> r.service().connectionHoldMillis()));
-        observed.setErrorPercent(mean(rates, r -> r.service().errorPercent()));
-        Double allocated = mean(rates, r -> r.service().allocatedBytes());
-        observed.setAllocatedKibPerRequest(allocated == null ? null : Math.round(allocated / 1024 * 100) / 100.0);
-        Double classes = mean(rates, PodRates::loadedClasses);
-        observed.setLoadedClasses(classes == null ? null : (int) Math.round(classes));
         return observed;
     }
 
@@ -302,8 +274,4 @@ public final class Window {
         return now >= before ? now - before : now;
     }
 
-    /** Mean over the pods that expose the figure. */
-    private static Double mean(List<PodRates> rates, Function<PodRates, Double> figure) {
-        return Units.mean(rates, figure);
-    }
 }

@@ -1,5 +1,6 @@
 package dev.jvmtuning.lab;
 
+import com.sun.management.OperatingSystemMXBean;
 import dev.jvmtuning.lab.harness.ClosedLoopLoad;
 import dev.jvmtuning.lab.harness.Container;
 import dev.jvmtuning.lab.harness.LabApp;
@@ -23,12 +24,12 @@ import dev.jvmtuning.operator.closedloop.AutoLoop;
 import dev.jvmtuning.operator.closedloop.MeasuredReplan;
 import dev.jvmtuning.operator.closedloop.ObservedWorkload;
 import dev.jvmtuning.operator.closedloop.Replanner;
-import dev.jvmtuning.operator.config.PublishedSettings;
 import dev.jvmtuning.operator.decision.Conditions;
 import dev.jvmtuning.operator.decision.Decide;
 import dev.jvmtuning.operator.decision.Observation;
 import dev.jvmtuning.operator.decision.Write;
 import dev.jvmtuning.operator.flags.FlagPolicy;
+import dev.jvmtuning.operator.installation.PublishedSettings;
 import dev.jvmtuning.operator.metrics.MetricsEndpoint;
 import dev.jvmtuning.operator.metrics.PodSnapshot;
 import dev.jvmtuning.operator.metrics.PrometheusTextParser;
@@ -46,7 +47,6 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
-import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;

@@ -24,6 +24,8 @@
 #   11-14. beside other actors: admission (a LimitRange, a MutatingAdmissionPolicy), a GitOps re-apply loop, the real VPA
 #      (recommender, updater, admission controller) and an HPA, both reading metrics-server (autoscalers.sh).
 # Every wait is bounded; load is bounded in requests and time, to pod addresses only.
+# The checks are moving into the systemtest module (JUnit, assertions in Java, tagged check-NUMBER): the ones there run
+# first (java_checks, one Maven run), the ones still written below after them; each is reported the same way.
 # Usage: e2e.sh [CHECK-NUMBER...]   (default: all, in order)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
@@ -33,30 +35,65 @@ ONLY=" $* "
 failures=0
 ran=0
 
-# check NAME COMMAND...: runs one check (unless others were asked for), reports it, counts failures.
+selected() { [ "$ONLY" = "  " ] || [[ "$ONLY" == *" $1 "* ]]; } # CHECK-NUMBER: asked for, or all are
+# verdict NAME STATUS SECONDS OUTPUT: reports a check that ran and counts it. A failed check's verdict and last lines (of the
+# file OUTPUT) also go to $E2E_FAILURES when it is set: test-node.sh prints them last, where a run's tail shows them.
+verdict() {
+  local line
+  ran=$((ran + 1))
+  if [ "$2" -eq 0 ]; then printf -- '--- PASS %s (%d s)\n' "$1" "$3"
+  else
+    line="$(printf -- '--- FAIL %s (%d s, exit %d)' "$1" "$3" "$2")"
+    echo "$line"
+    failures=$((failures + 1))
+    [ -z "${E2E_FAILURES:-}" ] || { echo "$line; its last lines:"; tail -n 25 "$4"; } >>"$E2E_FAILURES"
+  fi
+}
+
+# check NAME COMMAND...: runs one check of this script (unless others were asked for) and reports it.
 # The check runs in a subshell of its own with `set -e` in force: run as an `if` condition, every
 # failing step inside it (a `kubectl wait` that timed out) would be ignored and only its last
 # command would count.
-# A failed check's verdict and last lines also go to $E2E_FAILURES when it is set: test-node.sh prints
-# them last, where a run's tail shows them.
 check() {
-  local name="$1" began=$SECONDS status output verdict; shift
-  [ "$ONLY" = "  " ] || [[ "$ONLY" == *" ${name%%.*} "* ]] || return 0
-  ran=$((ran + 1))
+  local name="$1" began=$SECONDS status output; shift
+  selected "${name%%.*}" || return 0
   printf '\n=== %s\n' "$name"
   output="$(mktemp)"
   set +e
   (set -e; "$@") 2>&1 | tee "$output"
   status=${PIPESTATUS[0]}
   set -e
-  if [ "$status" -eq 0 ]; then printf -- '--- PASS %s (%d s)\n' "$name" $((SECONDS - began))
-  else
-    verdict="$(printf -- '--- FAIL %s (%d s, exit %d)' "$name" $((SECONDS - began)) "$status")"
-    echo "$verdict"
-    failures=$((failures + 1))
-    [ -z "${E2E_FAILURES:-}" ] || { echo "$verdict; its last lines:"; tail -n 25 "$output"; } >>"$E2E_FAILURES"
-  fi
+  verdict "$name" "$status" $((SECONDS - began)) "$output"
   rm -f "$output"
+}
+
+# The checks of the systemtest module (JUnit, systemtest/src/test/java), each tagged check-NUMBER: the ones asked for run in
+# one Maven run (its start-up costs about as much as a short check), in their numbers' order, each printing its lines as it
+# goes. Each leaves its log and its result (PASS or FAIL, its seconds, its name) in $JAVA_RESULTS; a check asked for that
+# left no result (the module did not compile, the run was stopped) failed.
+JAVA_RESULTS="$REPO_ROOT/systemtest/target/checks"
+java_checks() {
+  local number tags=() status seconds name code
+  for number in $(grep -rhoP '@Tag\("check-\K[^"]+' "$REPO_ROOT/systemtest/src/test/java" | sort -V); do
+    if selected "$number"; then tags+=("check-$number"); fi
+  done
+  [ "${#tags[@]}" -gt 0 ] || return 0
+  rm -rf "$JAVA_RESULTS"
+  maven -o -pl systemtest test -Dsystemtest -Dgroups="$(IFS=,; echo "${tags[*]}")" ||
+    echo "the systemtest module's run failed (its checks' verdicts below)"
+  for number in "${tags[@]#check-}"; do
+    if [ -f "$JAVA_RESULTS/$number.result" ]; then
+      read -r status seconds < "$JAVA_RESULTS/$number.result"
+      name="$(sed -n 2p "$JAVA_RESULTS/$number.result")"
+      code=1
+      if [ "$status" = PASS ]; then code=0; fi
+      verdict "$name" "$code" "$seconds" "$JAVA_RESULTS/$number.log"
+    else
+      mkdir -p "$JAVA_RESULTS"
+      echo "check $number gave no result: the Maven run above says why" > "$JAVA_RESULTS/$number.log"
+      verdict "$number. (systemtest)" 1 0 "$JAVA_RESULTS/$number.log"
+    fi
+  done
 }
 
 # The demo's service where it is missing, and its profile, with an optional sed expression over the manifest: objects that
@@ -85,7 +122,6 @@ condition() { kubectl get tp "$2" -n "$NS" -o jsonpath="{.status.conditions[?(@.
 applied() { kubectl get tp "$1" -n "$NS" -o jsonpath="{.status.conditions[?(@.type==\"Applied\")].$2}"; } # PROFILE FIELD
 condition_is() { [ "$(condition "$1" "$2")" = "$3" ]; } # TYPE PROFILE STATUS
 rolled_back() { [ "$(applied "$1" reason)" = RolledBack ]; }
-memory_judged() { [[ "$(condition NativeMemoryPressure "$1")" =~ ^(True|False)$ ]]; }
 # assert EXPECTED SEEN TEST...: fails the check when TEST fails, saying what was expected and what was seen; refute: when
 # TEST succeeds. Under set -e a test inside an && list, or after !, fails nothing: each assertion stands alone in one of
 # these, on what was read beforehand into a variable, so that a read that fails stops the check rather than passing the test.
@@ -106,125 +142,6 @@ spec:
   workload: {requestsPerSecond: 20, meanLatency: 50ms, cpuPerRequest: 4ms, maxQueueWait: 1s}
 $3
 YAML
-}
-
-flags_in_running_jvms() {
-  local pod flags
-  demo_in "$NS"
-  kubectl wait --for=condition=Ready tp/orders-api -n "$NS" --timeout=240s
-  kubectl rollout status deployment/orders-api -n "$NS" --timeout=120s
-  # what the JVMs report of themselves, through the agent, within a metrics interval or two
-  wait_for 120 "tp/orders-api SettingsEffective=True" condition_is SettingsEffective orders-api True
-  echo "SettingsEffective=True: $(kubectl get tp orders-api -n "$NS" -o jsonpath='{.status.conditions[?(@.type=="SettingsEffective")].message}')"
-  # What the JVMs use, part by part beside the plan's budget, read from the pods; and the threads they serve on.
-  wait_for 120 "tp/orders-api NativeMemoryPressure judged" memory_judged orders-api
-  kubectl get tp orders-api -n "$NS" -o json | jq -r '.status.observed.memory as $m | "memory of \($m.pod): resident \($m.resident) of \($m.limit); " +
-    ([$m.buckets[] | "\(.bucket) \(.used // "-")\(if .committed then " (committed \(.committed))" else "" end) of \(.budget)"] | join(", ")),
-    (.status.conditions[] | select(.type == "NativeMemoryPressure") | "NativeMemoryPressure=\(.status) \(.reason): \(.message)"),
-    "threading: \(.status.threading.model) (\(.status.threading.source))"'
-  kubectl get tp orders-api -n "$NS" -o json | jq -e '.status.observed.memory | (.buckets | length) >= 5 and
-    any(.buckets[]; .bucket == "heap" and .used != null) and (.resident | test("Mi$"))' >/dev/null
-  [ "$(kubectl get tp orders-api -n "$NS" -o jsonpath='{.status.threading.model}')" = Platform ]
-  for pod in $(pods_of orders-api); do
-    flags="$(jvm_flags "$pod")"
-    echo "$pod: $(tr ' ' '\n' <<<"$flags" | grep -E 'UseG1GC|MaxGCPauseMillis|ExitOnOutOfMemoryError|MaxRAMPercentage' | paste -sd' ')"
-    grep -q -- '-XX:+UseG1GC' <<<"$flags" && grep -q -- '-XX:MaxGCPauseMillis=100' <<<"$flags" &&
-      grep -q -- '-XX:+ExitOnOutOfMemoryError' <<<"$flags" || return 1
-  done
-}
-
-# Images whose entrypoint passes the JVM options of their own, out of the pod spec's sight (a variable only the
-# entrypoint reads): one its own heap (-Xms with -Xmx, as the planned -Xms above its -Xmx would stop the JVM), one
-# -XX:-UseContainerSupport, which sizes the JVM from the node; each on JRE 17 and on JRE 21. Each is reported
-# SettingsEffective=False naming the option and its origin, read from the JVM itself, within one metrics interval of
-# its pod turning Ready, and is not Ready. The demo's profile says its settings are in effect.
-OVERRIDE_INTERVAL=10
-image_overrides() { # NAME JAVA IMAGE-OPTIONS
-  WORKLOAD_JAVA="$2" workload "$1" 1 "        command: [/bin/sh, -c, 'exec java \$IMAGE_OPTS -jar /app/app.jar']
-        env: [{name: IMAGE_OPTS, value: '$3'}]
-        resources: {requests: {cpu: 10m, memory: 256Mi}, limits: {cpu: '1', memory: 640Mi}}"
-  profile "$1" "$1" "  metrics: {injectAgent: true, interval: ${OVERRIDE_INTERVAL}s}"
-}
-# Seconds from the newest Ready pod's Ready to the profile's condition taking its status.
-condition_delay() { # TYPE PROFILE
-  local ready changed
-  ready="$(kubectl get pods -n "$NS" -l "app=$2" -o json | jq -r '[.items[] | select(.metadata.deletionTimestamp == null)
-    | .status.conditions[]? | select(.type == "Ready" and .status == "True") | .lastTransitionTime | sub("\\.[0-9]+Z$"; "Z") | fromdate] | max')"
-  changed="$(kubectl get tp "$2" -n "$NS" -o json | jq -r --arg t "$1" '.status.conditions[] | select(.type == $t) | .lastTransitionTime | sub("\\.[0-9]+Z$"; "Z") | fromdate')"
-  echo $((changed - ready))
-}
-reported_overridden() { # NAME OPTION-NAMED
-  local message delay
-  wait_for 420 "tp/$1 SettingsEffective=False" condition_is SettingsEffective "$1" False
-  message="$(kubectl get tp "$1" -n "$NS" -o jsonpath='{.status.conditions[?(@.type=="SettingsEffective")].message}')"
-  delay="$(condition_delay SettingsEffective "$1")"
-  echo "$1: SettingsEffective=False ${delay} s after its pod was Ready: $message"
-  grep -q "$2 is .* (VM_CREATION)" <<<"$message"
-  [ "$delay" -le "$OVERRIDE_INTERVAL" ]
-  condition_is Ready "$1" False
-}
-settings_read_from_the_jvms() {
-  local java name
-  for java in 17 21; do
-    image_overrides "imager$java" "$java" '-Xms200m -Xmx200m'
-    image_overrides "blind$java" "$java" '-XX:-UseContainerSupport'
-  done
-  for java in 17 21; do
-    reported_overridden "imager$java" MaxHeapSize
-    reported_overridden "blind$java" UseContainerSupport
-  done
-  wait_for 60 "tp/orders-api SettingsEffective=True still" condition_is SettingsEffective orders-api True
-  for java in 17 21; do
-    for name in "imager$java" "blind$java"; do
-      kubectl delete tp "$name" -n "$NS" --wait=true --timeout=60s >/dev/null
-      kubectl delete deployment "$name" -n "$NS" --wait=false >/dev/null
-    done
-  done
-}
-
-restored_on_delete() {
-  kubectl delete tp orders-api -n "$NS" --timeout=60s
-  kubectl rollout status deployment/orders-api -n "$NS" --timeout=120s
-  # The template holds nothing of the operator's: no settings hash, no agent, the user's own variable.
-  local template pod env flags
-  template="$(kubectl get deployment orders-api -n "$NS" -o json | jq -c '.spec.template')"
-  echo "template after the delete: annotations $(jq -c '.metadata.annotations // {}' <<<"$template"), init containers $(jq -c '[.spec.initContainers[]?.name]' <<<"$template"), env $(jq -c '.spec.containers[0].env' <<<"$template")"
-  [ "$(jq -c '.metadata.annotations // {} | keys' <<<"$template")" = '[]' ]
-  [ "$(jq -c '[.spec.initContainers[]?.name]' <<<"$template")" = '[]' ]
-  [ "$(jq -c '.spec.containers[0].env' <<<"$template")" = '[{"name":"JAVA_TOOL_OPTIONS","value":"-Dfile.encoding=UTF-8"}]' ]
-  for pod in $(pods_of orders-api); do
-    env="$(kubectl exec -n "$NS" "$pod" -c app -- printenv JAVA_TOOL_OPTIONS)"
-    echo "$pod: JAVA_TOOL_OPTIONS=$env; init containers: $(kubectl get pod -n "$NS" "$pod" -o jsonpath='{.spec.initContainers[*].name}')"
-    [ "$env" = "-Dfile.encoding=UTF-8" ] || return 1
-    flags="$(jvm_flags "$pod")"
-    refute "$pod without the profile's -XX:MaxGCPauseMillis=100" "$flags" grep -q -- '-XX:MaxGCPauseMillis=100' <<<"$flags"
-  done
-}
-
-unknown_flag_refused_before_any_pod() {
-  workload refuser 1 "        resources: {requests: {cpu: 100m, memory: 384Mi}, limits: {cpu: '1', memory: 384Mi}}
-        terminationMessagePolicy: FallbackToLogsOnError"
-  kubectl rollout status deployment/refuser -n "$NS" --timeout=120s
-  local generation
-  generation="$(kubectl get deployment refuser -n "$NS" -o jsonpath='{.metadata.generation}')"
-  profile refuser refuser '  jvmOptions: ["-XX:+NoSuchFlagAnyJvmKnows"]'
-  kubectl wait --for=jsonpath='{.status.conditions[?(@.type=="Applied")].reason}'=Invalid tp/refuser -n "$NS" --timeout=60s
-  kubectl get tp refuser -n "$NS" -o jsonpath='{.status.conditions[?(@.type=="Applied")].message}{"\n"}'
-  [ "$(kubectl get deployment refuser -n "$NS" -o jsonpath='{.metadata.generation}')" = "$generation" ]
-}
-
-# Settings the policy admits but the application cannot start with (a metaspace far too small for
-# Spring Boot): a real CrashLoopBackOff, taken back by the operator to the user's own template.
-crash_loop_rolled_back() {
-  local began=$SECONDS env
-  profile refuser refuser '  jvmOptions: ["-XX:MaxMetaspaceSize=16m"]'
-  wait_for 180 "tp/refuser rolled back" rolled_back refuser
-  echo "rolled back $((SECONDS - began)) s after the apply: $(applied refuser message)"
-  applied refuser message | grep -q -E 'CrashLoopBackOff|restarted|exit code'
-  kubectl rollout status deployment/refuser -n "$NS" --timeout=180s
-  env="$(kubectl get deployment refuser -n "$NS" -o jsonpath='{.spec.template.spec.containers[0].env}')"
-  echo "template env after the rollback: ${env:-none}"
-  [ -z "$env" ]
 }
 
 # Releases onto an older JDK under the tuned settings. The service runs on JDK 25 with -XX:+UseCompactObjectHeaders, which
@@ -1144,11 +1061,7 @@ YAML
   wait_for 60 "ScaleDownBlocked gone with the autoscaler" condition_absent ScaleDownBlocked scaled
 }
 
-check "1. the running JVMs report the tuned flags" flags_in_running_jvms
-check "1b. an image's own -Xmx, or -XX:-UseContainerSupport: SettingsEffective=False, read from the JVMs" settings_read_from_the_jvms
-check "2. deleting the profile restores the pods' own JVM options" restored_on_delete
-check "3. a flag no JVM knows: refused, no pod touched" unknown_flag_refused_before_any_pod
-check "3b. settings the service cannot start with: a real CrashLoopBackOff, rolled back" crash_loop_rolled_back
+java_checks
 check "3c. a pod restarting during its start-up boost: the boost ended, the settings rolled back" restart_during_boost_rolled_back
 check "3d. an incident after the window and a user's own crashing release keep the tuning; the fixed release runs tuned" releases_keep_the_tuning
 check "3e. a CPU limit cut with the boost on: no pod the operator did not boost is lowered" cpu_cut_lowers_no_pod_it_did_not_boost

@@ -13,12 +13,14 @@ cd "$REPO_ROOT"
 
 # Every build below, once, with one quick unit test each: this resolves their plugins and
 # dependencies, the test framework's launcher among them (surefire loads it only to run a test).
-# Its Maven steps are chained with && because retry runs them where `set -e` is off.
+# The end-to-end checks of the systemtest module need the node: their run here selects none, for the launcher, and
+# e2e.sh runs them offline. Its Maven steps are chained with && because retry runs them where `set -e` is off.
 resolve_builds() {
   local no_it=(-Dit.test=NoTestIsNamedSo -Dfailsafe.failIfNoSpecifiedTests=false)
   maven -f agent/pom.xml verify -Dtest=AgentArgumentsTest "${no_it[@]}" &&
     maven -f lab/workload-app/pom.xml package -DskipTests &&
     maven verify -Dtest=PlannerRulesTest &&
+    maven -pl systemtest test -Dsystemtest -Dgroups=no-check-has-this-tag &&
     maven -f lab/pom.xml -pl driver,bench -am package -Dtest=StatsTest -Dsurefire.failIfNoSpecifiedTests=false &&
     lab_runtimes
 }

@@ -1,0 +1,210 @@
+package dev.jvmtuning.systemtest.support;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.StreamSupport;
+
+/**
+ * The demo's cluster, from KUBECONFIG (e2e.sh sets it to the local cluster's), in the namespace the checks use
+ * ({@code NAMESPACE}, else {@code shop}). Objects are read as JSON, as e2e.sh read them with jq: a status field the
+ * checks name is read by its name, whatever the model's classes say.
+ */
+public final class Cluster implements AutoCloseable {
+
+    public static final String NAMESPACE = System.getenv().getOrDefault("NAMESPACE", "shop");
+    private static final String PROFILES = "jvmtuning.dev/v1alpha1";
+    /** Each kubectl exec into a pod: a JVM's flags or a variable are read in a second or two. */
+    private static final int EXEC_SECONDS = 120;
+
+    private final KubernetesClient client = new KubernetesClientBuilder().build();
+
+    @Override
+    public void close() {
+        client.close();
+    }
+
+    /** Creates or updates the objects of {@code yaml}, as kubectl apply does: the fields it sets are the checks'. */
+    public void apply(String yaml) {
+        client.resource(yaml).inNamespace(NAMESPACE).fieldManager("systemtest").forceConflicts().serverSideApply();
+    }
+
+    /** The demo's service where it is missing, and its profile: objects that exist are left as they are (e2e.sh's demo_in). */
+    public void demo() {
+        try (InputStream manifest = Files.newInputStream(Manifests.DEMO)) {
+            for (HasMetadata item : client.load(manifest).items()) {
+                try {
+                    client.resource(item).inNamespace(NAMESPACE).create();
+                } catch (KubernetesClientException e) {
+                    if (e.getCode() != 409) {
+                        throw e;
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("could not read " + Manifests.DEMO, e);
+        }
+    }
+
+    /** A TuningProfile as JSON. */
+    public JsonNode profile(String name) {
+        return json(PROFILES, "TuningProfile", name);
+    }
+
+    /** A Deployment as JSON. */
+    public JsonNode deployment(String name) {
+        return json("apps/v1", "Deployment", name);
+    }
+
+    private JsonNode json(String apiVersion, String kind, String name) {
+        GenericKubernetesResource resource = client.genericKubernetesResources(apiVersion, kind).inNamespace(NAMESPACE).withName(name).get();
+        if (resource == null) {
+            throw new IllegalStateException("no " + kind + " " + name + " in " + NAMESPACE);
+        }
+        return client.getKubernetesSerialization().convertValue(resource, JsonNode.class);
+    }
+
+    /** A condition of a profile, or a missing node when it has none of that type. */
+    public JsonNode condition(String profile, String type) {
+        for (JsonNode condition : profile(profile).path("status").path("conditions")) {
+            if (type.equals(condition.path("type").asText())) {
+                return condition;
+            }
+        }
+        return MissingNode.getInstance();
+    }
+
+    /** The status of a profile's condition: True, False, or empty while it has none. */
+    public String conditionStatus(String profile, String type) {
+        return condition(profile, type).path("status").asText();
+    }
+
+    public boolean conditionIs(String profile, String type, String status) {
+        return status.equals(conditionStatus(profile, type));
+    }
+
+    /** kubectl wait --for=condition=TYPE: True, and not from an older generation of the profile when the condition says which. */
+    public void waitForCondition(String profile, String type, int seconds) {
+        Wait.until(seconds, "tp/" + profile + " " + type, () -> {
+            JsonNode tp = profile(profile);
+            JsonNode condition = condition(profile, type);
+            JsonNode observed = condition.path("observedGeneration");
+            return "True".equals(condition.path("status").asText())
+                    && (observed.isMissingNode() || observed.asLong() >= tp.path("metadata").path("generation").asLong());
+        });
+    }
+
+    /** When a profile's condition last changed, to the second (as e2e.sh compared times). */
+    public Instant conditionChanged(String profile, String type) {
+        return Instant.parse(condition(profile, type).path("lastTransitionTime").asText()).truncatedTo(ChronoUnit.SECONDS);
+    }
+
+    /** The reason or message of the profile's Applied condition. */
+    public String applied(String profile, String field) {
+        return condition(profile, "Applied").path(field).asText();
+    }
+
+    /** kubectl rollout status: the Deployment's newest template rolled out, every replica on it available, no old pod left. */
+    public void rolloutStatus(String deployment, int seconds) {
+        Wait.until(seconds, "deployment/" + deployment + " rolled out", () -> {
+            JsonNode d = deployment(deployment);
+            JsonNode status = d.path("status");
+            long wanted = d.path("spec").path("replicas").asLong(1);
+            long updated = status.path("updatedReplicas").asLong();
+            return status.path("observedGeneration").asLong() >= d.path("metadata").path("generation").asLong()
+                    && updated >= wanted
+                    && status.path("replicas").asLong() <= updated
+                    && status.path("availableReplicas").asLong() >= updated;
+        });
+    }
+
+    /** The pods of {@code app} that run and are not on their way out (a rollout leaves old pods Running while they stop). */
+    public List<Pod> runningPods(String app) {
+        return client.pods().inNamespace(NAMESPACE).withLabel("app", app).list().getItems().stream()
+                .filter(pod -> pod.getMetadata().getDeletionTimestamp() == null && "Running".equals(pod.getStatus().getPhase()))
+                .toList();
+    }
+
+    public List<String> runningPodNames(String app) {
+        return runningPods(app).stream().map(pod -> pod.getMetadata().getName()).toList();
+    }
+
+    /** The pods of {@code app} not on their way out, Running or not. */
+    public List<Pod> pods(String app) {
+        return client.pods().inNamespace(NAMESPACE).withLabel("app", app).list().getItems().stream()
+                .filter(pod -> pod.getMetadata().getDeletionTimestamp() == null)
+                .toList();
+    }
+
+    public Pod pod(String name) {
+        return client.pods().inNamespace(NAMESPACE).withName(name).get();
+    }
+
+    /** What a pod's running JVM reports of its flags, over the attach API (jcmd VM.flags), as e2e.sh read them. */
+    public String jvmFlags(String pod) {
+        return exec(pod, "env", "-u", "JAVA_TOOL_OPTIONS", "java", "-m", "jdk.jcmd/sun.tools.jcmd.JCmd", "1", "VM.flags");
+    }
+
+    /** A command's output in the container {@code app} of a pod (kubectl exec); a command that fails fails the check. */
+    public String exec(String pod, String... command) {
+        List<String> line = new ArrayList<>(List.of("kubectl", "exec", "-n", NAMESPACE, pod, "-c", "app", "--"));
+        line.addAll(List.of(command));
+        try {
+            Process process = new ProcessBuilder(line).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(EXEC_SECONDS, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError("timed out after " + EXEC_SECONDS + "s waiting for " + String.join(" ", line));
+            }
+            if (process.exitValue() != 0) {
+                throw new AssertionError(String.join(" ", line) + " exited " + process.exitValue());
+            }
+            return out.strip();
+        } catch (IOException e) {
+            throw new IllegalStateException("could not run kubectl", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** The Events of a profile, "REASON: MESSAGE" each. */
+    public List<String> profileEvents(String profile) {
+        return client.v1().events().inNamespace(NAMESPACE)
+                .withField("involvedObject.name", profile).withField("involvedObject.kind", "TuningProfile").list().getItems().stream()
+                .map(event -> event.getReason() + ": " + event.getMessage())
+                .toList();
+    }
+
+    /** Deletes a profile and waits until it is gone (the operator gives its Deployment back first): kubectl delete --timeout. */
+    public void deleteProfile(String name, int seconds) {
+        var profile = client.genericKubernetesResources(PROFILES, "TuningProfile").inNamespace(NAMESPACE).withName(name);
+        profile.delete();
+        Wait.until(seconds, "tp/" + name + " deleted", () -> profile.get() == null);
+    }
+
+    /** Deletes a Deployment without waiting for its pods. */
+    public void deleteDeployment(String name) {
+        client.apps().deployments().inNamespace(NAMESPACE).withName(name).delete();
+    }
+
+    /** The names of a JSON array's elements' field, as jq's [.[]?.FIELD]. */
+    public static List<String> names(JsonNode array, String field) {
+        return StreamSupport.stream(array.spliterator(), false).map(element -> element.path(field).asText()).toList();
+    }
+}

@@ -196,44 +196,10 @@ older_jdk_drops_only_the_refused_option() {
   profile_events repushed | grep '^RolledBack: .*UseCompactObjectHeaders' || { echo "no RolledBack Event naming the option" >&2; return 1; }
 }
 
-# Settings the planner's memory budget admits but the process does not fit: the profile says the
-# service loads 500 classes (Spring Boot loads thousands, their metaspace is not budgeted) and touches
-# its whole heap at start. The kernel OOM-kills the new pod; the operator takes the Deployment back.
-# A pod restarting while the operator boosts its CPU (spec.startupBoost): its boost ends at the restart (the kubelet would
-# start it boosted again), and the restarts are judged as any failing rollout's: the kubelet's back-off (CrashLoopBackOff)
-# or a third restart rolls the settings back to the user's template. The JVM is stopped from inside (SIGTERM to the
-# container's process 1, once it is Ready), as a crash would stop it, at most three times.
 applied_cpu() { kubectl get pod -n "$NS" "$1" -o jsonpath='{.status.containerStatuses[0].resources.limits.cpu}'; }
-boosted_pod() { # PROFILE: a pod of the tuned template running above its own CPU limit
-  local pod
-  for pod in $(pods_of "$1"); do [ "$(applied_cpu "$pod")" = 2 ] && { echo "$pod"; return 0; }; done
-  return 1
-}
 profile_events() { # PROFILE: "REASON: MESSAGE" lines
   kubectl get events -n "$NS" --field-selector "involvedObject.name=$1,involvedObject.kind=TuningProfile" \
     -o jsonpath='{range .items[*]}{.reason}: {.message}{"\n"}{end}'
-}
-boost_ended_at_restart() { profile_events "$1" | grep -q "^StartupBoostEnded: pod $2 .*restarted"; } # PROFILE POD
-restart_during_boost_rolled_back() {
-  local pod stops
-  workload rebooter 1 "        resources: {requests: {cpu: 100m, memory: 512Mi}, limits: {cpu: 500m, memory: 512Mi}}"
-  kubectl rollout status deployment/rebooter -n "$NS" --timeout=300s >/dev/null
-  profile rebooter rebooter '  startupBoost: {cpu: "2", warmUp: 5m}'
-  wait_for 180 "a pod of rebooter boosted to 2 CPU" boosted_pod rebooter
-  pod="$(boosted_pod rebooter)"
-  for stops in 1 2 3; do
-    wait_for 180 "$pod Ready, or the settings rolled back" ready_or_rolled_back "$pod"
-    rolled_back rebooter && break
-    echo "$pod Ready at $(applied_cpu "$pod") CPU (its limit 500m), $(restarts_of "$pod") restarts: its JVM stopped"
-    stop_jvm "$pod"
-    [ "$stops" -gt 1 ] || wait_for 120 "the boost of $pod ended at its restart" boost_ended_at_restart rebooter "$pod"
-  done
-  wait_for 180 "tp/rebooter rolled back" rolled_back rebooter
-  echo "$(applied rebooter message)"
-  profile_events rebooter | grep -E '^(StartupBoost|RolledBack)'
-  applied rebooter message | grep -q -E 'CrashLoopBackOff|restarted'
-  kubectl rollout status deployment/rebooter -n "$NS" --timeout=180s
-  [ -z "$(kubectl get deployment rebooter -n "$NS" -o jsonpath='{.spec.template.spec.containers[0].env}')" ]
 }
 # The boost lowers only what it raised: two pods at their own 1-CPU limit, their boosts long ended; the user cuts the
 # template's CPU limit to 500m in a release no node can take (a node selector no node has), so the old pods keep serving.
@@ -262,16 +228,6 @@ cpu_cut_lowers_no_pod_it_did_not_boost() {
   profile_events cutter | grep '^StartupBoost' || true
 }
 restarts_of() { kubectl get pod -n "$NS" "$1" -o jsonpath='{.status.containerStatuses[0].restartCount}' 2>/dev/null; }
-ready_or_rolled_back() { # POD
-  rolled_back rebooter || [ "$(kubectl get pod -n "$NS" "$1" -o jsonpath='{.status.containerStatuses[0].ready}' 2>/dev/null)" = true ]
-}
-restarted_or_rolled_back() { rolled_back rebooter || [ "$(restarts_of "$1")" != "$2" ]; } # POD RESTARTS-BEFORE
-# SIGTERM to the container's process 1, then the restart it causes: until then the kubelet may still say Ready.
-stop_jvm() { # POD
-  local before; before="$(restarts_of "$1")"
-  kubectl exec -n "$NS" "$1" -c app -- /bin/sh -c 'kill 1'
-  wait_for 90 "$1 restarted" restarted_or_rolled_back "$1" "$before"
-}
 
 # The user's own incidents and releases keep the tuning (spec.rollback). Once the operator's own rollout is older than the
 # profile's window, the JVM of its pod is stopped three times (as a failing dependency or a liveness probe would stop it):
@@ -369,6 +325,9 @@ oom_of_a_heap_set_outside() {
 }
 oom_recorded() { [ -n "$(kubectl get tp "$1" -n "$NS" -o jsonpath='{.status.lastOomKill.cause}')" ]; }
 
+# Settings the planner's memory budget admits but the process does not fit: the profile says the
+# service loads 500 classes (Spring Boot loads thousands, their metaspace is not budgeted) and touches
+# its whole heap at start. The kernel OOM-kills the new pod; the operator takes the Deployment back.
 oom_killed_rolled_back() {
   workload oomer 1 "        resources: {requests: {cpu: 100m, memory: 384Mi}, limits: {cpu: '1', memory: 384Mi}}"
   kubectl rollout status deployment/oomer -n "$NS" --timeout=180s
@@ -1062,7 +1021,6 @@ YAML
 }
 
 java_checks
-check "3c. a pod restarting during its start-up boost: the boost ended, the settings rolled back" restart_during_boost_rolled_back
 check "3d. an incident after the window and a user's own crashing release keep the tuning; the fixed release runs tuned" releases_keep_the_tuning
 check "3e. a CPU limit cut with the boost on: no pod the operator did not boost is lowered" cpu_cut_lowers_no_pod_it_did_not_boost
 check "3f. releases onto JDK 21 (a new image, a re-pushed tag) whose JVMs refuse the JDK 25 option the operator rendered: that option dropped, the rest of the tuning kept" older_jdk_drops_only_the_refused_option

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -17,6 +20,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.StreamSupport;
 
@@ -153,6 +157,26 @@ public final class Cluster implements AutoCloseable {
 
     public Pod pod(String name) {
         return client.pods().inNamespace(NAMESPACE).withName(name).get();
+    }
+
+    /** The first container's status as the kubelet reports it, or none while the pod has none (or is gone). */
+    public Optional<ContainerStatus> container(String pod) {
+        return Optional.ofNullable(pod(pod)).map(Pod::getStatus).map(PodStatus::getContainerStatuses)
+                .filter(statuses -> !statuses.isEmpty()).map(statuses -> statuses.get(0));
+    }
+
+    /** The CPU limit the kubelet applied to a pod's container (its resources in the status, which a resize changes). */
+    public String appliedCpu(String pod) {
+        return container(pod).map(ContainerStatus::getResources).map(resources -> resources.getLimits().get("cpu"))
+                .map(Quantity::toString).orElse("");
+    }
+
+    public int restarts(String pod) {
+        return container(pod).map(ContainerStatus::getRestartCount).orElse(-1);
+    }
+
+    public boolean containerReady(String pod) {
+        return container(pod).map(ContainerStatus::getReady).orElse(false);
     }
 
     /** What a pod's running JVM reports of its flags, over the attach API (jcmd VM.flags), as e2e.sh read them. */

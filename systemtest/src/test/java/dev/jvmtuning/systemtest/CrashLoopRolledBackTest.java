@@ -2,7 +2,6 @@ package dev.jvmtuning.systemtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.jvmtuning.systemtest.support.Manifests;
 import dev.jvmtuning.systemtest.support.Wait;
 import org.junit.jupiter.api.DisplayName;
@@ -23,13 +22,11 @@ class CrashLoopRolledBackTest extends SystemCheck {
     void settingsTheServiceCannotStartWithAreRolledBack() {
         long began = System.nanoTime();
         cluster.apply(Manifests.profile("refuser", "refuser", "jvmOptions: [\"-XX:MaxMetaspaceSize=16m\"]"));
-        Wait.until(180, "tp/refuser rolled back", () -> "RolledBack".equals(cluster.applied("refuser", "reason")));
+        Wait.until(180, "tp/refuser rolled back", () -> rolledBack("refuser"));
         String message = cluster.applied("refuser", "message");
         say("rolled back " + (System.nanoTime() - began) / 1_000_000_000L + " s after the apply: " + message);
         assertThat(message).as("the rollback's reason").containsPattern("CrashLoopBackOff|restarted|exit code");
         cluster.rolloutStatus("refuser", 180);
-        JsonNode env = cluster.deployment("refuser").path("spec").path("template").path("spec").path("containers").path(0).path("env");
-        say("template env after the rollback: " + (env.isMissingNode() ? "none" : env));
-        assertThat(env).as("the template's env after the rollback").isEmpty();
+        assertTemplateWithoutEnv("refuser");
     }
 }

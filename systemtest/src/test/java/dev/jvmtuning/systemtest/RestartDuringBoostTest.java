@@ -2,7 +2,6 @@ package dev.jvmtuning.systemtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.jvmtuning.systemtest.support.Manifests;
 import dev.jvmtuning.systemtest.support.Wait;
 import java.util.List;
@@ -31,8 +30,8 @@ class RestartDuringBoostTest extends SystemCheck {
         Wait.until(180, "a pod of rebooter boosted to 2 CPU", () -> boostedPod().isPresent());
         String pod = boostedPod().orElseThrow();
         for (int stops = 1; stops <= 3; stops++) {
-            Wait.until(180, pod + " Ready, or the settings rolled back", () -> rolledBack() || cluster.containerReady(pod));
-            if (rolledBack()) {
+            Wait.until(180, pod + " Ready, or the settings rolled back", () -> rolledBack("rebooter") || cluster.containerReady(pod));
+            if (rolledBack("rebooter")) {
                 break;
             }
             say(pod + " Ready at " + cluster.appliedCpu(pod) + " CPU (its limit 500m), " + cluster.restarts(pod) + " restarts: its JVM stopped");
@@ -42,7 +41,7 @@ class RestartDuringBoostTest extends SystemCheck {
                         .anyMatch(event -> event.startsWith("StartupBoostEnded: pod " + pod + " ") && event.contains("restarted")));
             }
         }
-        Wait.until(180, "tp/rebooter rolled back", this::rolledBack);
+        Wait.until(180, "tp/rebooter rolled back", () -> rolledBack("rebooter"));
         String message = cluster.applied("rebooter", "message");
         say(message);
         List<String> events = cluster.profileEvents("rebooter").stream()
@@ -52,12 +51,7 @@ class RestartDuringBoostTest extends SystemCheck {
         assertThat(events).as("StartupBoost and RolledBack Events of tp/rebooter").isNotEmpty();
         assertThat(message).as("the rollback's reason").containsPattern("CrashLoopBackOff|restarted");
         cluster.rolloutStatus("rebooter", 180);
-        JsonNode env = cluster.deployment("rebooter").path("spec").path("template").path("spec").path("containers").path(0).path("env");
-        assertThat(env).as("the template's env after the rollback").isEmpty();
-    }
-
-    private boolean rolledBack() {
-        return "RolledBack".equals(cluster.applied("rebooter", "reason"));
+        assertTemplateWithoutEnv("rebooter");
     }
 
     /** A pod of the tuned template running above its own CPU limit. */
@@ -69,6 +63,6 @@ class RestartDuringBoostTest extends SystemCheck {
     private void stopJvm(String pod) {
         int before = cluster.restarts(pod);
         cluster.exec(pod, "/bin/sh", "-c", "kill 1");
-        Wait.until(90, pod + " restarted", () -> rolledBack() || cluster.restarts(pod) != before);
+        Wait.until(90, pod + " restarted", () -> rolledBack("rebooter") || cluster.restarts(pod) != before);
     }
 }

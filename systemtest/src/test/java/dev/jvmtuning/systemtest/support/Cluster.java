@@ -5,23 +5,27 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpec;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.StreamSupport;
 
 /**
@@ -32,6 +36,8 @@ import java.util.stream.StreamSupport;
 public final class Cluster implements AutoCloseable {
 
     public static final String NAMESPACE = System.getenv().getOrDefault("NAMESPACE", "shop");
+    /** Where demo.sh installs the operator. */
+    public static final String OPERATOR_NAMESPACE = "jvm-tuning-system";
     private static final String PROFILES = "jvmtuning.dev/v1alpha1";
     /** Each kubectl exec into a pod: a JVM's flags or a variable are read in a second or two. */
     private static final int EXEC_SECONDS = 120;
@@ -137,6 +143,37 @@ public final class Cluster implements AutoCloseable {
         });
     }
 
+    /** Patches a Deployment with a JSON patch, as kubectl patch --type json. */
+    public void patchDeployment(String name, String jsonPatch) {
+        client.apps().deployments().inNamespace(NAMESPACE).withName(name).patch(PatchContext.of(PatchType.JSON), jsonPatch);
+    }
+
+    /** Patches a TuningProfile with a JSON merge patch, as kubectl patch --type merge. */
+    public void patchProfile(String name, String mergePatch) {
+        client.genericKubernetesResources(PROFILES, "TuningProfile").inNamespace(NAMESPACE).withName(name)
+                .patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch);
+    }
+
+    /** The hash of the settings the operator rendered into a Deployment's template, or empty. */
+    public String settingsHash(String deployment) {
+        return deployment(deployment).path("spec").path("template").path("metadata").path("annotations").path("jvmtuning.dev/settings-hash").asText();
+    }
+
+    /** The JAVA_TOOL_OPTIONS of a Deployment's template (where the operator renders its flags), or empty. */
+    public String tunedFlags(String deployment) {
+        for (JsonNode variable : templateEnv(deployment)) {
+            if ("JAVA_TOOL_OPTIONS".equals(variable.path("name").asText())) {
+                return variable.path("value").asText();
+            }
+        }
+        return "";
+    }
+
+    /** The env of the first container of a Deployment's template, missing when it has none. */
+    public JsonNode templateEnv(String deployment) {
+        return deployment(deployment).path("spec").path("template").path("spec").path("containers").path(0).path("env");
+    }
+
     /** The pods of {@code app} that run and are not on their way out (a rollout leaves old pods Running while they stop). */
     public List<Pod> runningPods(String app) {
         return client.pods().inNamespace(NAMESPACE).withLabel("app", app).list().getItems().stream()
@@ -146,6 +183,25 @@ public final class Cluster implements AutoCloseable {
 
     public List<String> runningPodNames(String app) {
         return runningPods(app).stream().map(pod -> pod.getMetadata().getName()).toList();
+    }
+
+    /** The operator's pods not on their way out. */
+    public List<Pod> operatorPods() {
+        return client.pods().inNamespace(OPERATOR_NAMESPACE).withLabel("app.kubernetes.io/name", "jvm-tuning-operator").list().getItems().stream()
+                .filter(pod -> pod.getMetadata().getDeletionTimestamp() == null)
+                .toList();
+    }
+
+    /** The newest of the running pods of {@code app}. */
+    public String newestPod(String app) {
+        return runningPods(app).stream().max(Comparator.comparing(pod -> Instant.parse(pod.getMetadata().getCreationTimestamp())))
+                .map(pod -> pod.getMetadata().getName()).orElseThrow(() -> new AssertionError("no running pod of " + app));
+    }
+
+    /** The JAVA_TOOL_OPTIONS a pod's container runs with (its spec, as admitted), or empty. */
+    public String podJavaToolOptions(String pod) {
+        return pod(pod).getSpec().getContainers().get(0).getEnv().stream().filter(variable -> "JAVA_TOOL_OPTIONS".equals(variable.getName()))
+                .map(EnvVar::getValue).filter(Objects::nonNull).findFirst().orElse("");
     }
 
     /** The pods of {@code app} not on their way out, Running or not. */
@@ -188,23 +244,19 @@ public final class Cluster implements AutoCloseable {
     public String exec(String pod, String... command) {
         List<String> line = new ArrayList<>(List.of("kubectl", "exec", "-n", NAMESPACE, pod, "-c", "app", "--"));
         line.addAll(List.of(command));
-        try {
-            Process process = new ProcessBuilder(line).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(EXEC_SECONDS, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new AssertionError("timed out after " + EXEC_SECONDS + "s waiting for " + String.join(" ", line));
-            }
-            if (process.exitValue() != 0) {
-                throw new AssertionError(String.join(" ", line) + " exited " + process.exitValue());
-            }
-            return out.strip();
-        } catch (IOException e) {
-            throw new IllegalStateException("could not run kubectl", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+        return Command.run(EXEC_SECONDS, line).strip();
+    }
+
+    /** The operator pod holding the leader's Lease, while it is one of the live operator pods. */
+    public Optional<String> liveLeader() {
+        Lease lease = client.leases().inNamespace(OPERATOR_NAMESPACE).withName("jvm-tuning-operator").get();
+        return Optional.ofNullable(lease).map(Lease::getSpec).map(LeaseSpec::getHolderIdentity)
+                .filter(holder -> operatorPods().stream().anyMatch(pod -> pod.getMetadata().getName().equals(holder)));
+    }
+
+    /** Deletes an operator pod without waiting for it. */
+    public void deleteOperatorPod(String name) {
+        client.pods().inNamespace(OPERATOR_NAMESPACE).withName(name).delete();
     }
 
     /** The Events of a profile, "REASON: MESSAGE" each. */
@@ -220,6 +272,11 @@ public final class Cluster implements AutoCloseable {
         var profile = client.genericKubernetesResources(PROFILES, "TuningProfile").inNamespace(NAMESPACE).withName(name);
         profile.delete();
         Wait.until(seconds, "tp/" + name + " deleted", () -> profile.get() == null);
+    }
+
+    /** kubectl rollout restart: the Deployment's pods replaced by new ones of the same template. */
+    public void restartDeployment(String name) {
+        client.apps().deployments().inNamespace(NAMESPACE).withName(name).rolling().restart();
     }
 
     /** Deletes a Deployment without waiting for its pods. */

@@ -1,9 +1,6 @@
 package dev.jvmtuning.systemtest.support;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 
 /** The objects the checks create: the same manifests the scripts apply (the tests run from the repository's root). */
 public final class Manifests {
@@ -19,22 +16,8 @@ public final class Manifests {
      * definition the scripts use too, with the container's extra YAML (unindented).
      */
     public static String workload(int java, String name, int replicas, String containerYaml) {
-        ProcessBuilder builder = new ProcessBuilder("bash", "-c", "source deploy/local/env.sh && workload_deployment \"$@\"", "workload",
-                name, String.valueOf(replicas), containerYaml.indent(8).stripTrailing()).redirectError(ProcessBuilder.Redirect.INHERIT);
-        builder.environment().put("WORKLOAD_JAVA", String.valueOf(java));
-        try {
-            Process process = builder.start();
-            String yaml = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                throw new IllegalStateException("workload_deployment " + name + " failed");
-            }
-            return yaml;
-        } catch (IOException e) {
-            throw new IllegalStateException("could not run deploy/local/env.sh's workload_deployment", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+        return LocalNode.envSh("WORKLOAD_JAVA=\"$1\" workload_deployment \"${@:2}\"", String.valueOf(java), name, String.valueOf(replicas),
+                containerYaml.indent(8).stripTrailing());
     }
 
     /** A Deployment of the lab workload on JRE 17. */

@@ -39,12 +39,17 @@ public final class CheckReport implements BeforeEachCallback, AfterEachCallback 
     /** After the check and its own clean-up: a failure of either fails it. */
     @Override
     public void afterEach(ExtensionContext context) {
-        context.getExecutionException().ifPresent(cause -> {
-            // Where the check stopped, as e2e.sh's checks said it: e2e-breakages.sh quotes this line.
-            String message = String.valueOf(cause.getMessage()).strip();
-            System.err.println(message.startsWith("timed out") ? message : "assertion failed: " + message);
-        });
+        context.getExecutionException().ifPresent(cause -> System.err.println(whereItStopped(cause)));
         finish(context, context.getExecutionException().isPresent() ? "FAIL" : "PASS");
+    }
+
+    /** Where the check stopped, as e2e.sh's checks said it (e2e-breakages.sh quotes this line): a wait, an assertion, or an error. */
+    private static String whereItStopped(Throwable cause) {
+        String message = String.valueOf(cause.getMessage()).strip();
+        if (!(cause instanceof AssertionError)) {
+            return "gave up: " + cause;
+        }
+        return message.startsWith("timed out") ? message : "assertion failed: " + message;
     }
 
     private static void finish(ExtensionContext context, String verdict) {

@@ -2,10 +2,10 @@ package dev.jvmtuning.systemtest.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -176,9 +176,7 @@ public final class Cluster implements AutoCloseable {
 
     /** The pods of {@code app} that run and are not on their way out (a rollout leaves old pods Running while they stop). */
     public List<Pod> runningPods(String app) {
-        return client.pods().inNamespace(NAMESPACE).withLabel("app", app).list().getItems().stream()
-                .filter(pod -> pod.getMetadata().getDeletionTimestamp() == null && "Running".equals(pod.getStatus().getPhase()))
-                .toList();
+        return pods(app).stream().filter(pod -> "Running".equals(pod.getStatus().getPhase())).toList();
     }
 
     public List<String> runningPodNames(String app) {

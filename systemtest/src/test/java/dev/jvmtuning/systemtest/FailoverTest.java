@@ -1,9 +1,6 @@
 package dev.jvmtuning.systemtest;
 
-import dev.jvmtuning.systemtest.support.Cluster;
-import dev.jvmtuning.systemtest.support.Command;
 import dev.jvmtuning.systemtest.support.Wait;
-import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Order;
@@ -17,8 +14,7 @@ class FailoverTest extends SystemCheck {
     @Test
     @DisplayName("6. two operator replicas: the leader's pod deleted, the other takes over")
     void theOtherReplicaTakesTheLeaseAndReconciles() {
-        Command.run(240, List.of("helm", "upgrade", "jvm-tuning-operator", "charts/jvm-tuning-operator", "-n", Cluster.OPERATOR_NAMESPACE,
-                "--reuse-values", "--set", "replicas=2", "--wait", "--timeout", "180s"));
+        upgradeOperator("replicas=2");
         Wait.until(90, "a live operator pod holding the Lease", () -> cluster.liveLeader().isPresent());
         String leader = cluster.liveLeader().orElseThrow();
         say("leader: " + leader + " (of " + cluster.operatorPods().stream().map(pod -> pod.getMetadata().getName()).collect(Collectors.joining(" ")) + ")");

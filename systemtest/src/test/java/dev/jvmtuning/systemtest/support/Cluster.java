@@ -2,10 +2,12 @@ package dev.jvmtuning.systemtest.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -16,8 +18,10 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -26,6 +30,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import java.util.stream.StreamSupport;
 
 /**
@@ -51,15 +56,31 @@ public final class Cluster implements AutoCloseable {
 
     /** Creates or updates the objects of {@code yaml}, as kubectl apply does: the fields it sets are the checks'. */
     public void apply(String yaml) {
-        client.resource(yaml).inNamespace(NAMESPACE).fieldManager("systemtest").forceConflicts().serverSideApply();
+        apply(NAMESPACE, yaml);
+    }
+
+    /** Creates or updates the objects of {@code yaml} in {@code namespace}, as kubectl apply -n does. */
+    public void apply(String namespace, String yaml) {
+        client.resource(yaml).inNamespace(namespace).fieldManager("systemtest").forceConflicts().serverSideApply();
+    }
+
+    /** Creates a namespace where it is missing, as kubectl create namespace --dry-run=client -o yaml | kubectl apply -f - does. */
+    public void createNamespace(String name) {
+        client.resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+                .fieldManager("systemtest").forceConflicts().serverSideApply();
     }
 
     /** The demo's service where it is missing, and its profile: objects that exist are left as they are (e2e.sh's demo_in). */
     public void demo() {
-        try (InputStream manifest = Files.newInputStream(Manifests.DEMO)) {
+        demo(NAMESPACE, UnaryOperator.identity());
+    }
+
+    /** The demo's service and its profile in {@code namespace} where they are missing, its manifest changed by {@code edit} first. */
+    public void demo(String namespace, UnaryOperator<String> edit) {
+        try (InputStream manifest = new ByteArrayInputStream(edit.apply(Files.readString(Manifests.DEMO)).getBytes(StandardCharsets.UTF_8))) {
             for (HasMetadata item : client.load(manifest).items()) {
                 try {
-                    client.resource(item).inNamespace(NAMESPACE).create();
+                    client.resource(item).inNamespace(namespace).create();
                 } catch (KubernetesClientException e) {
                     if (e.getCode() != 409) {
                         throw e;
@@ -73,25 +94,35 @@ public final class Cluster implements AutoCloseable {
 
     /** A TuningProfile as JSON. */
     public JsonNode profile(String name) {
-        return json(PROFILES, "TuningProfile", name);
+        return profile(NAMESPACE, name);
+    }
+
+    /** A TuningProfile of {@code namespace} as JSON. */
+    public JsonNode profile(String namespace, String name) {
+        return json(namespace, PROFILES, "TuningProfile", name);
     }
 
     /** A Deployment as JSON. */
     public JsonNode deployment(String name) {
-        return json("apps/v1", "Deployment", name);
+        return json(NAMESPACE, "apps/v1", "Deployment", name);
     }
 
-    private JsonNode json(String apiVersion, String kind, String name) {
-        GenericKubernetesResource resource = client.genericKubernetesResources(apiVersion, kind).inNamespace(NAMESPACE).withName(name).get();
+    private JsonNode json(String namespace, String apiVersion, String kind, String name) {
+        GenericKubernetesResource resource = client.genericKubernetesResources(apiVersion, kind).inNamespace(namespace).withName(name).get();
         if (resource == null) {
-            throw new IllegalStateException("no " + kind + " " + name + " in " + NAMESPACE);
+            throw new IllegalStateException("no " + kind + " " + name + " in " + namespace);
         }
         return client.getKubernetesSerialization().convertValue(resource, JsonNode.class);
     }
 
     /** A condition of a profile, or a missing node when it has none of that type. */
     public JsonNode condition(String profile, String type) {
-        for (JsonNode condition : profile(profile).path("status").path("conditions")) {
+        return condition(NAMESPACE, profile, type);
+    }
+
+    /** A condition of a profile of {@code namespace}, or a missing node when it has none of that type. */
+    public JsonNode condition(String namespace, String profile, String type) {
+        for (JsonNode condition : profile(namespace, profile).path("status").path("conditions")) {
             if (type.equals(condition.path("type").asText())) {
                 return condition;
             }
@@ -110,9 +141,14 @@ public final class Cluster implements AutoCloseable {
 
     /** kubectl wait --for=condition=TYPE: True, and not from an older generation of the profile when the condition says which. */
     public void waitForCondition(String profile, String type, int seconds) {
-        Wait.until(seconds, "tp/" + profile + " " + type, () -> {
-            JsonNode tp = profile(profile);
-            JsonNode condition = condition(profile, type);
+        waitForCondition(NAMESPACE, profile, type, seconds);
+    }
+
+    /** kubectl wait -n NAMESPACE --for=condition=TYPE, as above. */
+    public void waitForCondition(String namespace, String profile, String type, int seconds) {
+        Wait.until(seconds, "tp/" + profile + (namespace.equals(NAMESPACE) ? "" : " in " + namespace) + " " + type, () -> {
+            JsonNode tp = profile(namespace, profile);
+            JsonNode condition = condition(namespace, profile, type);
             JsonNode observed = condition.path("observedGeneration");
             return "True".equals(condition.path("status").asText())
                     && (observed.isMissingNode() || observed.asLong() >= tp.path("metadata").path("generation").asLong());
@@ -131,16 +167,17 @@ public final class Cluster implements AutoCloseable {
 
     /** kubectl rollout status: the Deployment's newest template rolled out, every replica on it available, no old pod left. */
     public void rolloutStatus(String deployment, int seconds) {
-        Wait.until(seconds, "deployment/" + deployment + " rolled out", () -> {
-            JsonNode d = deployment(deployment);
-            JsonNode status = d.path("status");
-            long wanted = d.path("spec").path("replicas").asLong(1);
-            long updated = status.path("updatedReplicas").asLong();
-            return status.path("observedGeneration").asLong() >= d.path("metadata").path("generation").asLong()
-                    && updated >= wanted
-                    && status.path("replicas").asLong() <= updated
-                    && status.path("availableReplicas").asLong() >= updated;
-        });
+        Wait.until(seconds, "deployment/" + deployment + " rolled out", () -> rolledOut(deployment(deployment)));
+    }
+
+    private static boolean rolledOut(JsonNode d) {
+        JsonNode status = d.path("status");
+        long wanted = d.path("spec").path("replicas").asLong(1);
+        long updated = status.path("updatedReplicas").asLong();
+        return status.path("observedGeneration").asLong() >= d.path("metadata").path("generation").asLong()
+                && updated >= wanted
+                && status.path("replicas").asLong() <= updated
+                && status.path("availableReplicas").asLong() >= updated;
     }
 
     /** Patches a Deployment with a JSON patch, as kubectl patch --type json. */
@@ -183,6 +220,14 @@ public final class Cluster implements AutoCloseable {
         return runningPods(app).stream().map(pod -> pod.getMetadata().getName()).toList();
     }
 
+    /** The address of the newest of the app's pods that is Ready, or none: a rollout's new pod, once it may serve. */
+    public Optional<String> newestReadyPodIp(String app) {
+        return pods(app).stream()
+                .filter(pod -> pod.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
+                .max(Comparator.comparing(pod -> Instant.parse(pod.getMetadata().getCreationTimestamp())))
+                .map(pod -> pod.getStatus().getPodIP());
+    }
+
     /** The operator's pods not on their way out. */
     public List<Pod> operatorPods() {
         return client.pods().inNamespace(OPERATOR_NAMESPACE).withLabel("app.kubernetes.io/name", "jvm-tuning-operator").list().getItems().stream()
@@ -221,7 +266,12 @@ public final class Cluster implements AutoCloseable {
 
     /** The CPU limit the kubelet applied to a pod's container (its resources in the status, which a resize changes). */
     public String appliedCpu(String pod) {
-        return container(pod).map(ContainerStatus::getResources).map(resources -> resources.getLimits().get("cpu"))
+        return appliedLimit(pod, "cpu");
+    }
+
+    /** A limit ("cpu", "memory") the kubelet applied to a pod's container, as its status says it ("384Mi"), or empty. */
+    public String appliedLimit(String pod, String resource) {
+        return container(pod).map(ContainerStatus::getResources).map(resources -> resources.getLimits().get(resource))
                 .map(Quantity::toString).orElse("");
     }
 
@@ -252,6 +302,11 @@ public final class Cluster implements AutoCloseable {
                 .filter(holder -> operatorPods().stream().anyMatch(pod -> pod.getMetadata().getName().equals(holder)));
     }
 
+    /** The last {@code lines} lines of an operator pod's log. */
+    public String operatorLog(String pod, int lines) {
+        return client.pods().inNamespace(OPERATOR_NAMESPACE).withName(pod).tailingLines(lines).getLog();
+    }
+
     /** Deletes an operator pod without waiting for it. */
     public void deleteOperatorPod(String name) {
         client.pods().inNamespace(OPERATOR_NAMESPACE).withName(name).delete();
@@ -272,6 +327,18 @@ public final class Cluster implements AutoCloseable {
         Wait.until(seconds, "tp/" + name + " deleted", () -> profile.get() == null);
     }
 
+    /** Deletes every profile of a namespace and waits until they are gone (the operator takes its finalizers off first). */
+    public void deleteProfiles(String namespace, int seconds) {
+        var profiles = client.genericKubernetesResources(PROFILES, "TuningProfile").inNamespace(namespace);
+        profiles.delete();
+        Wait.until(seconds, "the profiles of " + namespace + " deleted", () -> profiles.list().getItems().isEmpty());
+    }
+
+    /** Deletes a namespace, if it is there, without waiting for its objects to go. */
+    public void deleteNamespace(String name) {
+        client.namespaces().withName(name).delete();
+    }
+
     /** kubectl rollout restart: the Deployment's pods replaced by new ones of the same template. */
     public void restartDeployment(String name) {
         client.apps().deployments().inNamespace(NAMESPACE).withName(name).rolling().restart();
@@ -285,5 +352,51 @@ public final class Cluster implements AutoCloseable {
     /** The names of a JSON array's elements' field, as jq's [.[]?.FIELD]. */
     public static List<String> names(JsonNode array, String field) {
         return StreamSupport.stream(array.spliterator(), false).map(element -> element.path(field).asText()).toList();
+    }
+
+    /** An object of the namespace as JSON, of any kind (a VerticalPodAutoscaler, a HorizontalPodAutoscaler). */
+    public JsonNode object(String apiVersion, String kind, String name) {
+        return json(NAMESPACE, apiVersion, kind, name);
+    }
+
+    /** Deletes an object of the namespace, or of the cluster for a kind without namespaces, if it is there, without waiting. */
+    public void delete(String apiVersion, String kind, String name) {
+        client.genericKubernetesResources(apiVersion, kind).inNamespace(NAMESPACE).withName(name).delete();
+    }
+
+    /** kubectl rollout restart of the operator, then its rollout status: a restarted operator reads the APIs the cluster serves then. */
+    public void restartOperator(int seconds) {
+        var operator = client.apps().deployments().inNamespace(OPERATOR_NAMESPACE).withName("jvm-tuning-operator");
+        operator.rolling().restart();
+        Wait.until(seconds, "deployment/jvm-tuning-operator rolled out",
+                () -> rolledOut(client.getKubernetesSerialization().convertValue(operator.get(), JsonNode.class)));
+    }
+
+    /** Resizes a running pod in place (kubectl patch --subresource resize, a strategic merge patch of its containers' resources). */
+    public void resizePod(String pod, String patch) {
+        client.pods().inNamespace(NAMESPACE).withName(pod).subresource("resize").patch(PatchContext.of(PatchType.STRATEGIC_MERGE), patch);
+    }
+
+    /** The memory limit of a pod's container as its spec has it (as admitted), in bytes. */
+    public long podMemoryLimit(String pod) {
+        return Quantity.getAmountInBytes(pod(pod).getSpec().getContainers().get(0).getResources().getLimits().get("memory")).longValueExact();
+    }
+
+    /** The bytes of a quantity ("384Mi"), as numfmt --from=iec-i reads it. */
+    public static long bytes(String quantity) {
+        return Quantity.getAmountInBytes(new Quantity(quantity)).longValueExact();
+    }
+
+    /** The pods of {@code app} whose container was ever OOM-killed, as the kubelet last saw it, on their way out or not. */
+    public List<String> oomKilledPods(String app) {
+        return client.pods().inNamespace(NAMESPACE).withLabel("app", app).list().getItems().stream()
+                .filter(pod -> pod.getStatus().getContainerStatuses().stream()
+                        .anyMatch(container -> oomKilled(container.getLastState()) || oomKilled(container.getState())))
+                .map(pod -> pod.getMetadata().getName())
+                .toList();
+    }
+
+    private static boolean oomKilled(ContainerState state) {
+        return state != null && state.getTerminated() != null && "OOMKilled".equals(state.getTerminated().getReason());
     }
 }

@@ -29,6 +29,18 @@ public final class Http {
         }
     }
 
+    /** The status of a GET, or 0 when it failed or took longer than {@code seconds} (as curl -s -m -w '%{http_code}'). */
+    public static int status(String url, int seconds) {
+        try {
+            return CLIENT.send(request(url, seconds), HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException e) {
+            return 0;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
     /** {@code clients} GETs of one URL at once, each at most {@code seconds}; returns when all have answered or given up. */
     public static void together(String url, int clients, int seconds) {
         CompletableFuture.allOf(IntStream.range(0, clients)

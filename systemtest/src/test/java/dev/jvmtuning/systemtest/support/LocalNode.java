@@ -19,6 +19,11 @@ public final class LocalNode {
         envSh("ctr -a \"$CONTAINERD_SOCK\" -n k8s.io images tag --force \"$1\" \"$2\" >/dev/null", image, tag);
     }
 
+    /** The operator's agent image, as images.sh tags it (an injector's init container copies its jar). */
+    public static String agentImage() {
+        return envSh("printf %s \"$AGENT_IMAGE\"");
+    }
+
     /** Removes a tag from the node's containerd, if it is there. */
     public static void untag(String tag) {
         envSh("ctr -a \"$CONTAINERD_SOCK\" -n k8s.io images rm \"$1\" >/dev/null 2>&1 || true", tag);

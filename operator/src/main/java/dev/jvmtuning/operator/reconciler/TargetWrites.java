@@ -34,9 +34,19 @@ final class TargetWrites {
         writes.forEach(this::perform);
     }
 
-    /** What the API server said when it refused a write. */
+    /**
+     * What the API server said when it refused a write; where it said nothing (a request that timed out on a loaded API
+     * server carries no message), what stopped the request.
+     */
     static String refusal(KubernetesClientException e) {
-        return Objects.requireNonNullElse(e.getStatus() == null ? null : e.getStatus().getMessage(), e.getMessage());
+        if (e.getStatus() != null && e.getStatus().getMessage() != null) {
+            return e.getStatus().getMessage();
+        }
+        if (e.getMessage() != null) {
+            return e.getMessage();
+        }
+        Throwable cause = Objects.requireNonNullElse(e.getCause(), e);
+        return "no answer (" + cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage()) + ")";
     }
 
     private void perform(Write write) {

@@ -45,6 +45,8 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
     public static final String FIELD_MANAGER = LabelsAndAnnotations.OPERATOR;
     private static final Logger LOG = Logger.getLogger(TuningProfileReconciler.class);
     private static final Duration MIN_RECHECK = Duration.ofSeconds(1);
+    /** A refused write is tried again this soon where the resync is later: a loaded API server that timed out answers a minute on. */
+    private static final Duration WRITE_RETRY = Duration.ofSeconds(30);
 
     private final OperatorSettings settings;
     private final OperatorMetrics metrics;
@@ -109,12 +111,15 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
     private UpdateControl<TuningProfile> reconcileAndReport(TuningProfile profile, Context<TuningProfile> context) {
         Observation seen = observe(profile, context);
         Decide.Decision decision = Decide.of(seen, installation);
+        boolean refused = false;
         try {
             new TargetWrites(context).perform(decision.writes());
         } catch (KubernetesClientException e) {
-            // Said in status and an Event rather than retried in silence; the next reconcile tries again.
-            LOG.warnf("applying TuningProfile %s failed: %s", profile.key(), e.getMessage());
-            decision = Decide.writesRefused(seen, TargetWrites.refusal(e));
+            // Said in status and an Event rather than retried in silence; a reconcile WRITE_RETRY on tries again.
+            refused = true;
+            String refusal = TargetWrites.refusal(e);
+            LOG.warnf("applying TuningProfile %s failed: %s", profile.key(), refusal);
+            decision = Decide.writesRefused(seen, refusal);
         }
         decision = PodResizes.perform(context.getClient(), seen, decision);
         report(profile, decision, context);
@@ -122,7 +127,8 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
                 : UpdateControl.patchStatus(StatusBuilder.patch(profile, decision.status()));
         // The resync timer, rollout or not: no shorter check during a rollout, as its pods' and the Deployment's status
         // changes each reconcile the profile. A startup boost that ends sooner is the exception: no pod event marks its end.
-        return control.rescheduleAfter(nextReconcile(seen.now(), decision.recheckAt()));
+        Duration next = nextReconcile(seen.now(), decision.recheckAt());
+        return control.rescheduleAfter(refused && WRITE_RETRY.compareTo(next) < 0 ? WRITE_RETRY : next);
     }
 
     /** The resync period, or sooner when a boost ends before it (at least a second on, so a boost already due cannot spin). */

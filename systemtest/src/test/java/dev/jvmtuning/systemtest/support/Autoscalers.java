@@ -7,8 +7,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * The other controllers a production cluster runs beside the operator, by deploy/local/autoscalers.sh: metrics-server and the
  * Vertical Pod Autoscaler (recommender, updater, admission controller). A check that needs them brings them up; the checks
- * that do share them, and they go once the run's checks are done, whatever their verdicts, as e2e.sh took them down after
- * its last check: the demo's cluster runs without them. A check registers one as an instance field
+ * that do share them, and they go once the run's checks are done, whatever their verdicts: the demo's cluster runs
+ * without them. A check registers one as an instance field
  * ({@code @RegisterExtension}).
  */
 public final class Autoscalers implements BeforeEachCallback {

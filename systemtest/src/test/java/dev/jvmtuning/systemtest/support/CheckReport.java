@@ -43,7 +43,7 @@ public final class CheckReport implements BeforeEachCallback, AfterEachCallback 
         finish(context, context.getExecutionException().isPresent() ? "FAIL" : "PASS");
     }
 
-    /** Where the check stopped, as e2e.sh's checks said it (e2e-breakages.sh quotes this line): a wait, an assertion, or an error. */
+    /** Where the check stopped (e2e-breakages.sh quotes this line): a wait, an assertion, or an error. */
     private static String whereItStopped(Throwable cause) {
         String message = String.valueOf(cause.getMessage()).strip();
         if (!(cause instanceof AssertionError)) {

@@ -35,7 +35,7 @@ import java.util.stream.StreamSupport;
 
 /**
  * The demo's cluster, from KUBECONFIG (e2e.sh sets it to the local cluster's), in the namespace the checks use
- * ({@code NAMESPACE}, else {@code shop}). Objects are read as JSON, as e2e.sh read them with jq: a status field the
+ * ({@code NAMESPACE}, else {@code shop}). Objects are read as JSON: a status field the
  * checks name is read by its name, whatever the model's classes say.
  */
 public final class Cluster implements AutoCloseable {
@@ -70,7 +70,7 @@ public final class Cluster implements AutoCloseable {
                 .fieldManager("systemtest").forceConflicts().serverSideApply();
     }
 
-    /** The demo's service where it is missing, and its profile: objects that exist are left as they are (e2e.sh's demo_in). */
+    /** The demo's service where it is missing, and its profile: objects that exist are left as they are. */
     public void demo() {
         demo(NAMESPACE, UnaryOperator.identity());
     }
@@ -155,7 +155,7 @@ public final class Cluster implements AutoCloseable {
         });
     }
 
-    /** When a profile's condition last changed, to the second (as e2e.sh compared times). */
+    /** When a profile's condition last changed, to the second, as the API server keeps it. */
     public Instant conditionChanged(String profile, String type) {
         return Instant.parse(condition(profile, type).path("lastTransitionTime").asText()).truncatedTo(ChronoUnit.SECONDS);
     }
@@ -283,7 +283,7 @@ public final class Cluster implements AutoCloseable {
         return container(pod).map(ContainerStatus::getReady).orElse(false);
     }
 
-    /** What a pod's running JVM reports of its flags, over the attach API (jcmd VM.flags), as e2e.sh read them. */
+    /** What a pod's running JVM reports of its flags, over the attach API (jcmd VM.flags). */
     public String jvmFlags(String pod) {
         return exec(pod, "env", "-u", "JAVA_TOOL_OPTIONS", "java", "-m", "jdk.jcmd/sun.tools.jcmd.JCmd", "1", "VM.flags");
     }

@@ -249,11 +249,14 @@ public final class Decide {
 
     /**
      * A reconcile that threw, said in status and an Event rather than only in the operator's log. The
-     * next reconcile that gets through writes Ready again.
+     * next reconcile that gets through writes Ready again. A failure without a message (a request that timed out) is
+     * named by its cause.
      */
     public static Decision reconcileFailed(TuningProfile profile, Exception failure, Instant now) {
-        return noWrites(profile, statusFrom(profile, now).reconcileFailed("reconcile failed: " + failure.getClass().getSimpleName()
-                + (failure.getMessage() == null ? "" : ": " + failure.getMessage())));
+        Throwable cause = failure.getCause();
+        String why = failure.getMessage() != null ? ": " + failure.getMessage()
+                : cause == null ? "" : " (caused by " + cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage()) + ")";
+        return noWrites(profile, statusFrom(profile, now).reconcileFailed("reconcile failed: " + failure.getClass().getSimpleName() + why));
     }
 
     /**

@@ -1586,6 +1586,17 @@ class DecideTest {
         assertThat(world.reason(ConditionType.APPLIED)).as("the next reconcile tries again").isEqualTo("Applied");
     }
 
+    /** As the client reports a status patch a loaded API server did not answer within its timeout: no message, its cause. */
+    @Test
+    void aReconcileFailureWithoutAMessageIsNamedByItsCause() {
+        World world = applied(APPLY);
+        Decide.Decision failed = Decide.reconcileFailed(world.profile, new RuntimeException(null, new java.util.concurrent.TimeoutException()),
+                world.now.plusSeconds(1));
+        world.record(failed);
+        assertThat(world.condition(ConditionType.READY).orElseThrow().getMessage())
+                .isEqualTo("reconcile failed: RuntimeException (caused by TimeoutException)");
+    }
+
     @Test
     void aReconcileFailureSaysSoInReadyAndLeavesTheRest() {
         World world = applied(APPLY);

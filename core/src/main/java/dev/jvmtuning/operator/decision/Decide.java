@@ -14,6 +14,7 @@ import dev.jvmtuning.operator.deployment.ThreadingDetection;
 import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.CurrentSettings;
+import dev.jvmtuning.operator.model.Failures;
 import dev.jvmtuning.operator.model.ProfileEvent;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.model.Units;
@@ -253,10 +254,8 @@ public final class Decide {
      * named by its cause.
      */
     public static Decision reconcileFailed(TuningProfile profile, Exception failure, Instant now) {
-        Throwable cause = failure.getCause();
-        String why = failure.getMessage() != null ? ": " + failure.getMessage()
-                : cause == null ? "" : " (caused by " + cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage()) + ")";
-        return noWrites(profile, statusFrom(profile, now).reconcileFailed("reconcile failed: " + failure.getClass().getSimpleName() + why));
+        String cause = failure.getMessage() == null && failure.getCause() != null ? " (caused by " + Failures.named(failure.getCause()) + ")" : "";
+        return noWrites(profile, statusFrom(profile, now).reconcileFailed("reconcile failed: " + Failures.named(failure) + cause));
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.jvmtuning.operator.reconciler;
 
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.decision.Write;
+import dev.jvmtuning.operator.model.Failures;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.render.ConfigMapReferences;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -45,8 +46,7 @@ final class TargetWrites {
         if (e.getMessage() != null) {
             return e.getMessage();
         }
-        Throwable cause = Objects.requireNonNullElse(e.getCause(), e);
-        return "no answer (" + cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage()) + ")";
+        return "no answer (" + Failures.named(Objects.requireNonNullElse(e.getCause(), e)) + ")";
     }
 
     private void perform(Write write) {

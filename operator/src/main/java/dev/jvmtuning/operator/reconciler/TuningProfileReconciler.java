@@ -115,7 +115,7 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         try {
             new TargetWrites(context).perform(decision.writes());
         } catch (KubernetesClientException e) {
-            // Said in status and an Event rather than retried in silence; a reconcile WRITE_RETRY on tries again.
+            // Said in status and an Event rather than retried in silence; the profile is reconciled again within WRITE_RETRY.
             refused = true;
             String refusal = TargetWrites.refusal(e);
             LOG.warnf("applying TuningProfile %s failed: %s", profile.key(), refusal);

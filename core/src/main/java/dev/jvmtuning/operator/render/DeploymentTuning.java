@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.api.model.EnvVarSource;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
@@ -251,10 +252,21 @@ public final class DeploymentTuning {
     /** The Deployment as it was before the operator wrote to it: its own fields removed, the JVM variable restored. */
     public static Deployment restored(Deployment current, String profile) {
         Deployment copy = new DeploymentBuilder(current).build();
-        List<Container> containers = copy.getSpec().getTemplate().getSpec().getContainers().stream()
-                .map(c -> userContainer(current, c, profile)).toList();
-        PodSpec pod = copy.getSpec().getTemplate().getSpec();
-        pod.setContainers(new ArrayList<>(containers));
+        copy.getSpec().setTemplate(restoredTemplate(current, profile));
+        removeAnnotation(copy.getMetadata().getAnnotations(), TUNED_BY_ANNOTATION);
+        removeAnnotation(copy.getMetadata().getAnnotations(), ORIGINAL_JVM_OPTIONS_ANNOTATION);
+        removeAnnotation(copy.getMetadata().getAnnotations(), ORIGINAL_TERMINATION_MESSAGE_POLICY_ANNOTATION);
+        return copy;
+    }
+
+    /**
+     * The pod template as it was before the operator wrote to it. A copy of the template alone: every reconcile digests it,
+     * and a copy of the whole Deployment would copy its managed fields and status too.
+     */
+    private static PodTemplateSpec restoredTemplate(Deployment current, String profile) {
+        PodTemplateSpec template = new PodTemplateSpecBuilder(current.getSpec().getTemplate()).build();
+        PodSpec pod = template.getSpec();
+        pod.setContainers(new ArrayList<>(pod.getContainers().stream().map(c -> userContainer(current, c, profile)).toList()));
         if (pod.getInitContainers() != null) {
             List<Container> initContainers = pod.getInitContainers().stream().filter(c -> !AgentInjection.NAME.equals(c.getName())).toList();
             pod.setInitContainers(initContainers.isEmpty() ? null : new ArrayList<>(initContainers));
@@ -263,14 +275,12 @@ public final class DeploymentTuning {
             List<Volume> volumes = pod.getVolumes().stream().filter(v -> !AgentInjection.NAME.equals(v.getName())).toList();
             pod.setVolumes(volumes.isEmpty() ? null : new ArrayList<>(volumes));
         }
-        removeAnnotation(copy.getSpec().getTemplate().getMetadata().getAnnotations(), SETTINGS_HASH_ANNOTATION);
-        removeAnnotation(copy.getMetadata().getAnnotations(), TUNED_BY_ANNOTATION);
-        removeAnnotation(copy.getMetadata().getAnnotations(), ORIGINAL_JVM_OPTIONS_ANNOTATION);
-        removeAnnotation(copy.getMetadata().getAnnotations(), ORIGINAL_TERMINATION_MESSAGE_POLICY_ANNOTATION);
-        if (copy.getSpec().getTemplate().getMetadata().getAnnotations() != null && copy.getSpec().getTemplate().getMetadata().getAnnotations().isEmpty()) {
-            copy.getSpec().getTemplate().getMetadata().setAnnotations(null);
+        Map<String, String> annotations = template.getMetadata() == null ? null : template.getMetadata().getAnnotations();
+        removeAnnotation(annotations, SETTINGS_HASH_ANNOTATION);
+        if (annotations != null && annotations.isEmpty()) {
+            template.getMetadata().setAnnotations(null);
         }
-        return copy;
+        return template;
     }
 
     /**
@@ -278,7 +288,7 @@ public final class DeploymentTuning {
      * an undo, not with the settings.
      */
     public static String templateHash(Deployment current, String profile) {
-        return Names.digest(json(restored(current, profile).getSpec().getTemplate()), HASH_CHARS);
+        return Names.digest(json(restoredTemplate(current, profile)), HASH_CHARS);
     }
 
     /** A short digest of everything rendered: it changes, and rolls the pods, exactly when a setting does. */

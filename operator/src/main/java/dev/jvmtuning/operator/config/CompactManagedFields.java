@@ -1,0 +1,75 @@
+package dev.jvmtuning.operator.config;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import io.fabric8.kubernetes.api.model.FieldsV1;
+import io.quarkus.kubernetes.client.KubernetesClientObjectMapperCustomizer;
+import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.util.AbstractMap;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The managedFields of every object the client reads, held as immutable maps. A managedFields entry is a tree with a node
+ * per field its manager set and an empty object at each leaf; read as the client reads any JSON, each node is a
+ * LinkedHashMap. At a few thousand profiles those trees were half of the informers' heap, most of it empty maps
+ * (docs/development/benchmarks.md). Here every leaf is the one empty map and every other node a compact immutable one: the
+ * same fields, far fewer bytes. Nothing writes into a read entry; the operator's own writes are server-side applies.
+ */
+@Singleton
+public final class CompactManagedFields implements KubernetesClientObjectMapperCustomizer {
+
+    @Override
+    public void customize(ObjectMapper mapper) {
+        mapper.registerModule(new SimpleModule("compact-managed-fields").addDeserializer(FieldsV1.class, new Deserializer()));
+    }
+
+    private static final class Deserializer extends StdDeserializer<FieldsV1> {
+        Deserializer() {
+            super(FieldsV1.class);
+        }
+
+        @Override
+        public FieldsV1 deserialize(JsonParser parser, DeserializationContext context) throws IOException {
+            if (!parser.isExpectedStartObjectToken()) {
+                return (FieldsV1) context.handleUnexpectedToken(FieldsV1.class, parser);
+            }
+            FieldsV1 fields = new FieldsV1();
+            node(parser, context).forEach(fields::setAdditionalProperty);
+            return fields;
+        }
+
+        /** An object, the parser at its start: its members, each object among them read the same way. */
+        private static Map<String, Object> node(JsonParser parser, DeserializationContext context) throws IOException {
+            List<Map.Entry<String, Object>> members = null;
+            for (String name = parser.nextFieldName(); name != null; name = parser.nextFieldName()) {
+                Object value = parser.nextToken() == JsonToken.START_OBJECT ? node(parser, context) : context.readValue(parser, Object.class);
+                if (members == null) {
+                    members = new ArrayList<>();
+                }
+                members.add(new AbstractMap.SimpleImmutableEntry<>(name, value));
+            }
+            return members == null ? Map.of() : immutable(members);
+        }
+
+        /** A member repeated or null, which the API server never sends, is read as JSON reads it: the last one holds. */
+        @SuppressWarnings("unchecked")
+        private static Map<String, Object> immutable(List<Map.Entry<String, Object>> members) {
+            try {
+                return Map.ofEntries(members.toArray(Map.Entry[]::new));
+            } catch (IllegalArgumentException | NullPointerException unusual) {
+                Map<String, Object> read = new LinkedHashMap<>();
+                members.forEach(member -> read.put(member.getKey(), member.getValue()));
+                return Collections.unmodifiableMap(read);
+            }
+        }
+    }
+}

@@ -40,7 +40,7 @@ BREAKAGES=(
   "10|10|$core/planner/HeapTarget.java|s/return new HeapTarget(null, softMax, List.of(/return new HeapTarget(softMax \/ 2, softMax, List.of(/|ZGC given an -Xms of half its soft maximum, under the ceiling"
   "11|11|$core/preview/Preview.java|s/TargetContainer.facts(deployment, userContainer, pod, /TargetContainer.facts(deployment, userContainer, Optional.empty(), /|the plan is for the template, not for the pod as admitted"
   "12|12|$core/decision/TakeBacks.java|s/static final int STOPPING = 2;/static final int STOPPING = 1000;/|every take-back of the operator's fields is answered with a write"
-  "13|13|$core/preview/Preview.java|s/Renderer.render(plan.values(), planned, facts, owned)/Renderer.render(plan.values(), planned, facts, Renderer.Owned.NONE)/|the heap fixed in megabytes beside a VPA that moves memory"
+  "13|13|$core/preview/Preview.java|s/Renderer.render(plan.values(), planned, facts, owned,/Renderer.render(plan.values(), planned, facts, Renderer.Owned.NONE,/|the heap fixed in megabytes beside a VPA that moves memory"
   "13|13|$core/preview/Preview.java|s/v.minAllowedMemoryBytes()).or(/(Long) null).or(/|the heap's share planned at the template's limit, not the least the VPA may give"
   "14|14|$core/deployment/TargetContainer.java|s/.max(Integer::compare).orElse(/.filter(max -> false).max(Integer::compare).orElse(/|the pool planned for today's replicas, not the autoscaler's most"
 )

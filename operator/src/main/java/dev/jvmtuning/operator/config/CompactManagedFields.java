@@ -10,11 +10,8 @@ import io.fabric8.kubernetes.api.model.FieldsV1;
 import io.quarkus.kubernetes.client.KubernetesClientObjectMapperCustomizer;
 import jakarta.inject.Singleton;
 import java.io.IOException;
-import java.util.AbstractMap;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -47,29 +44,16 @@ public final class CompactManagedFields implements KubernetesClientObjectMapperC
             return fields;
         }
 
-        /** An object, the parser at its start: its members, each object among them read the same way. */
+        /**
+         * An object, the parser at its start: its members, each object among them read the same way, as JSON reads them (a
+         * member repeated: the last holds). Immutable and compact, unless a member is null, which the API server never sends.
+         */
         private static Map<String, Object> node(JsonParser parser, DeserializationContext context) throws IOException {
-            List<Map.Entry<String, Object>> members = null;
+            Map<String, Object> read = new LinkedHashMap<>();
             for (String name = parser.nextFieldName(); name != null; name = parser.nextFieldName()) {
-                Object value = parser.nextToken() == JsonToken.START_OBJECT ? node(parser, context) : context.readValue(parser, Object.class);
-                if (members == null) {
-                    members = new ArrayList<>();
-                }
-                members.add(new AbstractMap.SimpleImmutableEntry<>(name, value));
+                read.put(name, parser.nextToken() == JsonToken.START_OBJECT ? node(parser, context) : context.readValue(parser, Object.class));
             }
-            return members == null ? Map.of() : immutable(members);
-        }
-
-        /** A member repeated or null, which the API server never sends, is read as JSON reads it: the last one holds. */
-        @SuppressWarnings("unchecked")
-        private static Map<String, Object> immutable(List<Map.Entry<String, Object>> members) {
-            try {
-                return Map.ofEntries(members.toArray(Map.Entry[]::new));
-            } catch (IllegalArgumentException | NullPointerException unusual) {
-                Map<String, Object> read = new LinkedHashMap<>();
-                members.forEach(member -> read.put(member.getKey(), member.getValue()));
-                return Collections.unmodifiableMap(read);
-            }
+            return read.containsValue(null) ? Collections.unmodifiableMap(read) : Map.copyOf(read);
         }
     }
 }

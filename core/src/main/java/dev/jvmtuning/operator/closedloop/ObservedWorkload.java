@@ -129,6 +129,9 @@ public final class ObservedWorkload {
             workload.setAllocationPerRequest(Math.round(allocatedKib) + "Ki");
         }
         workload.setLoadedClasses(observed.getLoadedClasses());
+        if (observed.getLiveHeapMib() != null && observed.getLiveHeapMib() >= 1) {
+            workload.setLiveHeap((long) Math.ceil(observed.getLiveHeapMib()) + "Mi");
+        }
         return Optional.of(workload);
     }
 
@@ -148,7 +151,8 @@ public final class ObservedWorkload {
                     .setDbTimePerRequest(db)
                     .setAllocationPerRequest(measured.getAllocationPerRequest() != null ? measured.getAllocationPerRequest()
                             : declared.getAllocationPerRequest())
-                    .setLoadedClasses(measured.getLoadedClasses() != null ? measured.getLoadedClasses() : declared.getLoadedClasses());
+                    .setLoadedClasses(measured.getLoadedClasses() != null ? measured.getLoadedClasses() : declared.getLoadedClasses())
+                    .setLiveHeap(measured.getLiveHeap() != null ? measured.getLiveHeap() : declared.getLiveHeap());
         });
     }
 
@@ -227,6 +231,11 @@ public final class ObservedWorkload {
         if (current.heapBytes() != null && replanned.heapBytes() != null && SIGNIFICANT_CHANGE.heap(current.heapBytes(), replanned.heapBytes())) {
             changes.add(Setting.HEAP_SIZE.key() + " " + mebibytes(current.heapBytes()) + " -> " + mebibytes(replanned.heapBytes()));
         }
+        Long limit = current.resources().memoryLimitBytes();
+        Long replannedLimit = replanned.resources().memoryLimitBytes();
+        if (limit != null && replannedLimit != null && SIGNIFICANT_CHANGE.heap(limit, replannedLimit)) {
+            changes.add(Setting.MEMORY_LIMIT.key() + " " + mebibytes(limit) + " -> " + mebibytes(replannedLimit));
+        }
         if (changes.isEmpty()) {
             return List.of();
         }
@@ -235,7 +244,7 @@ public final class ObservedWorkload {
                 + (queued == 0 ? "" : number(queued) + " ms queued for a worker, ")
                 + number(zeroIfAbsent(observed.getRunQueueMillisPerRequest())) + " ms waiting for a CPU and "
                 + number(zeroIfAbsent(observed.getConnectionWaitMillisPerRequest())) + " ms for a database connection (congestion, not work); "
-                + measuredMemory(observed) + "planned with the measured figures: " + String.join(", ", changes) + " (R1, R2, R8, R9, R12a)";
+                + measuredMemory(observed) + "planned with the measured figures: " + String.join(", ", changes) + " (R1, R2, R8, R9, R9c, R12a)";
         List<Recommendation> recommendations = new ArrayList<>();
         recommendation(recommendations, "workload.meanLatency", declared.getMeanLatency(), measured.getMeanLatency(), reason);
         recommendation(recommendations, "workload.cpuPerRequest", declared.getCpuPerRequest(), measured.getCpuPerRequest(), reason);
@@ -244,6 +253,7 @@ public final class ObservedWorkload {
                 measured.getAllocationPerRequest(), reason);
         recommendation(recommendations, "workload.loadedClasses", Objects.toString(declared.getLoadedClasses(), null),
                 Objects.toString(measured.getLoadedClasses(), null), reason);
+        recommendation(recommendations, "workload.liveHeap", declared.getLiveHeap(), measured.getLiveHeap(), reason);
         return recommendations;
     }
 
@@ -267,6 +277,9 @@ public final class ObservedWorkload {
         }
         if (observed.getLoadedClasses() != null) {
             figures.add(observed.getLoadedClasses() + " classes loaded");
+        }
+        if (observed.getLiveHeapMib() != null) {
+            figures.add(number(observed.getLiveHeapMib()) + " MiB of heap live after a collection");
         }
         return figures.isEmpty() ? "" : String.join(", ", figures) + "; ";
     }

@@ -74,7 +74,7 @@ final class ApplyStep {
 
     private Result decide(Remembered before) {
         Long generation = seen.profile().getMetadata().getGeneration();
-        List<OomKills.Kill> kills = OomKills.of(seen, rendered.userContainer().getName(), rendered.facts().memoryLimitBytes(), hash,
+        List<OomKills.Kill> kills = OomKills.of(seen, rendered.userContainer().getName(), rendered.asPlanned().memoryLimitBytes(), hash,
                 rendered.plan().values().heapBytes(), rendered.plan().budget());
         Remembered remembered = before.withLastOomKill(OomKills.recorded(kills, before.lastOomKill()));
         Optional<RollBack> keptOut = RolloutJudge.keptOut(remembered.rolledBack(), hash, template, generation);
@@ -97,7 +97,7 @@ final class ApplyStep {
         Rollout rollout = writing ? Rollout.written(deployment) : live;
         remembered = remembered.withRollout(RolloutJudge.track(remembered.rollout(), hash, template, writing, live, rollout, seen.now()));
         AppliedSettings applying = new AppliedSettings(hash, rendered.rendering().jvmOptionsValue(), values.getMetadata().getName(),
-                TuningConfigMap.data(rendered.rendering()));
+                TuningConfigMap.data(rendered.rendering()), rendered.rendering().resources());
         RolloutJudge.Step step = RolloutJudge.judge(remembered.rollout(), rollout, seen.pods(), applying, rendered.userContainer().getName(),
                 remembered.lastHealthy(), generation, rollbackWindow(seen.profile()), seen.now());
         return step instanceof RolloutJudge.TakeBack takeBack ? takeBack(takeBack, kills, remembered)
@@ -111,7 +111,8 @@ final class ApplyStep {
         if (to != null) {
             createIfMissing(TuningConfigMap.desired(seen.profile(), to.getConfigMap(), to.getConfigMapData()), writes);
             Deployment back = DeploymentTuning.desired(deployment, rendered.userContainer(), name, TuningConfigMap.rendering(
-                    rendered.rendering().jvmOptionsVariable(), to.getJvmOptions(), to.getConfigMapData()), to.getConfigMap(), agent);
+                    rendered.rendering().jvmOptionsVariable(), to.getJvmOptions(), to.getConfigMapData(),
+                    Objects.requireNonNullElse(to.getResources(), Map.of())), to.getConfigMap(), agent);
             if (!DeploymentTuning.upToDate(deployment, back, name)) {
                 writes.add(new Write.ApplyDeployment(deployment, back));
             }

@@ -71,7 +71,7 @@ final class Judgements {
      * without a memory limit, which nothing is killed at, or a budget; not looked at without a window.
      */
     static Findings.Memory memory(Observation seen, Preview.Rendered rendered) {
-        Long limit = rendered.facts().memoryLimitBytes();
+        Long limit = rendered.asPlanned().memoryLimitBytes();
         MemoryBudget budget = rendered.plan().budget();
         if (limit == null || budget == null) {
             return Findings.Memory.NOT_JUDGED;

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The VerticalPodAutoscaler (autoscaling.k8s.io/v1) of a Deployment's container, as far as it changes the limits a JVM is sized
@@ -29,8 +31,10 @@ public final class VerticalScalers {
      * @param memoryLimit whether it sets the container's memory limit on the pods it admits or resizes
      * @param cpuLimit    whether it sets the container's CPU limit
      * @param minAllowedMemoryBytes the least memory its container policy allows (minAllowed.memory), or null
+     * @param sizes       the resources whose requests it moves (memory, cpu), none where it is off
      */
-    public record VerticalScaler(String name, String updateMode, boolean memoryLimit, boolean cpuLimit, Long minAllowedMemoryBytes) {
+    public record VerticalScaler(String name, String updateMode, boolean memoryLimit, boolean cpuLimit, Long minAllowedMemoryBytes,
+            Set<String> sizes) {
         public List<String> controls() {
             List<String> controls = new ArrayList<>();
             if (memoryLimit) {
@@ -54,7 +58,8 @@ public final class VerticalScalers {
             Object minAllowed = policy.get("minAllowed") instanceof Map<?, ?> m ? m.get("memory") : null;
             return new VerticalScaler(v.getMetadata().getName(), mode, acting && limits && resources.contains("memory"),
                     acting && limits && resources.contains("cpu"),
-                    minAllowed == null ? null : Quantity.getAmountInBytes(new Quantity(String.valueOf(minAllowed))).longValue());
+                    minAllowed == null ? null : Quantity.getAmountInBytes(new Quantity(String.valueOf(minAllowed))).longValue(),
+                    acting ? resources.stream().map(String::valueOf).collect(Collectors.toUnmodifiableSet()) : Set.of());
         });
     }
 

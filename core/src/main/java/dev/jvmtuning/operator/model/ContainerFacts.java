@@ -97,6 +97,18 @@ public record ContainerFacts(
     }
 
     /** The memory the JVM must fit into: the limit, else the request. */
+    /** This container with another memory limit and request. */
+    public ContainerFacts withMemory(long limitBytes, long requestBytes) {
+        return new ContainerFacts(cpuLimitCores, cpuRequestCores, limitBytes, requestBytes, env, envFromReferences, command, args,
+                javaMajorVersion, replicas, reportedAotCache);
+    }
+
+    /** This container with another CPU request. */
+    public ContainerFacts withCpuRequest(double cores) {
+        return new ContainerFacts(cpuLimitCores, cores, memoryLimitBytes, memoryRequestBytes, env, envFromReferences, command, args,
+                javaMajorVersion, replicas, reportedAotCache);
+    }
+
     public Long memoryBudgetBytes() {
         return memoryLimitBytes != null ? memoryLimitBytes : memoryRequestBytes;
     }

@@ -16,12 +16,17 @@ public final class LabelsAndAnnotations {
     public static final String TUNED_BY_ANNOTATION = "jvmtuning.dev/tuned-by";
     /** On a tuned Deployment: the JVM flags variable as the user wrote it, to give back when the profile goes. */
     public static final String ORIGINAL_JVM_OPTIONS_ANNOTATION = "jvmtuning.dev/original-jvm-options";
-    /** On a tuned Deployment's pod template, hence its pods: the hash of the settings they run. */
     /**
      * On the Deployment: the tuned container's own terminationMessagePolicy, while the operator sets it to FallbackToLogsOnError
      * so that a JVM refusing its options says so in the container's status; JSON, the container and its policy ("" when unset).
      */
     public static final String ORIGINAL_TERMINATION_MESSAGE_POLICY_ANNOTATION = "jvmtuning.dev/original-termination-message-policy";
+    /**
+     * On the Deployment: the tuned container's own values of the resources the operator sizes (spec.sizing), "" where unset, and
+     * the values it applied; JSON. Each is recorded the first time it is sized and kept while the operator tunes the Deployment.
+     */
+    public static final String ORIGINAL_RESOURCES_ANNOTATION = "jvmtuning.dev/original-resources";
+    /** On a tuned Deployment's pod template, hence its pods: the hash of the settings they run. */
     public static final String SETTINGS_HASH_ANNOTATION = "jvmtuning.dev/settings-hash";
 
     /** On a namespace: {@value #DISCOVER_RECOMMEND} makes discovery recommend for every JVM Deployment in it. */

@@ -40,6 +40,8 @@ public final class ObservedFigure<T> {
             Observed::setGcTimePercent);
     private static final ObservedFigure<Double> HEAP_AFTER_GC_PERCENT = mean("heapAfterGcPercent", Observed::getHeapAfterGcPercent,
             Observed::setHeapAfterGcPercent);
+    /** A gauge of each pod's heap: over the pods and the windows the mean. */
+    private static final ObservedFigure<Double> LIVE_HEAP_MIB = mean("liveHeapMib", Observed::getLiveHeapMib, Observed::setLiveHeapMib);
     private static final ObservedFigure<Double> INVOLUNTARY_SWITCHES = mean("involuntarySwitchesPerCorePerSecond",
             Observed::getInvoluntarySwitchesPerCorePerSecond, Observed::setInvoluntarySwitchesPerCorePerSecond);
     private static final ObservedFigure<Double> CPU_THROTTLE_PERCENT = mean("cpuThrottlePercent", Observed::getCpuThrottlePercent,
@@ -92,7 +94,7 @@ public final class ObservedFigure<T> {
             Rule.APART, Rule.APART);
 
     /** Every figure of Observed, in its order. */
-    static final List<ObservedFigure<?>> ALL = List.of(WINDOW, END, PODS, SOURCES, GC_TIME_PERCENT, HEAP_AFTER_GC_PERCENT,
+    static final List<ObservedFigure<?>> ALL = List.of(WINDOW, END, PODS, SOURCES, GC_TIME_PERCENT, HEAP_AFTER_GC_PERCENT, LIVE_HEAP_MIB,
             INVOLUNTARY_SWITCHES, CPU_THROTTLE_PERCENT, CPU_CORES, BUSY_THREADS, BUSY_THREADS_AVERAGED, MAX_THREADS, PENDING_CONNECTIONS,
             REQUESTS_PER_SECOND, MEAN_LATENCY_MILLIS, P99_LATENCY_MILLIS, LATENCY_INCLUDES_QUEUE_WAIT, QUEUE_WAIT_MILLIS_PER_REQUEST,
             QUEUED_REQUESTS, CPU_MILLIS_PER_REQUEST, COMPILATION_MILLIS_PER_REQUEST, GC_CPU_MILLIS_PER_REQUEST,

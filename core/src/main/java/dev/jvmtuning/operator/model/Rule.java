@@ -41,6 +41,10 @@ public enum Rule {
             "After a kernel OOM kill with a known cause, the part that ran over gets max(1.25 x its size at the kill, 1.5 x its "
                     + "budget) and the heap gives way, down to 32 MiB; direct memory is capped there, malloc arenas cut to 2. "
                     + "At most three answers in a row without a healthy rollout; a budget that cannot fit is Infeasible."),
+    R9C("R9c", "The container sized around the JVM",
+            "With spec.sizing: the heap is heap.size, else three times the live heap after a collection, and the memory limit "
+                    + "holds it beside the JVM's native memory (R9) with 10 % headroom, within sizing.memory's bounds; the request "
+                    + "equals the limit. The CPU request is requests per second x CPU per request plus 25 %."),
     R10("R10", "Fixed heap size",
             "Initial heap = maximum heap: no resizing pauses, and the memory is claimed at start; explicit sizes "
                     + "instead of the JVM's default quarter of the limit."),

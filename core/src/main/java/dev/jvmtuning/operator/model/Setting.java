@@ -7,6 +7,9 @@ package dev.jvmtuning.operator.model;
  * status lists them.
  */
 public enum Setting {
+    MEMORY_LIMIT("resources.limits.memory"),
+    MEMORY_REQUEST("resources.requests.memory"),
+    CPU_REQUEST("resources.requests.cpu"),
     ACTIVE_PROCESSOR_COUNT("jvm.activeProcessorCount"),
     THREADS_MAX("threads.max"),
     THREADS_MIN_SPARE("threads.minSpare"),

@@ -9,7 +9,8 @@ import dev.jvmtuning.operator.api.v1alpha1.Collector;
  * the shortest virtual-thread pinning the injected agent records (null: none, and no flight recorder started);
  * {@code mallocArenaMax} glibc's malloc arenas (MALLOC_ARENA_MAX), set only to answer an OOM kill by native memory.
  * {@code heapBytes} is the maximum heap; {@code initialHeapBytes} the initial one (null: left to the collector, which then
- * has {@code softMaxHeapBytes} as its target).
+ * has {@code softMaxHeapBytes} as its target). {@code resources} is the container's memory and CPU as spec.sizing has the plan size
+ * them, {@link PlannedResources#NONE} where the container's own stand.
  */
 public record TuningValues(
         Integer maxThreads,
@@ -36,5 +37,6 @@ public record TuningValues(
         Integer agentPinnedThresholdMillis,
         Long reservedCodeCacheBytes,
         Long maxDirectMemoryBytes,
-        Integer mallocArenaMax) {
+        Integer mallocArenaMax,
+        PlannedResources resources) {
 }

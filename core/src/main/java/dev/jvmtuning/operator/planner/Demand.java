@@ -13,9 +13,11 @@ import dev.jvmtuning.operator.model.Units;
  * @param dbTime        time a request holds a database connection
  * @param allocation    heap bytes one request allocates
  * @param loadedClasses classes the service loads
+ * @param liveHeap      heap bytes the service keeps live after a collection
  */
-record Demand(Double rate, Double latency, Double cpuPerRequest, Double queueWait, Double dbTime, Long allocation, Integer loadedClasses) {
-    static final Demand NONE = new Demand(null, null, null, null, null, null, null);
+record Demand(Double rate, Double latency, Double cpuPerRequest, Double queueWait, Double dbTime, Long allocation, Integer loadedClasses,
+        Long liveHeap) {
+    static final Demand NONE = new Demand(null, null, null, null, null, null, null, null);
 
     static Demand read(Workload w, PlanNotes notes) {
         if (w == null) {
@@ -39,18 +41,9 @@ record Demand(Double rate, Double latency, Double cpuPerRequest, Double queueWai
             notes.invalid.add("workload.cpuPerRequest (" + w.getCpuPerRequest() + ") cannot exceed workload.meanLatency ("
                     + w.getMeanLatency() + ")");
         }
-        Long allocation = null;
-        if (w.getAllocationPerRequest() != null) {
-            try {
-                allocation = Units.bytes(w.getAllocationPerRequest());
-            } catch (IllegalArgumentException e) {
-                notes.invalid.add("workload.allocationPerRequest: " + e.getMessage());
-            }
-            if (allocation != null && allocation <= 0) {
-                notes.invalid.add("workload.allocationPerRequest must be positive");
-            }
-        }
-        return new Demand(rate, latency, cpu, queueWait, dbTime, allocation, w.getLoadedClasses());
+        Long allocation = positiveBytes("workload.allocationPerRequest", w.getAllocationPerRequest(), notes);
+        Long liveHeap = positiveBytes("workload.liveHeap", w.getLiveHeap(), notes);
+        return new Demand(rate, latency, cpu, queueWait, dbTime, allocation, w.getLoadedClasses(), liveHeap);
     }
 
     /** R1: requests in flight at the target rate, or null without rate and latency. */
@@ -61,6 +54,22 @@ record Demand(Double rate, Double latency, Double cpuPerRequest, Double queueWai
     /** R2: the thread count at which {@code cores} CPUs saturate, or null without CPU and latency figures. */
     Double cpuSaturation(double cores) {
         return cpuPerRequest != null && latency != null ? cores * latency / cpuPerRequest : null;
+    }
+
+    private static Long positiveBytes(String field, String value, PlanNotes notes) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            long bytes = Units.bytes(value);
+            if (bytes <= 0) {
+                notes.invalid.add(field + " must be positive");
+            }
+            return bytes;
+        } catch (IllegalArgumentException e) {
+            notes.invalid.add(field + ": " + e.getMessage());
+            return null;
+        }
     }
 
     private static Double duration(String field, String value, PlanNotes notes) {

@@ -62,30 +62,22 @@ record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPl
     /**
      * @param virtual on virtual threads, the carriers and the most requests in flight; null on platform threads
      * @param answer  the last OOM kill to answer (R9b), or null
+     * @param sized   the memory spec.sizing planned, whose limit the facts carry; null where the container's own stands
      */
     static MemoryPlan of(Heap heapSpec, JvmFlags userFlags, ContainerFacts facts, Runtime runtime, Integer loadedClasses,
-            ThreadPlan threads, double cores, VirtualLoad virtual, OomAnswer answer, PlanNotes notes) {
+            ThreadPlan threads, double cores, VirtualLoad virtual, OomAnswer answer, MemorySize sized, PlanNotes notes) {
         Long limit = facts.memoryBudgetBytes();
         if (facts.memoryLimitBytes() == null && limit != null) {
             notes.warnings.add("the container has no memory limit: the heap is budgeted against the memory request " + mebibytes(limit));
         }
-        long stack = userFlags.threadStackBytes().stream().map(xss -> Math.min(xss, STACK_BUDGET)).findFirst().orElse(STACK_BUDGET);
-        // On virtual threads the requests' stacks are on the heap while parked and on a carrier's while they run.
-        int workerThreads = virtual != null ? virtual.carriers() + SERVER_PLATFORM_THREADS_ON_VIRTUAL
-                : threads.max() != null ? threads.max() : SERVER_DEFAULT_MAX_THREADS;
-        MemoryBudget.VirtualStacks virtualStacks = virtual == null || virtual.inFlight() == null ? null
-                : new MemoryBudget.VirtualStacks(virtual.inFlight(), VIRTUAL_STACK_CHUNK);
-        int ownThreads = JVM_OWN_THREADS + 2 * (int) Math.ceil(cores);
-        int classes = loadedClasses != null ? loadedClasses : typicalLoadedClasses(runtime);
-        long metaspace = METASPACE_BASE + (long) (METASPACE_BYTES_PER_CLASS * classes);
-        long codeCache = userFlags.sizeFlag("-XX:ReservedCodeCacheSize=")
-                .orElse(limit != null && limit < Units.GI ? SMALL_CODE_CACHE : DEFAULT_CODE_CACHE);
-        long direct = userFlags.sizeFlag("-XX:MaxDirectMemorySize=").orElse(directMemory(runtime));
-        long overhead = OVERHEAD_BASE + (limit == null ? 0 : limit * OVERHEAD_PERCENT_OF_LIMIT / 100);
+        int ownThreads = ownThreads(cores);
 
         Long explicitHeap = null;
         String heapSource = null;
-        if (heapSpec != null && heapSpec.getSize() != null) {
+        if (sized != null && sized.heapBytes() != null) {
+            explicitHeap = sized.heapBytes();
+            heapSource = sized.heapSource();
+        } else if (heapSpec != null && heapSpec.getSize() != null) {
             try {
                 explicitHeap = wholeMi(Units.bytes(heapSpec.getSize()));
             } catch (IllegalArgumentException e) {
@@ -113,7 +105,8 @@ record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPl
             }
             explicitHeap = wholeMi(theirs.getAsLong());
         }
-        boolean rendered = heapSpec != null;
+        boolean sizedHeap = sized != null && sized.heapBytes() != null;
+        boolean rendered = heapSpec != null || sizedHeap;
         List<Decision> decisions = new ArrayList<>();
 
         if (limit == null) {
@@ -126,8 +119,8 @@ record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPl
             return new MemoryPlan(null, explicitHeap, rendered, threads, decisions, null);
         }
 
-        MemoryBudget budget = new MemoryBudget(limit, 0, metaspace, classes, loadedClasses != null, codeCache, workerThreads + ownThreads, stack, direct, overhead,
-                virtualStacks);
+        MemoryBudget budget = budgetAt(limit, userFlags, runtime, loadedClasses, threads, cores, virtual);
+        MemoryBudget.VirtualStacks virtualStacks = budget.virtualStacks();
         long leastHeap = MIN_HEAP + budget.virtualStackBytes();
         String fewer = virtualStacks == null ? "threads" : "queue.maxConnections";
         // R9b: the part the last kill blamed gets more before the heap is sized, so the heap is what gives way.
@@ -156,7 +149,7 @@ record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPl
                 notes.warnings.add("the heap " + mebibytes(heap) + " holds the stacks of up to " + virtualStacks.describe()
                         + " and leaves less than " + mebibytes(MIN_HEAP) + " for the service (R9)");
             }
-            decisions.add(new Decision(Setting.HEAP_SIZE, mebibytes(heap), rendered ? Rule.SPEC : Rule.R9, killed + heapSource + "; "
+            decisions.add(new Decision(Setting.HEAP_SIZE, mebibytes(heap), sizedHeap ? Rule.R9C : rendered ? Rule.SPEC : Rule.R9, killed + heapSource + "; "
                     + budget.describe() + " fits the " + mebibytes(limit) + " limit (R9)"));
         } else {
             long derived = wholeMi(limit - budget.nonHeap());
@@ -175,7 +168,7 @@ record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPl
         if (answer != null) {
             decisions.addAll(answered(answer, partBefore, budget));
         } else if (userFlags.threadStackBytes().isEmpty()) {
-            decisions.add(new Decision(Setting.THREAD_STACK_BUDGET, (stack / Units.KI) + "Ki", Rule.R9A,
+            decisions.add(new Decision(Setting.THREAD_STACK_BUDGET, (budget.stackPerThread() / Units.KI) + "Ki", Rule.R9A,
                     "stacks are reserved at -Xss (1 MiB) but commit lazily: measured ~230 KiB per busy worker, budgeted at 256 KiB"
                             + (virtual == null ? "" : " for each of the " + budget.threads() + " platform threads: " + virtual.carriers()
                             + " carriers, " + SERVER_PLATFORM_THREADS_ON_VIRTUAL + " of the server's and " + ownThreads + " of the JVM's; "
@@ -184,6 +177,33 @@ record MemoryPlan(MemoryBudget budget, Long heap, boolean heapRendered, ThreadPl
         }
         boolean nativeKill = answer != null && answer.cause() == OomKill.Cause.NATIVE_OTHER;
         return new MemoryPlan(budget, heap, rendered, threads, decisions, nativeKill ? OomAnswer.MALLOC_ARENAS : null);
+    }
+
+    /**
+     * R9: the JVM's memory beside the heap in a container of this limit, the heap not yet sized (0).
+     *
+     * @param virtual on virtual threads, the carriers and the most requests in flight; null on platform threads
+     */
+    static MemoryBudget budgetAt(long limit, JvmFlags userFlags, Runtime runtime, Integer loadedClasses, ThreadPlan threads, double cores,
+            VirtualLoad virtual) {
+        long stack = userFlags.threadStackBytes().stream().map(xss -> Math.min(xss, STACK_BUDGET)).findFirst().orElse(STACK_BUDGET);
+        // On virtual threads the requests' stacks are on the heap while parked and on a carrier's while they run.
+        int workerThreads = virtual != null ? virtual.carriers() + SERVER_PLATFORM_THREADS_ON_VIRTUAL
+                : threads.max() != null ? threads.max() : SERVER_DEFAULT_MAX_THREADS;
+        MemoryBudget.VirtualStacks virtualStacks = virtual == null || virtual.inFlight() == null ? null
+                : new MemoryBudget.VirtualStacks(virtual.inFlight(), VIRTUAL_STACK_CHUNK);
+        int classes = loadedClasses != null ? loadedClasses : typicalLoadedClasses(runtime);
+        long metaspace = METASPACE_BASE + (long) (METASPACE_BYTES_PER_CLASS * classes);
+        long codeCache = userFlags.sizeFlag("-XX:ReservedCodeCacheSize=").orElse(limit < Units.GI ? SMALL_CODE_CACHE : DEFAULT_CODE_CACHE);
+        long direct = userFlags.sizeFlag("-XX:MaxDirectMemorySize=").orElse(directMemory(runtime));
+        long overhead = OVERHEAD_BASE + limit * OVERHEAD_PERCENT_OF_LIMIT / 100;
+        return new MemoryBudget(limit, 0, metaspace, classes, loadedClasses != null, codeCache, workerThreads + ownThreads(cores), stack, direct,
+                overhead, virtualStacks);
+    }
+
+    /** Threads besides the workers, with the collector's and the compilers' per CPU. */
+    private static int ownThreads(double cores) {
+        return JVM_OWN_THREADS + 2 * (int) Math.ceil(cores);
     }
 
     /**

@@ -3,12 +3,14 @@ package dev.jvmtuning.operator.planner;
 import dev.jvmtuning.operator.api.v1alpha1.Collector;
 import dev.jvmtuning.operator.api.v1alpha1.Gc;
 import dev.jvmtuning.operator.api.v1alpha1.Metrics;
+import dev.jvmtuning.operator.api.v1alpha1.Sizing;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.deployment.ThreadingDetection;
 import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.CurrentSettings;
 import dev.jvmtuning.operator.model.JvmFlags;
+import dev.jvmtuning.operator.model.PlannedResources;
 import dev.jvmtuning.operator.model.Reason;
 import dev.jvmtuning.operator.model.RequestThreading;
 import dev.jvmtuning.operator.model.Rule;
@@ -78,6 +80,12 @@ public final class Planner {
         if (!notes.conflicts.isEmpty()) {
             return new Rejected(Reason.CONFLICT, List.copyOf(notes.conflicts));
         }
+        // The container as spec.sizing sizes it: the CPU request first, so the processor count and the CPU caps follow it.
+        Sizing sizing = Objects.requireNonNullElseGet(spec.getSizing(), Sizing::new);
+        Optional<CpuSize> cpuSize = sizing.plansCpu() ? CpuSize.of(sizing.getCpu(), demand, facts, notes) : Optional.empty();
+        if (cpuSize.isPresent()) {
+            facts = facts.withCpuRequest(cpuSize.get().millis() / 1000.0);
+        }
         CpuPlan cpus = CpuPlan.of(userFlags, facts, notes);
         RequestThreading threading = ThreadingDetection.detect(spec.getThreading(), spec.getRuntime(), facts, userFlags);
         if (threading.conflict() != null) {
@@ -89,21 +97,31 @@ public final class Planner {
         // connection limit lets in: pool and limit are planned first. On platform threads they follow the threads memory leaves.
         Serving early = threading.virtual() ? Serving.of(spec, demand, derivedThreads, threading, cpus, facts, vocabulary, notes) : null;
         VirtualLoad virtualLoad = early == null ? null : new VirtualLoad(carriers.carriers(), early.queues().maxConnections());
+        // The memory limit next, for the most threads memory may keep: R12a and the budget below only take threads away.
+        ThreadPlan mostThreads = derivedThreads;
+        MemorySize memorySize = sizing.plansMemory() ? MemorySize.of(sizing.getMemory(), spec.getHeap(), userFlags, demand,
+                limit -> answered(MemoryPlan.budgetAt(limit, userFlags, spec.getRuntime(), demand.loadedClasses(), mostThreads, cpus.cores(),
+                        virtualLoad), oomKill), notes).orElse(null) : null;
+        if (memorySize != null) {
+            facts = facts.withMemory(memorySize.limitBytes(), memorySize.limitBytes());
+        }
+        ContainerFacts sized = facts;
         if (demand.allocation() != null) {
             // R12a needs the young generation, which the heap beside the threads' stacks decides. These trial plans' notes are
             // not the plan's; a thread count whose stacks leave no heap has no young generation to hold anything.
             BiFunction<ThreadPlan, PlanNotes, MemoryPlan> memoryBeside = (threads, trialNotes) -> MemoryPlan.of(spec.getHeap(), userFlags,
-                    facts, spec.getRuntime(), demand.loadedClasses(), threads, cpus.cores(), virtualLoad, oomKill.orElse(null), trialNotes);
+                    sized, spec.getRuntime(), demand.loadedClasses(), threads, cpus.cores(), virtualLoad, oomKill.orElse(null), memorySize,
+                    trialNotes);
             ThreadPlan besideHeap = memoryBeside.apply(derivedThreads, new PlanNotes()).threads();
             derivedThreads = besideHeap.fitInFlightGarbage(demand.allocation(), count -> {
                 PlanNotes trialNotes = new PlanNotes();
                 MemoryPlan trial = memoryBeside.apply(count == besideHeap.max() ? besideHeap : besideHeap.cappedTo(count), trialNotes);
-                Long young = GcPlan.of(spec.getGc(), userFlags, facts, cpus, trial, trialNotes).youngGeneration(trial.heap());
+                Long young = GcPlan.of(spec.getGc(), userFlags, sized, cpus, trial, trialNotes).youngGeneration(trial.heap());
                 return trialNotes.infeasible.isEmpty() ? young : Long.valueOf(0);
             }, notes);
         }
         MemoryPlan memory = MemoryPlan.of(spec.getHeap(), userFlags, facts, spec.getRuntime(), demand.loadedClasses(), derivedThreads,
-                cpus.cores(), virtualLoad, oomKill.orElse(null), notes);
+                cpus.cores(), virtualLoad, oomKill.orElse(null), memorySize, notes);
         ThreadPlan threads = memory.threads();
         GcPlan gc = GcPlan.of(spec.getGc(), userFlags, facts, cpus, memory, notes);
         HeapTarget heapTarget = HeapTarget.of(memory, gc, userFlags);
@@ -128,8 +146,11 @@ public final class Planner {
                 carriers.parallelism(), memory.renderedHeap(), heapTarget.initialBytes(), heapTarget.softMaxBytes(), gc.youngBytes(),
                 gc.collector(), gc.zGenerational(), compactHeaders.enabled(), gc.maxPauseMillis(), gc.parallelThreads(), gc.concurrentThreads(), agentPort,
                 agentPort != null && threading.virtual() ? AGENT_PINNED_THRESHOLD_MILLIS : null,
-                budget == null ? null : budget.codeCache(), budget == null ? null : budget.directMemory(), memory.mallocArenas());
-        List<Decision> decisions = Stream.of(cpus.decisions(), threads.decisions(), carriers.decisions(), memory.decisions(),
+                budget == null ? null : budget.codeCache(), budget == null ? null : budget.directMemory(), memory.mallocArenas(),
+                new PlannedResources(memorySize == null ? null : memorySize.limitBytes(), memorySize == null ? null : memorySize.limitBytes(),
+                        cpuSize.map(CpuSize::millis).orElse(null)));
+        List<Decision> decisions = Stream.of(cpuSize.map(c -> List.of(c.decision())).orElse(List.of()),
+                        memorySize == null ? List.<Decision>of() : memorySize.decisions(), cpus.decisions(), threads.decisions(), carriers.decisions(), memory.decisions(),
                         heapTarget.decisions(), compactHeaders.decisions(), gc.decisions(),
                         queues.decisions(), pool.decisions(), agentDecision(agentPort))
                 .flatMap(List::stream)
@@ -137,6 +158,11 @@ public final class Planner {
                 .toList();
         CurrentSettings current = new CurrentSettings(threads.max(), memory.heap(), pool.maxSize(), cpus.processors(), threading);
         return new Plan(values, decisions, budget, current, List.copyOf(notes.warnings));
+    }
+
+    /** The budget beside the heap with the part the last OOM kill blamed raised (R9b), as the memory plan will raise it. */
+    private static MemoryBudget answered(MemoryBudget budget, Optional<OomAnswer> oomKill) {
+        return oomKill.map(answer -> budget.withPart(answer.cause(), answer.raised(budget.part(answer.cause())))).orElse(budget);
     }
 
     /** Flags in jvmOptions that contradict each other or the profile, or that the JVM refuses in combination. */

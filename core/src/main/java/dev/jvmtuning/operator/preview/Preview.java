@@ -6,6 +6,7 @@ import dev.jvmtuning.operator.api.v1alpha1.BoostedPod;
 import dev.jvmtuning.operator.api.v1alpha1.Guardrail;
 import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
 import dev.jvmtuning.operator.api.v1alpha1.RefusedOption;
+import dev.jvmtuning.operator.api.v1alpha1.Sizing;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.api.v1alpha1.TrackedRollout;
@@ -41,6 +42,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 /**
  * What the operator renders for a profile and its Deployment: the target container as the user wrote it,
@@ -78,6 +80,10 @@ public sealed interface Preview {
      */
     record Rendered(Container userContainer, ContainerFacts facts, Optional<AdmittedPod> admitted, Optional<VerticalScaler> verticalScaler,
             TuningProfileSpec spec, PlanResult.Plan plan, Rendering rendering) implements Preview {
+        /** The container as the plan leaves it: with the resources spec.sizing has it size, which its pods then run. */
+        public ContainerFacts asPlanned() {
+            return plan.values().resources().appliedTo(facts);
+        }
     }
 
     /**
@@ -147,18 +153,6 @@ public sealed interface Preview {
      * @param javaMajorVersion the JVM's feature version when known, else null (flags are checked against every supported JDK)
      * @param reportedAotCache the AOT cache or CDS archive the pods' JVMs report (status.aotCache), else null
      */
-    /** The container with this memory limit (and no larger request): the limit a VPA's share is planned at. */
-    private static Container withMemoryLimit(Container container, long bytes) {
-        Container copy = new ContainerBuilder(container).build();
-        ResourceRequirements resources = Objects.requireNonNullElseGet(copy.getResources(), ResourceRequirements::new);
-        Map<String, Quantity> limits = new HashMap<>(Objects.requireNonNullElse(resources.getLimits(), Map.of()));
-        limits.put("memory", new Quantity(Long.toString(bytes)));
-        Map<String, Quantity> requests = new HashMap<>(Objects.requireNonNullElse(resources.getRequests(), Map.of()));
-        requests.computeIfPresent("memory", (k, q) -> Quantity.getAmountInBytes(q).longValue() > bytes ? new Quantity(Long.toString(bytes)) : q);
-        copy.setResources(new ResourceRequirements(resources.getClaims(), limits, requests));
-        return copy;
-    }
-
     static Preview of(String profile, TuningProfileSpec spec, AutoStatus auto, LastOomKill lastOomKill, Deployment deployment, Live live,
             Integer javaMajorVersion, String reportedAotCache, Installation installation) {
         TargetContainer.Lookup lookup = TargetContainer.find(deployment, spec.getContainer());
@@ -186,6 +180,10 @@ public sealed interface Preview {
         if (refusal.isPresent()) {
             return new Rejected(userContainer, facts, admitted, Reason.INVALID, List.of(refusal.get()));
         }
+        Optional<String> sizedTwice = verticalScaler.flatMap(v -> sizedAlsoBy(v, spec.getSizing()));
+        if (sizedTwice.isPresent()) {
+            return new Rejected(userContainer, facts, admitted, Reason.CONFLICT, List.of(sizedTwice.get()));
+        }
         TuningProfileSpec planned = Overlay.spec(spec, auto);
         PlanResult result = Planner.plan(planned, facts, installation.flagPolicy(), OomAnswer.to(lastOomKill));
         if (result instanceof PlanResult.Rejected rejected) {
@@ -195,5 +193,30 @@ public sealed interface Preview {
         Renderer.Owned owned = verticalScaler.map(v -> new Renderer.Owned(v.memoryLimit(), v.cpuLimit())).orElse(Renderer.Owned.NONE);
         return new Rendered(userContainer, facts, admitted, verticalScaler, planned, plan, Renderer.render(plan.values(), planned, facts, owned,
                 live.refusedVmOptions()));
+    }
+
+    /** Why the profile and the VPA would both size one resource of the container; empty when they do not. */
+    private static Optional<String> sizedAlsoBy(VerticalScaler verticalScaler, Sizing sizing) {
+        if (sizing == null) {
+            return Optional.empty();
+        }
+        List<String> both = Stream.of(sizing.plansMemory() ? "memory" : null, sizing.plansCpu() ? "cpu" : null)
+                .filter(resource -> resource != null && verticalScaler.sizes().contains(resource)).toList();
+        return both.isEmpty() ? Optional.empty() : Optional.of("sizing." + String.join(" and sizing.", both) + " is Plan, and "
+                + "VerticalPodAutoscaler " + verticalScaler.name() + " sizes the container's " + String.join(" and ", both) + " too: each "
+                + "would undo the other's change on every pod; set the profile's sizing to Keep, or leave the resource out of the "
+                + "autoscaler's controlledResources");
+    }
+
+    /** The container with this memory limit (and no larger request): the limit a VPA's share is planned at. */
+    private static Container withMemoryLimit(Container container, long bytes) {
+        Container copy = new ContainerBuilder(container).build();
+        ResourceRequirements resources = Objects.requireNonNullElseGet(copy.getResources(), ResourceRequirements::new);
+        Map<String, Quantity> limits = new HashMap<>(Objects.requireNonNullElse(resources.getLimits(), Map.of()));
+        limits.put("memory", new Quantity(Long.toString(bytes)));
+        Map<String, Quantity> requests = new HashMap<>(Objects.requireNonNullElse(resources.getRequests(), Map.of()));
+        requests.computeIfPresent("memory", (k, q) -> Quantity.getAmountInBytes(q).longValue() > bytes ? new Quantity(Long.toString(bytes)) : q);
+        copy.setResources(new ResourceRequirements(resources.getClaims(), limits, requests));
+        return copy;
     }
 }

@@ -1,6 +1,7 @@
 package dev.jvmtuning.operator.render;
 
 import static dev.jvmtuning.operator.model.LabelsAndAnnotations.ORIGINAL_JVM_OPTIONS_ANNOTATION;
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.ORIGINAL_RESOURCES_ANNOTATION;
 import static dev.jvmtuning.operator.model.LabelsAndAnnotations.ORIGINAL_TERMINATION_MESSAGE_POLICY_ANNOTATION;
 import static dev.jvmtuning.operator.model.LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION;
 import static dev.jvmtuning.operator.model.LabelsAndAnnotations.TUNED_BY_ANNOTATION;
@@ -21,6 +22,8 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
@@ -34,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
@@ -63,7 +67,17 @@ public final class DeploymentTuning {
     public record OriginalTerminationMessagePolicy(String container, String policy) {
     }
 
-    /** The container as its owner declared it: the operator's env entries dropped, the JVM variable back at the user's value. */
+    /**
+     * The tuned container's own values of the resources the operator sizes, by field (limits.memory, requests.cpu; "" where
+     * unset), and the values it applied, recorded while it sizes them.
+     */
+    public record OriginalResources(String container, Map<String, String> original, Map<String, String> applied) {
+    }
+
+    /**
+     * The container as its owner declared it: the operator's env entries dropped, the JVM variable and the resources it sized
+     * back at the user's values.
+     */
     public static Container userContainer(Deployment deployment, Container container, String profile) {
         List<EnvVar> env = new ArrayList<>();
         Optional<OriginalJvmOptions> original = original(deployment);
@@ -85,13 +99,55 @@ public final class DeploymentTuning {
         String policy = originalTerminationMessagePolicy(deployment).filter(p -> p.container().equals(container.getName()))
                 .map(OriginalTerminationMessagePolicy::policy).orElse(container.getTerminationMessagePolicy());
         policy = "".equals(policy) ? null : policy;
+        ResourceRequirements resources = originalResources(deployment).filter(r -> r.container().equals(container.getName()))
+                .map(r -> userResources(container.getResources(), r)).orElse(container.getResources());
         if (env.equals(Objects.requireNonNullElse(container.getEnv(), List.of()))
                 && mounts.size() == Objects.requireNonNullElse(container.getVolumeMounts(), List.of()).size()
-                && Objects.equals(policy, container.getTerminationMessagePolicy())) {
+                && Objects.equals(policy, container.getTerminationMessagePolicy()) && Objects.equals(resources, container.getResources())) {
             return container; // nothing of the operator's in it: no copy
         }
         return new ContainerBuilder(container).withEnv(env).withVolumeMounts(mounts.isEmpty() && container.getVolumeMounts() == null ? null : mounts)
-                .withTerminationMessagePolicy(policy).build();
+                .withTerminationMessagePolicy(policy).withResources(resources).build();
+    }
+
+    /**
+     * The user's resources: each field the operator sized back at the user's value while it holds what the operator applied;
+     * a value someone wrote since is theirs.
+     */
+    private static ResourceRequirements userResources(ResourceRequirements current, OriginalResources recorded) {
+        ResourceRequirements resources = current == null ? new ResourceRequirements() : new ResourceRequirementsBuilder(current).build();
+        recorded.original().forEach((field, original) -> {
+            if (sameQuantity(resourceValue(resources, field), recorded.applied().get(field))) {
+                setResource(resources, field, original.isEmpty() ? null : original);
+            }
+        });
+        return resources.equals(current) ? current : resources;
+    }
+
+    /** A field of the resources (limits.memory, requests.cpu) as text, or null where unset. */
+    static String resourceValue(ResourceRequirements resources, String field) {
+        Map<String, Quantity> values = field.startsWith("limits.") ? resources.getLimits() : resources.getRequests();
+        Quantity value = values == null ? null : values.get(field.substring(field.indexOf('.') + 1));
+        return value == null ? null : value.toString();
+    }
+
+    /** Sets a field of the resources, or removes it (null); an emptied map goes. */
+    private static void setResource(ResourceRequirements resources, String field, String value) {
+        boolean limits = field.startsWith("limits.");
+        Map<String, Quantity> values = new LinkedHashMap<>(Objects.requireNonNullElse(limits ? resources.getLimits() : resources.getRequests(),
+                Map.of()));
+        String name = field.substring(field.indexOf('.') + 1);
+        if (value == null) {
+            values.remove(name);
+        } else {
+            values.put(name, new Quantity(value));
+        }
+        Map<String, Quantity> result = values.isEmpty() ? null : values;
+        if (limits) {
+            resources.setLimits(result);
+        } else {
+            resources.setRequests(result);
+        }
     }
 
     /**
@@ -134,6 +190,12 @@ public final class DeploymentTuning {
             annotations.put(ORIGINAL_TERMINATION_MESSAGE_POLICY_ANNOTATION, json(new OriginalTerminationMessagePolicy(userContainer.getName(),
                     Objects.requireNonNullElse(userContainer.getTerminationMessagePolicy(), ""))));
         }
+        sized(current, userContainer, rendering.resources()).ifPresent(recorded -> {
+            ResourceRequirements resources = new ResourceRequirements();
+            recorded.applied().forEach((field, value) -> setResource(resources, field, value));
+            container.setResources(resources);
+            annotations.put(ORIGINAL_RESOURCES_ANNOTATION, json(recorded));
+        });
         PodSpec pod = new PodSpec();
         pod.setContainers(new ArrayList<>(List.of(container)));
         DeploymentSpec spec = new DeploymentSpec();
@@ -145,6 +207,29 @@ public final class DeploymentTuning {
             injectAgent(desired.getSpec().getTemplate().getSpec(), agent);
         }
         return desired;
+    }
+
+    /**
+     * The resources the apply configuration sets: each sized field at its planned value, and each field sized before and not now
+     * back at the user's value, which the operator then keeps (it owns the field: leaving it out would delete it). A field
+     * sized before that the user had not set is left out, which removes it. Empty when the operator never sized any.
+     */
+    private static Optional<OriginalResources> sized(Deployment current, Container userContainer, Map<String, String> planned) {
+        Optional<OriginalResources> recorded = originalResources(current).filter(r -> r.container().equals(userContainer.getName()));
+        if (planned.isEmpty() && recorded.isEmpty()) {
+            return Optional.empty();
+        }
+        ResourceRequirements users = Objects.requireNonNullElseGet(userContainer.getResources(), ResourceRequirements::new);
+        Map<String, String> original = new TreeMap<>(recorded.map(OriginalResources::original).orElse(Map.of()));
+        planned.keySet().forEach(field -> original.computeIfAbsent(field, f -> Objects.requireNonNullElse(resourceValue(users, f), "")));
+        Map<String, String> applied = new TreeMap<>();
+        original.keySet().forEach(field -> {
+            String value = planned.containsKey(field) ? planned.get(field) : resourceValue(users, field);
+            if (value != null) {
+                applied.put(field, value);
+            }
+        });
+        return Optional.of(new OriginalResources(userContainer.getName(), original, applied));
     }
 
     /** The agent image and where its jar sits in it; null when the profile does not inject the agent. */
@@ -192,6 +277,13 @@ public final class DeploymentTuning {
         if (desiredContainer.getTerminationMessagePolicy() != null
                 && !desiredContainer.getTerminationMessagePolicy().equals(currentContainer.get().getTerminationMessagePolicy())) {
             return false;
+        }
+        Optional<OriginalResources> sized = recorded(desired, ORIGINAL_RESOURCES_ANNOTATION, OriginalResources.class);
+        if (sized.isPresent()) {
+            ResourceRequirements resources = Objects.requireNonNullElseGet(currentContainer.get().getResources(), ResourceRequirements::new);
+            if (sized.get().original().keySet().stream().anyMatch(f -> !sameQuantity(resourceValue(resources, f), sized.get().applied().get(f)))) {
+                return false;
+            }
         }
         List<EnvVar> currentEnv = Objects.requireNonNullElse(currentContainer.get().getEnv(), List.of());
         long oursNow = currentEnv.stream().filter(v -> isOurs(v, profile)).count();
@@ -256,6 +348,7 @@ public final class DeploymentTuning {
         removeAnnotation(copy.getMetadata().getAnnotations(), TUNED_BY_ANNOTATION);
         removeAnnotation(copy.getMetadata().getAnnotations(), ORIGINAL_JVM_OPTIONS_ANNOTATION);
         removeAnnotation(copy.getMetadata().getAnnotations(), ORIGINAL_TERMINATION_MESSAGE_POLICY_ANNOTATION);
+        removeAnnotation(copy.getMetadata().getAnnotations(), ORIGINAL_RESOURCES_ANNOTATION);
         return copy;
     }
 
@@ -295,6 +388,7 @@ public final class DeploymentTuning {
     public static String hash(Rendering rendering, String configMapName) {
         StringBuilder rendered = new StringBuilder(rendering.jvmOptionsVariable() + "=" + rendering.jvmOptionsValue() + "\n" + configMapName + "\n");
         rendering.serverEnvironment().forEach((k, v) -> rendered.append(k).append('=').append(v).append('\n'));
+        rendering.resources().forEach((k, v) -> rendered.append("resources.").append(k).append('=').append(v).append('\n'));
         return Names.digest(rendered.toString(), HASH_CHARS);
     }
 
@@ -332,6 +426,15 @@ public final class DeploymentTuning {
 
     private static Optional<OriginalJvmOptions> original(Deployment deployment) {
         return recorded(deployment, ORIGINAL_JVM_OPTIONS_ANNOTATION, OriginalJvmOptions.class);
+    }
+
+    private static Optional<OriginalResources> originalResources(Deployment deployment) {
+        return recorded(deployment, ORIGINAL_RESOURCES_ANNOTATION, OriginalResources.class);
+    }
+
+    /** Whether two quantities are the same amount, however written (1Gi, 1024Mi); null only as null. */
+    private static boolean sameQuantity(String a, String b) {
+        return a == null || b == null ? a == b : Quantity.getAmountInBytes(new Quantity(a)).compareTo(Quantity.getAmountInBytes(new Quantity(b))) == 0;
     }
 
     private static Optional<OriginalTerminationMessagePolicy> originalTerminationMessagePolicy(Deployment deployment) {

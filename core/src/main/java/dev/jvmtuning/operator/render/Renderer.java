@@ -5,6 +5,7 @@ import dev.jvmtuning.operator.api.v1alpha1.JvmOptionsVariable;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.JvmFlags;
+import dev.jvmtuning.operator.model.PlannedResources;
 import dev.jvmtuning.operator.model.ServerVocabulary;
 import dev.jvmtuning.operator.model.Setting;
 import dev.jvmtuning.operator.model.TuningValues;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.TreeMap;
@@ -25,6 +27,8 @@ import java.util.stream.Stream;
 public final class Renderer {
 
     static final String MALLOC_ARENA_MAX = "MALLOC_ARENA_MAX";
+    private static final Map<String, Setting> RESOURCE_SETTINGS = Map.of(PlannedResources.LIMITS_MEMORY, Setting.MEMORY_LIMIT,
+            PlannedResources.REQUESTS_MEMORY, Setting.MEMORY_REQUEST, PlannedResources.REQUESTS_CPU, Setting.CPU_REQUEST);
 
     private Renderer() {
     }
@@ -143,7 +147,9 @@ public final class Renderer {
 
         warnings.addAll(overriddenFlags(flags, variable, facts));
         warnings.addAll(overriddenProperties(properties, serverEnvironment, facts));
-        return new Rendering(variable.name(), value, List.copyOf(flags), serverEnvironment, renderedAs, List.copyOf(warnings));
+        SortedMap<String, String> resources = values.resources().fields();
+        resources.keySet().forEach(field -> renderedAs.put(RESOURCE_SETTINGS.get(field), "resources." + field));
+        return new Rendering(variable.name(), value, List.copyOf(flags), serverEnvironment, renderedAs, List.copyOf(warnings), resources);
     }
 
     /** A heap's share of the limit in percent, one decimal, rounded down so that the JVM's heap is never above the plan's. */

@@ -52,11 +52,14 @@ public final class TuningConfigMap {
                 && object.getMetadata().getOwnerReferences().stream().anyMatch(o -> profile.getMetadata().getUid().equals(o.getUid()));
     }
 
-    /** The rendering that wrote this data into a ConfigMap and this value into the JVM variable, for applying it again. */
-    public static Rendering rendering(String jvmOptionsVariable, String jvmOptionsValue, Map<String, String> data) {
+    /**
+     * The rendering that wrote this data into a ConfigMap, this value into the JVM variable and these resources into the
+     * container, for applying it again.
+     */
+    public static Rendering rendering(String jvmOptionsVariable, String jvmOptionsValue, Map<String, String> data, Map<String, String> resources) {
         TreeMap<String, String> server = new TreeMap<>(data);
         server.remove(JVM_OPTIONS_KEY);
-        return new Rendering(jvmOptionsVariable, jvmOptionsValue, List.of(), server, Map.of(), List.of());
+        return new Rendering(jvmOptionsVariable, jvmOptionsValue, List.of(), server, Map.of(), List.of(), new TreeMap<>(resources));
     }
 
     /** The server properties as environment variables, and the rendered flags. */

@@ -11,6 +11,7 @@ import dev.jvmtuning.operator.api.v1alpha1.TargetRef;
 import dev.jvmtuning.operator.api.v1alpha1.Threads;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.api.v1alpha1.Workload;
+import dev.jvmtuning.operator.model.PlannedResources;
 import dev.jvmtuning.operator.model.TuningValues;
 import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.planner.PlanResult.Plan;
@@ -372,7 +373,7 @@ class ObservedWorkloadTest {
 
     private static TuningValues heap(long mebibytes) {
         return new TuningValues(null, null, null, null, null, null, null, null, null, null, mebibytes * Units.MI, mebibytes * Units.MI, null, null, null, false, false, null, null, null,
-                null, null, null, null, null);
+                null, null, null, null, null, PlannedResources.NONE);
     }
 
     private static TuningValues values(Workload workload) {

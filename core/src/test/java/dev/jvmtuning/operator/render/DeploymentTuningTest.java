@@ -2,11 +2,16 @@ package dev.jvmtuning.operator.render;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.Setting;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import java.util.ArrayList;
@@ -79,7 +84,7 @@ class DeploymentTuningTest {
 
         Deployment same = DeploymentTuning.desired(tuned, user, PROFILE, rendering(userEnv), CONFIG_MAP, null);
         Rendering more = new Rendering(VARIABLE, rendering(userEnv).jvmOptionsValue() + " -XX:+UseG1GC", List.of(), rendering(userEnv)
-                .serverEnvironment(), Map.of(), List.of());
+                .serverEnvironment(), Map.of(), List.of(), new TreeMap<>());
         Deployment changed = DeploymentTuning.desired(tuned, user, PROFILE, more, CONFIG_MAP, null);
         Deployment withAgent = DeploymentTuning.desired(tuned, user, PROFILE, rendering(userEnv), CONFIG_MAP,
                 new DeploymentTuning.Agent("localhost/agent:1", "/agent.jar"));
@@ -151,7 +156,7 @@ class DeploymentTuningTest {
         Rendering base = rendering(List.of());
         TreeMap<String, String> server = new TreeMap<>(base.serverEnvironment());
         server.put(Renderer.MALLOC_ARENA_MAX, "2");
-        Rendering answered = new Rendering(VARIABLE, base.jvmOptionsValue(), base.renderedFlags(), server, base.renderedAs(), List.of());
+        Rendering answered = new Rendering(VARIABLE, base.jvmOptionsValue(), base.renderedFlags(), server, base.renderedAs(), List.of(), new TreeMap<>());
         Deployment tuned = apply(deployment(List.of()), answered);
 
         assertThat(byName(container(tuned).getEnv()).get(Renderer.MALLOC_ARENA_MAX).getValueFrom().getConfigMapKeyRef().getName())
@@ -205,6 +210,92 @@ class DeploymentTuningTest {
         assertThat(restored.getContainers().get(0).getVolumeMounts()).isNullOrEmpty();
     }
 
+    private static final Map<String, String> SIZED = Map.of("limits.memory", "1017Mi", "requests.memory", "1017Mi");
+
+    private static Rendering sized(Map<String, String> resources) {
+        Rendering base = rendering(List.of());
+        return new Rendering(VARIABLE, base.jvmOptionsValue(), base.renderedFlags(), base.serverEnvironment(), base.renderedAs(), List.of(),
+                new TreeMap<>(resources));
+    }
+
+    private static Deployment withResources(ResourceRequirements resources) {
+        Deployment deployment = deployment(List.of());
+        container(deployment).setResources(resources);
+        return deployment;
+    }
+
+    static Stream<Arguments> usersResources() {
+        return Stream.of(
+                Arguments.of("limits and requests", new ResourceRequirementsBuilder().addToLimits("memory", new Quantity("4Gi"))
+                        .addToLimits("cpu", new Quantity("2")).addToRequests("memory", new Quantity("2Gi"))
+                        .addToRequests("cpu", new Quantity("500m")).build()),
+                Arguments.of("a limit only", new ResourceRequirementsBuilder().addToLimits("memory", new Quantity("4Gi")).build()),
+                // The API server gives a container without resources an empty object.
+                Arguments.of("none", new ResourceRequirements()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("usersResources")
+    void sizedResourcesGoIntoTheContainerAndTheUsersComeBackFieldForField(String situation, ResourceRequirements users) {
+        Deployment original = withResources(new ResourceRequirementsBuilder(users).build());
+        Deployment tuned = apply(original, sized(SIZED));
+
+        assertThat(container(tuned).getResources().getLimits()).containsEntry("memory", new Quantity("1017Mi"));
+        assertThat(container(tuned).getResources().getRequests()).containsEntry("memory", new Quantity("1017Mi"));
+        if (users.getLimits().containsKey("cpu")) {
+            assertThat(container(tuned).getResources().getLimits()).as("what is not sized stays").containsEntry("cpu", new Quantity("2"));
+        }
+        assertThat(DeploymentTuning.upToDate(tuned, desired(tuned, sized(SIZED)), PROFILE)).isTrue();
+        assertThat(DeploymentTuning.upToDate(tuned, desired(tuned, sized(Map.of("limits.memory", "903Mi", "requests.memory", "903Mi"))), PROFILE))
+                .isFalse();
+        assertThat(DeploymentTuning.templateHash(tuned, PROFILE)).as(situation).isEqualTo(DeploymentTuning.templateHash(original, PROFILE));
+        assertThat(fields(DeploymentTuning.userContainer(tuned, container(tuned), PROFILE).getResources())).as(situation).isEqualTo(fields(users));
+
+        Deployment restored = DeploymentTuning.restored(tuned, PROFILE);
+        assertThat(fields(container(restored).getResources())).as(situation).isEqualTo(fields(users));
+        assertThat(restored.getMetadata().getAnnotations()).doesNotContainKey(LabelsAndAnnotations.ORIGINAL_RESOURCES_ANNOTATION);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("usersResources")
+    void sizingTurnedOffPutsTheUsersValuesBackThroughTheApply(String situation, ResourceRequirements users) {
+        Deployment original = withResources(new ResourceRequirementsBuilder(users).build());
+        Deployment unsized = apply(apply(original, sized(SIZED)), sized(Map.of()));
+
+        assertThat(fields(container(unsized).getResources())).as(situation).isEqualTo(fields(users));
+        assertThat(DeploymentTuning.upToDate(unsized, desired(unsized, sized(Map.of())), PROFILE)).isTrue();
+    }
+
+    @Test
+    void aLimitTheUserChangesWhileSizedIsTheirs() {
+        Deployment tuned = apply(withResources(new ResourceRequirementsBuilder().addToLimits("memory", new Quantity("4Gi")).build()), sized(SIZED));
+        container(tuned).getResources().getLimits().put("memory", new Quantity("3Gi"));
+
+        assertThat(DeploymentTuning.userContainer(tuned, container(tuned), PROFILE).getResources().getLimits())
+                .containsEntry("memory", new Quantity("3Gi"));
+        assertThat(container(DeploymentTuning.restored(tuned, PROFILE)).getResources().getLimits()).containsEntry("memory", new Quantity("3Gi"));
+        assertThat(container(DeploymentTuning.restored(tuned, PROFILE)).getResources().getRequests()).as("the request it never set goes")
+                .isNull();
+    }
+
+    @Test
+    void theSettingsHashChangesWithTheResources() {
+        assertThat(DeploymentTuning.hash(sized(SIZED), CONFIG_MAP)).isNotEqualTo(DeploymentTuning.hash(sized(Map.of()), CONFIG_MAP))
+                .isNotEqualTo(DeploymentTuning.hash(sized(Map.of("limits.memory", "903Mi", "requests.memory", "903Mi")), CONFIG_MAP));
+    }
+
+    /** Each field of the resources by its path, as the API server stores them: an empty map is no map. */
+    private static Map<String, Quantity> fields(ResourceRequirements resources) {
+        Map<String, Quantity> fields = new TreeMap<>();
+        Objects.requireNonNullElse(resources.getLimits(), Map.<String, Quantity>of()).forEach((k, v) -> fields.put("limits." + k, v));
+        Objects.requireNonNullElse(resources.getRequests(), Map.<String, Quantity>of()).forEach((k, v) -> fields.put("requests." + k, v));
+        return fields;
+    }
+
+    private static Deployment desired(Deployment live, Rendering rendering) {
+        return DeploymentTuning.desired(live, DeploymentTuning.userContainer(live, container(live), PROFILE), PROFILE, rendering, CONFIG_MAP, null);
+    }
+
     private static Deployment deployment(List<EnvVar> env) {
         return new DeploymentBuilder().withNewMetadata().withName("orders").withNamespace("shop").endMetadata()
                 .withNewSpec().withReplicas(2).withNewTemplate().withNewMetadata().addToLabels("app", "orders").endMetadata()
@@ -217,7 +308,7 @@ class DeploymentTuningTest {
         String user = userEnv.stream().filter(v -> v.getName().equals(VARIABLE)).map(EnvVar::getValue).findFirst().orElse("");
         TreeMap<String, String> server = new TreeMap<>(Map.of("SERVER_TOMCAT_THREADS_MAX", "150", "SERVER_TOMCAT_MBEANREGISTRY_ENABLED", "true"));
         return new Rendering(VARIABLE, (user + " " + FLAGS).trim(), List.of(FLAGS.split(" ")), server,
-                Map.of(Setting.THREADS_MAX, "SERVER_TOMCAT_THREADS_MAX"), List.of());
+                Map.of(Setting.THREADS_MAX, "SERVER_TOMCAT_THREADS_MAX"), List.of(), new TreeMap<>());
     }
 
     /** Server-side apply of the operator's fields onto the live object: annotations by key, env entries by name. */
@@ -257,7 +348,46 @@ class DeploymentTuningTest {
         if (wanted.getTerminationMessagePolicy() != null) {
             container(result).setTerminationMessagePolicy(wanted.getTerminationMessagePolicy());
         }
+        // The resource fields the operator applied before are its own: one it now leaves out goes, the others take its value.
+        List<String> owned = new ArrayList<>(sizedFields(live));
+        owned.addAll(sizedFields(desired));
+        if (owned.isEmpty()) {
+            return result;
+        }
+        ResourceRequirements resources = container(result).getResources() == null ? new ResourceRequirements()
+                : new ResourceRequirementsBuilder(container(result).getResources()).build();
+        ResourceRequirements applied = Objects.requireNonNullElseGet(wanted.getResources(), ResourceRequirements::new);
+        for (String field : owned) {
+            String[] parts = field.split("\\.");
+            boolean limits = parts[0].equals("limits");
+            Map<String, Quantity> into = new LinkedHashMap<>(Objects.requireNonNullElse(limits ? resources.getLimits() : resources.getRequests(), Map.of()));
+            Map<String, Quantity> from = Objects.requireNonNullElse(limits ? applied.getLimits() : applied.getRequests(), Map.of());
+            if (from.containsKey(parts[1])) {
+                into.put(parts[1], from.get(parts[1]));
+            } else {
+                into.remove(parts[1]);
+            }
+            if (limits) {
+                resources.setLimits(into.isEmpty() ? null : into);
+            } else {
+                resources.setRequests(into.isEmpty() ? null : into);
+            }
+        }
+        container(result).setResources(resources);
         return result;
+    }
+
+    private static List<String> sizedFields(Deployment deployment) {
+        String recorded = Objects.requireNonNullElse(deployment.getMetadata().getAnnotations(), Map.<String, String>of())
+                .get(LabelsAndAnnotations.ORIGINAL_RESOURCES_ANNOTATION);
+        if (recorded == null) {
+            return List.of();
+        }
+        try {
+            return List.copyOf(new ObjectMapper().readValue(recorded, DeploymentTuning.OriginalResources.class).original().keySet());
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static void setJvmVariable(Deployment deployment, String value) {

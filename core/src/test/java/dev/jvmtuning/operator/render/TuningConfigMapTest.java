@@ -50,6 +50,6 @@ class TuningConfigMapTest {
 
     private static Rendering rendering(String threads) {
         return new Rendering("JAVA_TOOL_OPTIONS", "-Xmx512m", List.of("-Xmx512m"), new TreeMap<>(Map.of("SERVER_TOMCAT_THREADS_MAX", threads)),
-                Map.of(Setting.THREADS_MAX, "SERVER_TOMCAT_THREADS_MAX"), List.of());
+                Map.of(Setting.THREADS_MAX, "SERVER_TOMCAT_THREADS_MAX"), List.of(), new TreeMap<>());
     }
 }

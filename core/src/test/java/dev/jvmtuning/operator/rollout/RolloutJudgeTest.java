@@ -29,8 +29,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class RolloutJudgeTest {
     private static final Instant NOW = Instant.parse("2026-11-25T10:00:00Z");
     private static final long GENERATION = 4;
-    private static final AppliedSettings APPLYING = new AppliedSettings("new", "-Xmx512m", "web-jvm-tuning-new", Map.of());
-    private static final AppliedSettings HEALTHY = new AppliedSettings("old", "-Xmx256m", "web-jvm-tuning-old", Map.of());
+    private static final AppliedSettings APPLYING = new AppliedSettings("new", "-Xmx512m", "web-jvm-tuning-new", Map.of(), Map.of());
+    private static final AppliedSettings HEALTHY = new AppliedSettings("old", "-Xmx256m", "web-jvm-tuning-old", Map.of(), Map.of());
     private static final Duration WINDOW = Duration.ofMinutes(5);
     /** The operator's own write started the rollout a minute ago, over a template that ran healthy. */
     private static final TrackedRollout OURS = new TrackedRollout("new", "release-1", TrackedRollout.CAUSE_SETTINGS,

@@ -25,6 +25,7 @@ public record PodSnapshot(
         Double maxThreads,
         Double pendingConnections,
         Double heapAfterGcRatio,
+        Double liveHeapBytes,
         Double loadedClasses,
         Service service) {
 
@@ -33,7 +34,7 @@ public record PodSnapshot(
             Double cpuSeconds, Double cpuLimitCores, Double busyThreads, Double maxThreads, Double pendingConnections,
             Double heapAfterGcRatio, Double loadedClasses, Service service) {
         this(atMillis, gcPauseSeconds, involuntarySwitches, cfsPeriods, cfsThrottledPeriods, cpuSeconds, cpuLimitCores, busyThreads, null, null,
-                maxThreads, pendingConnections, heapAfterGcRatio, loadedClasses, service);
+                maxThreads, pendingConnections, heapAfterGcRatio, null, loadedClasses, service);
     }
 
     /**
@@ -89,7 +90,7 @@ public record PodSnapshot(
             "jvmtuning_server_threads_busy", "jvmtuning_server_threads_busy_seconds_total", "tomcat_threads_busy_threads", "jetty_threads_busy", "tomcat_threadpool_currentthreadsbusy",
             "executor_active_threads", "worker_pool_active", "worker_pool_idle", "jvmtuning_server_threads_max", "tomcat_threads_config_max_threads", "jetty_threads_config_max",
             "tomcat_threadpool_maxthreads", "hikaricp_connections_pending", "agroal_awaiting_count", "jvm_memory_usage_after_gc_percent",
-            "jvm_memory_usage_after_gc", "jvm_memory_pool_collection_used_bytes", "jvm_memory_pool_collection_max_bytes",
+            "jvm_memory_usage_after_gc", "jvm_gc_live_data_size_bytes", "jvm_memory_pool_collection_used_bytes", "jvm_memory_pool_collection_max_bytes",
             "jvm_memory_pool_max_bytes", "process_cpu_time_ns_total", "http_server_requests_seconds_count",
             "http_server_requests_seconds_sum", LatencyHistogram.SERIES, "jvmtuning_run_queue_delay_seconds_total", "hikaricp_connections_acquire_seconds_sum",
             "hikaricp_connections_usage_seconds_sum", "jvm_gc_memory_allocated_bytes_total", "jvm_memory_pool_allocated_bytes_total",
@@ -120,6 +121,7 @@ public record PodSnapshot(
                         series("tomcat_threadpool_maxthreads"), series("worker_pool_active").or(series("worker_pool_idle")).and(PodSnapshot::quarkusWorkers)),
                 firstSum(samples, series("hikaricp_connections_pending"), series("agroal_awaiting_count")),
                 heapAfterGc(samples),
+                liveHeap(samples),
                 firstSum(samples, series("jvm_classes_loaded_classes"), series("jvm_classes_currently_loaded")),
                 new Service(
                         firstSum(samples, series("http_server_requests_seconds_count").and(PodSnapshot::servesRequests)),
@@ -218,6 +220,19 @@ public record PodSnapshot(
         return null;
     }
 
+    /**
+     * The heap live after the last collection, in bytes (R9c): Micrometer's live data size (the old generation after a full
+     * collection), else the old generation's occupancy right after its last collection.
+     */
+    private static Double liveHeap(List<Sample> samples) {
+        return firstSum(samples, series("jvm_gc_live_data_size_bytes"), series("jvm_memory_pool_collection_used_bytes").and(PodSnapshot::oldGeneration));
+    }
+
+    private static boolean oldGeneration(Sample sample) {
+        String pool = sample.label("pool");
+        return pool != null && (pool.contains("Old") || pool.contains("Tenured"));
+    }
+
     /** Occupancy of the old generation right after the last collection, 0..1 (R15). */
     private static Double heapAfterGc(List<Sample> samples) {
         Double micrometer = firstSum(samples,
@@ -226,10 +241,9 @@ public record PodSnapshot(
         if (micrometer != null) {
             return micrometer;
         }
-        Predicate<Sample> oldPool = s -> s.label("pool") != null && (s.label("pool").contains("Old") || s.label("pool").contains("Tenured"));
-        Double used = firstSum(samples, series("jvm_memory_pool_collection_used_bytes").and(oldPool));
-        Double max = firstSum(samples, series("jvm_memory_pool_collection_max_bytes").and(oldPool).and(s -> s.value() > 0),
-                series("jvm_memory_pool_max_bytes").and(oldPool).and(s -> s.value() > 0));
+        Double used = firstSum(samples, series("jvm_memory_pool_collection_used_bytes").and(PodSnapshot::oldGeneration));
+        Double max = firstSum(samples, series("jvm_memory_pool_collection_max_bytes").and(PodSnapshot::oldGeneration).and(s -> s.value() > 0),
+                series("jvm_memory_pool_max_bytes").and(PodSnapshot::oldGeneration).and(s -> s.value() > 0));
         return used == null || max == null || max <= 0 ? null : used / max;
     }
 }

@@ -205,6 +205,8 @@ public final class Window {
                     .setBusyThreads(meanBusy != null ? meanBusy : now.busyThreads()).setMaxThreads(now.maxThreads())
                     .setPendingConnections(now.pendingConnections())
                     .setHeapAfterGcPercent(now.heapAfterGcRatio() == null ? null : 100 * now.heapAfterGcRatio())
+                    .setLiveHeapMib(now.liveHeapBytes() == null || !Double.isFinite(now.liveHeapBytes()) ? null
+                            : Math.round(10 * now.liveHeapBytes() / Units.MI) / 10.0)
                     .setLoadedClasses(now.loadedClasses() == null || !Double.isFinite(now.loadedClasses()) ? null
                             : (int) Math.round(now.loadedClasses()));
             serviceRates(pod, before.service(), now.service(), cpu, seconds);

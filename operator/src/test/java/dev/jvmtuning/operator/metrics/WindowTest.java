@@ -59,8 +59,8 @@ class WindowTest {
     void theBusyThreadsAreTheWindowsMeanWhereThePodSumsThemElseTheLastReading() {
         // The agent's sum grew by 1800 thread-seconds over 10 s; the last reading fell on a moment the pool drained to 82.
         PodSnapshot.Service none = PodSnapshot.Service.NONE;
-        PodSnapshot summedBefore = new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 1.0, 200.0, 5_000.0, null, 200.0, 0.0, 0.5, null, none);
-        PodSnapshot summedAfter = new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 19.0, 1.0, 82.0, 6_800.0, null, 200.0, 0.0, 0.5, null, none);
+        PodSnapshot summedBefore = new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 1.0, 200.0, 5_000.0, null, 200.0, 0.0, 0.5, null, null, none);
+        PodSnapshot summedAfter = new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 19.0, 1.0, 82.0, 6_800.0, null, 200.0, 0.0, 0.5, null, null, none);
 
         Observed summed = Window.observe(Map.of("a", summedBefore), Map.of("a", summedAfter), null);
         assertThat(summed.getBusyThreads()).isEqualTo(180.0);
@@ -81,14 +81,14 @@ class WindowTest {
     void theBusyThreadsMeanSpansTheCollectionsTheSumsWereTakenAt() {
         // Scraped 4 s apart, collected 5.9 s apart: the later scrape served a fresher collection than the earlier one.
         PodSnapshot.Service none = PodSnapshot.Service.NONE;
-        PodSnapshot before = new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 1.0, 200.0, 5_000.0, 1_000L, 200.0, 0.0, 0.5, null, none);
-        PodSnapshot after = new PodSnapshot(4_000, 0.0, 0.0, 0.0, 0.0, 19.0, 1.0, 200.0, 6_180.0, 6_900L, 200.0, 0.0, 0.5, null, none);
+        PodSnapshot before = new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 1.0, 200.0, 5_000.0, 1_000L, 200.0, 0.0, 0.5, null, null, none);
+        PodSnapshot after = new PodSnapshot(4_000, 0.0, 0.0, 0.0, 0.0, 19.0, 1.0, 200.0, 6_180.0, 6_900L, 200.0, 0.0, 0.5, null, null, none);
 
         Observed o = Window.observe(Map.of("a", before), Map.of("a", after), null);
         assertThat(o.getBusyThreads()).as("1180 thread-seconds over 5.9 s, not 4").isEqualTo(200.0);
         assertThat(o.getBusyThreadsAveraged()).isTrue();
 
-        PodSnapshot sameCollection = new PodSnapshot(4_000, 0.0, 0.0, 0.0, 0.0, 19.0, 1.0, 150.0, 5_000.0, 1_000L, 200.0, 0.0, 0.5, null, none);
+        PodSnapshot sameCollection = new PodSnapshot(4_000, 0.0, 0.0, 0.0, 0.0, 19.0, 1.0, 150.0, 5_000.0, 1_000L, 200.0, 0.0, 0.5, null, null, none);
         Observed stale = Window.observe(Map.of("a", before), Map.of("a", sameCollection), null);
         assertThat(stale.getBusyThreads()).as("no collection in between: the reading").isEqualTo(150.0);
         assertThat(stale.getBusyThreadsAveraged()).isFalse();

@@ -97,7 +97,11 @@ class LeaderFailoverTest {
                       metrics: {port: %d, path: %s, interval: 5s}
                     """.formatted(RunningOperator.OWN_OPERATOR_LABEL, port, LoopbackMetrics.PATH)).inNamespace(namespace).create();
 
-            await().atMost(Duration.ofSeconds(60)).until(() -> endpoint.scrapesBy("replica-a") >= 3 && metricsRead(client, namespace));
+            // Generous: on a loaded machine the leader's informers start and its first window closes well after the election.
+            await().atMost(Duration.ofSeconds(120)).untilAsserted(() -> assertThat(endpoint.scrapesBy("replica-a") >= 3 && metricsRead(client, namespace))
+                    .as("scrapes by the leader %d (of 3), by the standby %d; leading: %s, %s; conditions %s", endpoint.scrapesBy("replica-a"),
+                            endpoint.scrapesBy("replica-b"), first.leadership.isLeading(), second.leadership.isLeading(), conditions(client, namespace))
+                    .isTrue());
             assertThat(endpoint.scrapesBy("replica-b")).as("scrapes by the standby").isZero();
             assertThat(second.leadership.isLeading()).isFalse();
             assertThat(second.writes.get()).as("writes by the standby").isZero();
@@ -125,6 +129,12 @@ class LeaderFailoverTest {
         return profile.getStatus() != null && profile.getStatus().getConditions() != null && profile.getStatus().getConditions().stream()
                 .anyMatch(c -> c.getType().equals(ConditionType.METRICS_AVAILABLE.text()) && c.getStatus().equals(ConditionStatus.TRUE.text())
                         && c.getReason().equals(Reason.METRICS_READ.text()));
+    }
+
+    private static List<String> conditions(KubernetesClient client, String namespace) {
+        TuningProfile profile = client.resources(TuningProfile.class).inNamespace(namespace).withName("web").get();
+        return profile == null || profile.getStatus() == null ? List.of() : profile.getStatus().getConditions().stream()
+                .map(c -> c.getType() + "=" + c.getStatus() + " " + c.getReason()).toList();
     }
 
     /** Each Event as reason and count: an Event repeated by the new leader would raise a count or add one. */

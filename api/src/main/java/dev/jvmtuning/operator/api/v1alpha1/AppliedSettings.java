@@ -23,4 +23,8 @@ public class AppliedSettings {
 
     @JsonPropertyDescription("That ConfigMap's data, to recreate it if it is gone.")
     private Map<String, String> configMapData = new LinkedHashMap<>();
+
+    @JsonPropertyDescription("The container's resources the settings sized (spec.sizing), by field: limits.memory, requests.memory, "
+            + "requests.cpu.")
+    private Map<String, String> resources = new LinkedHashMap<>();
 }

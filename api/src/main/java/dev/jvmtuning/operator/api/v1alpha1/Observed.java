@@ -29,7 +29,10 @@ public class Observed {
     private Double gcTimePercent;
     @JsonPropertyDescription("Heap occupancy after the last GC, percent of the maximum heap.")
     private Double heapAfterGcPercent;
-    @JsonPropertyDescription("Involuntary context switches per CPU per second.")
+    @JsonPropertyDescription("Heap live after the last collection, MiB: the old generation's occupancy right after it, which "
+            + "workload.liveHeap declares and sizing.memory sizes the heap from (R9c).")
+    private Double liveHeapMib;
+        @JsonPropertyDescription("Involuntary context switches per CPU per second.")
     private Double involuntarySwitchesPerCorePerSecond;
     @JsonPropertyDescription("Percent of CFS periods throttled.")
     private Double cpuThrottlePercent;

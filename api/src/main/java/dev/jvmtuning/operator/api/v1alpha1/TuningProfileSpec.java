@@ -21,6 +21,10 @@ import lombok.Data;
 @ValidationRule(value = "has(self.container) == has(oldSelf.container) && (!has(self.container) || self.container == oldSelf.container)",
         message = "container is immutable: delete the profile (which restores the Deployment) and create it for the other container")
 @ValidationRule(value = "!has(self.auto) || self.mode == 'Auto'", message = "auto is only read in mode Auto: set mode: Auto or remove auto")
+@ValidationRule(value = "!has(self.sizing) || !has(self.sizing.memory) || !has(self.sizing.memory.policy) || self.sizing.memory.policy != 'Plan' "
+        + "|| !has(self.heap) || !has(self.heap.percentOfLimit)",
+        message = "heap.percentOfLimit sizes the heap from the memory limit, and sizing.memory Plan sizes the limit from the heap: "
+                + "set heap.size or workload.liveHeap instead")
 public class TuningProfileSpec {
     private static final String FLAG_SYNTAX = "a '-' followed by letters, digits and . _ : + = / , * % @ - only "
             + "(no spaces, newlines, quotes, backslashes or $ ` ; | & < > ( ))";
@@ -85,6 +89,10 @@ public class TuningProfileSpec {
     @Default("JAVA_TOOL_OPTIONS")
     @JsonPropertyDescription("Environment variable that carries the JVM flags: JAVA_TOOL_OPTIONS (any HotSpot JVM), JDK_JAVA_OPTIONS (java launcher, JDK 9+), JAVA_OPTS or CATALINA_OPTS (entrypoint scripts that read them). Immutable.")
     private JvmOptionsVariable jvmOptionsVariable = JvmOptionsVariable.JAVA_TOOL_OPTIONS;
+
+    @JsonPropertyDescription("Opt-in: the container's memory request and limit and its CPU request sized with the JVM, each within "
+            + "bounds; omit to plan within the container's resources as they are.")
+    private Sizing sizing;
 
     @JsonPropertyDescription("Where the pods' metrics are read.")
     private Metrics metrics;

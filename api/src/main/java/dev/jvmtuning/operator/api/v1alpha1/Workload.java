@@ -54,6 +54,15 @@ public class Workload {
             + "threads so the garbage of the requests in flight fits a survivor space (R12a).")
     private String allocationPerRequest;
 
+    @Size(max = Patterns.MEMORY_MAX_LENGTH)
+    @Pattern(Patterns.MEMORY)
+    @ValidationRule(value = "quantity(self).compareTo(quantity('1Mi')) >= 0", message = "workload.liveHeap must be at least 1Mi")
+    @ValidationRule(value = "quantity(self).compareTo(quantity('" + Patterns.MEMORY_MAX + "')) <= 0",
+            message = "workload.liveHeap must be at most " + Patterns.MEMORY_MAX)
+    @JsonPropertyDescription("Heap the service keeps live: the old generation's occupancy right after a collection, e.g. 300Mi "
+            + "(status.observed.liveHeapMib). With sizing.memory Plan and no heap.size, the heap is three times this (R9c).")
+    private String liveHeap;
+
     @Min(100)
     @Max(10_000_000)
     @JsonPropertyDescription("Classes the service loads when warm (the JVM's loaded-classes metric). Sizes the metaspace budget (R9) "

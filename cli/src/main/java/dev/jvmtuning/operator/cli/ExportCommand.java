@@ -59,7 +59,8 @@ final class ExportCommand implements Callable<Integer> {
     private ClusterOptions cluster;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "kustomize",
-            description = "kustomize (a strategic-merge patch of the Deployment, the default) or helm (an env: list for a chart's values).")
+            description = "kustomize (a strategic-merge patch of the Deployment, the default) or helm (an env: list for a chart's values, "
+                    + "and resources: where the profile sizes them).")
     private Format format;
 
     @Option(names = "--recommended", description = "Plan with the recommendations in the profile's status instead of its declared workload.")
@@ -97,11 +98,16 @@ final class ExportCommand implements Callable<Integer> {
                     + planned.profile().getMetadata().getName() + " for Deployment " + planned.live().getMetadata().getName() + "\n");
             notes.forEach(n -> source.append("# ").append(n).append('\n'));
             skipped.forEach(s -> source.append("# left out, no value for a setting of the profile: ").append(s).append('\n'));
-            Object document = format == Format.HELM
-                    ? Map.of("env", entries)
+            Map<String, Map<String, String>> resources = DeploymentTuning.sizedResources(planned.tuned(), planned.profile().getMetadata().getName());
+            Map<String, Object> values = ordered("env", entries);
+            if (!resources.isEmpty()) {
+                values.put("resources", resources);
+            }
+            Map<String, Object> container = ordered("name", tuned.container());
+            container.putAll(values);
+            Object document = format == Format.HELM ? values
                     : ordered("apiVersion", "apps/v1", "kind", "Deployment", "metadata", Map.of("name", planned.live().getMetadata().getName()),
-                            "spec", Map.of("template", Map.of("spec", Map.of("containers",
-                                    List.of(ordered("name", tuned.container(), "env", entries))))));
+                            "spec", Map.of("template", Map.of("spec", Map.of("containers", List.of(container)))));
             spec.commandLine().getOut().print(source + Documents.yaml(document));
             return 0;
         }

@@ -3,6 +3,7 @@ package dev.jvmtuning.operator.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
+import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.model.VirtualThreads;
 import dev.jvmtuning.operator.model.VirtualThreads.Pinned;
 import java.util.List;
@@ -60,9 +61,11 @@ class WindowTest {
         // The agent's sum grew by 1800 thread-seconds over 10 s; the last reading fell on a moment the pool drained to 82.
         PodSnapshot.Service none = PodSnapshot.Service.NONE;
         PodSnapshot summedBefore = new PodSnapshot(0, 0.0, 0.0, 0.0, 0.0, 10.0, 1.0, 200.0, 5_000.0, null, 200.0, 0.0, 0.5, null, null, none);
-        PodSnapshot summedAfter = new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 19.0, 1.0, 82.0, 6_800.0, null, 200.0, 0.0, 0.5, null, null, none);
+        PodSnapshot summedAfter = new PodSnapshot(10_000, 0.0, 0.0, 0.0, 0.0, 19.0, 1.0, 82.0, 6_800.0, null, 200.0, 0.0, 0.5, 300.25 * Units.MI,
+                null, none);
 
         Observed summed = Window.observe(Map.of("a", summedBefore), Map.of("a", summedAfter), null);
+        assertThat(summed.getLiveHeapMib()).as("the live heap as its last reading has it, in MiB").isEqualTo(300.3);
         assertThat(summed.getBusyThreads()).isEqualTo(180.0);
         assertThat(summed.getBusyThreadsAveraged()).isTrue();
         Observed read = Window.observe(Map.of("a", snapshot(0, 0, 0, 0, 0, 10)), Map.of("a", snapshot(10_000, 0, 0, 0, 0, 19)), null);
@@ -247,6 +250,7 @@ class WindowTest {
                 new Sample("tomcat_threads_config_max_threads", Map.of("name", "http-nio-8080"), 200, null),
                 new Sample("hikaricp_connections_pending", Map.of("pool", "HikariPool-1"), 3, null),
                 new Sample("jvm_memory_usage_after_gc_percent", Map.of("area", "heap", "pool", "long-lived"), 0.42, null),
+                new Sample("jvm_gc_live_data_size_bytes", Map.of(), 2.0e8, null),
                 new Sample("process_cpu_time_ns_total", Map.of(), 2.5e9, null),
                 new Sample("http_server_requests_seconds_count", Map.of("uri", "/work", "status", "200"), 90, null),
                 new Sample("http_server_requests_seconds_count", Map.of("uri", "/work", "status", "500"), 10, null),
@@ -287,6 +291,8 @@ class WindowTest {
         assertThat(p.gcPauseSeconds()).as("concurrent cycles are not pauses").isEqualTo(1.0);
         assertThat(p.involuntarySwitches()).isEqualTo(500);
         assertThat(p.heapAfterGcRatio()).isEqualTo(0.3);
+        assertThat(m.liveHeapBytes()).as("Micrometer's live data size").isEqualTo(2.0e8);
+        assertThat(p.liveHeapBytes()).as("the old generation right after its collection").isEqualTo(300);
         assertThat(p.busyThreads()).isNull();
         assertThat(m.cpuSeconds()).as("Micrometer counts nanoseconds").isEqualTo(2.5);
         assertThat(m.service()).as("management endpoints and requests never answered are not the workload")

@@ -41,7 +41,7 @@ public class MemorySizing {
     private String max;
 
     @Min(0)
-    @Max(100)
+    @Max(90)
     @JsonPropertyDescription("Percent of the limit left above the planned heap and native memory. Default 10.")
     private Integer headroomPercent;
 }

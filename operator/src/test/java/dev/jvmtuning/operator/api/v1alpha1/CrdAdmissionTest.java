@@ -115,7 +115,17 @@ class CrdAdmissionTest {
                 Arguments.of("targetRef: {name: web}\nstartupBoost: {cpu: 2Gi}", "spec.startupBoost.cpu: Invalid value"),
                 Arguments.of("targetRef: {name: web}\nstartupBoost: {cpu: '2000'}", "startupBoost.cpu must be at most 1024"),
                 Arguments.of("targetRef: {name: web}\nstartupBoost: {cpu: '2', warmUp: 11m}", "startupBoost.warmUp must be at most 10m"),
-                Arguments.of("targetRef: {name: web}\nstartupBoost: {cpu: '2', warmUp: soon}", "spec.startupBoost.warmUp: Invalid value"));
+                Arguments.of("targetRef: {name: web}\nstartupBoost: {cpu: '2', warmUp: soon}", "spec.startupBoost.warmUp: Invalid value"),
+                Arguments.of("targetRef: {name: web}\nsizing: {memory: {policy: Plan}}\nheap: {percentOfLimit: 60}",
+                        "heap.percentOfLimit sizes the heap from the memory limit, and sizing.memory Plan sizes the limit from the heap"),
+                Arguments.of("targetRef: {name: web}\nsizing: {memory: {policy: Plan, min: 2Gi, max: 1Gi}}",
+                        "sizing.memory.min must not exceed sizing.memory.max"),
+                Arguments.of("targetRef: {name: web}\nsizing: {memory: {max: 32Mi}}", "sizing.memory.max must be at least 64Mi"),
+                Arguments.of("targetRef: {name: web}\nsizing: {memory: {headroomPercent: 95}}",
+                        "spec.sizing.memory.headroomPercent in body should be less than or equal to 90"),
+                Arguments.of("targetRef: {name: web}\nsizing: {cpu: {policy: Plan, min: '2', max: 500m}}", "sizing.cpu.min must not exceed sizing.cpu.max"),
+                Arguments.of("targetRef: {name: web}\nsizing: {cpu: {policy: Always}}", "spec.sizing.cpu.policy: Unsupported value: \"Always\""),
+                Arguments.of("targetRef: {name: web}\nworkload: {liveHeap: 512Ki}", "workload.liveHeap must be at least 1Mi"));
     }
 
     @ParameterizedTest(name = "{1}")

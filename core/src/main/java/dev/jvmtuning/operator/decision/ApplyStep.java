@@ -24,6 +24,7 @@ import dev.jvmtuning.operator.rollout.RolloutJudge;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -158,7 +159,11 @@ final class ApplyStep {
     private static Optional<FieldOwners.Owner> takenBy(Deployment live, Deployment desired) {
         Container ours = desired.getSpec().getTemplate().getSpec().getContainers().get(0);
         return FieldOwners.lastOther(live, LabelsAndAnnotations.OPERATOR, ours.getName(), ours.getEnv().stream().map(EnvVar::getName).toList(),
-                desired.getSpec().getTemplate().getMetadata().getAnnotations().keySet());
+                desired.getSpec().getTemplate().getMetadata().getAnnotations().keySet(),
+                ours.getResources() == null ? List.of() : Stream.concat(
+                        Objects.requireNonNullElse(ours.getResources().getLimits(), Map.<String, Quantity>of()).keySet().stream().map(n -> "limits." + n),
+                        Objects.requireNonNullElse(ours.getResources().getRequests(), Map.<String, Quantity>of()).keySet().stream().map(n -> "requests." + n))
+                        .toList());
     }
 
     private static Duration rollbackWindow(TuningProfile profile) {

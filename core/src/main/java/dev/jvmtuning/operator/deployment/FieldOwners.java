@@ -36,24 +36,29 @@ public final class FieldOwners {
      * @param container   the tuned container
      * @param env         the names of the container's variables the operator sets
      * @param annotations the keys of the template's annotations the operator sets
+     * @param resources   the fields of the container's resources the operator sets, e.g. "limits.memory"
      */
     public static Optional<Owner> lastOther(Deployment deployment, String operator, String container, Collection<String> env,
-            Collection<String> annotations) {
+            Collection<String> annotations, Collection<String> resources) {
         return Objects.requireNonNullElse(deployment.getMetadata().getManagedFields(), List.<ManagedFieldsEntry>of()).stream()
                 .filter(e -> !operator.equals(e.getManager()) && e.getFieldsV1() != null && e.getTime() != null && e.getSubresource() == null)
                 .map(e -> new Owner(e.getManager(), e.getOperation(), Instant.parse(e.getTime()), owned(e.getFieldsV1().getAdditionalProperties(),
-                        container, env, annotations)))
+                        container, env, annotations, resources)))
                 .filter(o -> !o.fields().isEmpty())
                 .max(Comparator.comparing(Owner::at));
     }
 
-    private static List<String> owned(Map<String, Object> fields, String container, Collection<String> env, Collection<String> annotations) {
+    private static List<String> owned(Map<String, Object> fields, String container, Collection<String> env, Collection<String> annotations,
+            Collection<String> resources) {
         Map<String, Object> template = at(fields, "f:spec", "f:template");
         Map<String, Object> variables = at(template, "f:spec", "f:containers", key(container), "f:env");
         Map<String, Object> templateAnnotations = at(template, "f:metadata", "f:annotations");
         List<String> owned = new ArrayList<>();
         env.stream().filter(name -> variables.containsKey(key(name))).forEach(name -> owned.add("env " + name));
         annotations.stream().filter(name -> templateAnnotations.containsKey("f:" + name)).forEach(name -> owned.add("annotation " + name));
+        Map<String, Object> containerResources = at(template, "f:spec", "f:containers", key(container), "f:resources");
+        resources.stream().filter(field -> at(containerResources, "f:" + field.substring(0, field.indexOf('.')))
+                .containsKey("f:" + field.substring(field.indexOf('.') + 1))).forEach(field -> owned.add("resources." + field));
         return owned;
     }
 

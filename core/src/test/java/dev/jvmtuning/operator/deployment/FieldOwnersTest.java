@@ -46,7 +46,7 @@ class FieldOwnersTest {
                         Map.of("f:metadata", Map.of("f:annotations", Map.of("f:jvmtuning.dev/settings-hash", Map.of())))),
                 entry("kube-controller-manager", "Update", "2026-11-28T10:07:00Z", "status", env("JAVA_TOOL_OPTIONS")));
 
-        FieldOwners.Owner owner = FieldOwners.lastOther(deployment, "jvm-tuning-operator", "app", ENV, ANNOTATIONS).orElseThrow();
+        FieldOwners.Owner owner = FieldOwners.lastOther(deployment, "jvm-tuning-operator", "app", ENV, ANNOTATIONS, List.of()).orElseThrow();
 
         assertThat(owner.manager()).as("the latest write of another manager, not a status write").isEqualTo("argocd-controller");
         assertThat(owner.operation()).isEqualTo("Apply");
@@ -55,12 +55,24 @@ class FieldOwnersTest {
     }
 
     @Test
+    void aGitOpsReApplyOfTheSizedResourcesIsATakeBack() {
+        Map<String, Object> resources = Map.of("f:spec", Map.of("f:containers", Map.of("k:{\"name\":\"app\"}", Map.of("f:resources",
+                Map.of("f:limits", Map.of("f:memory", Map.of(), "f:cpu", Map.of()), "f:requests", Map.of("f:cpu", Map.of()))))));
+        Deployment deployment = managedBy(entry("argocd-controller", "Update", "2026-11-28T10:06:00Z", null, resources));
+
+        assertThat(FieldOwners.lastOther(deployment, "jvm-tuning-operator", "app", ENV, ANNOTATIONS, List.of("limits.memory", "requests.memory"))
+                .orElseThrow().fields()).containsExactly("resources.limits.memory");
+        assertThat(FieldOwners.lastOther(deployment, "jvm-tuning-operator", "app", ENV, ANNOTATIONS, List.of())).as("not sized: not ours")
+                .isEmpty();
+    }
+
+    @Test
     void aManagerOfOtherFieldsOnlyOrOfAnotherContainerIsNone() {
         Map<String, Object> sidecar = Map.of("f:spec", Map.of("f:containers", Map.of("k:{\"name\":\"sidecar\"}",
                 Map.of("f:env", Map.of("k:{\"name\":\"JAVA_TOOL_OPTIONS\"}", Map.of())))));
         Deployment deployment = managedBy(entry("kubectl-client-side-apply", "Update", "2026-11-28T10:00:00Z", null, env("OTHER")),
                 entry("helm", "Update", "2026-11-28T10:01:00Z", null, sidecar));
-        assertThat(FieldOwners.lastOther(deployment, "jvm-tuning-operator", "app", ENV, ANNOTATIONS)).isEmpty();
-        assertThat(FieldOwners.lastOther(TestProfiles.labDeployment("orders"), "jvm-tuning-operator", "app", ENV, ANNOTATIONS)).isEmpty();
+        assertThat(FieldOwners.lastOther(deployment, "jvm-tuning-operator", "app", ENV, ANNOTATIONS, List.of())).isEmpty();
+        assertThat(FieldOwners.lastOther(TestProfiles.labDeployment("orders"), "jvm-tuning-operator", "app", ENV, ANNOTATIONS, List.of())).isEmpty();
     }
 }

@@ -12,6 +12,7 @@ import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.testing.TestProfiles;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
@@ -129,5 +130,25 @@ class PreviewTest {
     void aDeploymentWithoutTheContainerSaysWhatToSet() throws Exception {
         assertThat(Preview.of("web", spec(""), null, null, web("app", "sidecar"), Preview.Live.NONE, null, null, STANDARD)).isInstanceOfSatisfying(Preview.NoContainer.class,
                 missing -> assertThat(missing.problem()).contains("set spec.container"));
+    }
+
+    @Test
+    void theProfileAndAVerticalPodAutoscalerSizingOneResourceConflictAndOtherwiseBothStand() throws Exception {
+        Preview.Live requestsOnly = new Preview.Live(List.of(), null, List.of(), List.of(), List.of(TestProfiles.vpa("web-vpa", "web",
+                "resourcePolicy: {containerPolicies: [{containerName: '*', controlledValues: RequestsOnly, controlledResources: [memory]}]}")), null);
+        String sized = "threads: {max: 80}\nworkload: {liveHeap: 200Mi}\nsizing: {memory: {policy: Plan}}";
+
+        assertThat(Preview.of("web", spec(sized), null, null, web("app"), requestsOnly, null, null, STANDARD))
+                .isInstanceOfSatisfying(Preview.Rejected.class, rejected -> {
+                    assertThat(rejected.reason()).isEqualTo(Reason.CONFLICT);
+                    assertThat(rejected.messages()).singleElement().asString().contains("sizing.memory is Plan", "VerticalPodAutoscaler web-vpa",
+                            "memory too");
+                });
+        assertThat(Preview.of("web", spec("threads: {max: 80}\nworkload: {requestsPerSecond: 100, meanLatency: 50ms, cpuPerRequest: 5ms}\n"
+                + "sizing: {cpu: {policy: Plan}}"), null, null, web("app"), requestsOnly, null, null, STANDARD))
+                .as("the autoscaler sizes memory only").isInstanceOf(Preview.Rendered.class);
+        assertThat(Preview.of("web", spec(sized), null, null, web("app"), Preview.Live.NONE, null, null, STANDARD))
+                .isInstanceOfSatisfying(Preview.Rendered.class, rendered -> assertThat(rendered.asPlanned().memoryLimitBytes())
+                        .as("the limit the pods then run").isEqualTo(1017 * 1024L * 1024));
     }
 }

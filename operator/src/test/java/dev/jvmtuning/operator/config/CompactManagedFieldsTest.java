@@ -62,9 +62,9 @@ class CompactManagedFieldsTest {
     @Test
     void theTakeBackIsFoundAsBefore() {
         var compactOwner = FieldOwners.lastOther(compact.unmarshal(DEPLOYMENT, Deployment.class), "jvm-tuning-operator", "app",
-                List.of("JAVA_TOOL_OPTIONS"), List.of());
+                List.of("JAVA_TOOL_OPTIONS"), List.of(), List.of());
         var plainOwner = FieldOwners.lastOther(plain.unmarshal(DEPLOYMENT, Deployment.class), "jvm-tuning-operator", "app",
-                List.of("JAVA_TOOL_OPTIONS"), List.of());
+                List.of("JAVA_TOOL_OPTIONS"), List.of(), List.of());
         assertEquals(plainOwner, compactOwner);
         assertEquals(List.of("env JAVA_TOOL_OPTIONS"), compactOwner.orElseThrow().fields());
         assertEquals("argocd-controller", compactOwner.orElseThrow().manager());

@@ -25,6 +25,10 @@ import lombok.Data;
         + "|| !has(self.heap) || !has(self.heap.percentOfLimit)",
         message = "heap.percentOfLimit sizes the heap from the memory limit, and sizing.memory Plan sizes the limit from the heap: "
                 + "set heap.size or workload.liveHeap instead")
+@ValidationRule(value = "!has(self.sizing) || !has(self.sizing.memory) || !has(self.sizing.memory.policy) || self.sizing.memory.policy != 'Plan' "
+        + "|| !has(self.auto) || !has(self.auto.heapPercentOfLimit)",
+        message = "auto.heapPercentOfLimit moves the heap as a share of the memory limit, and sizing.memory Plan sizes the limit from the "
+                + "heap: remove one of them")
 public class TuningProfileSpec {
     private static final String FLAG_SYNTAX = "a '-' followed by letters, digits and . _ : + = / , * % @ - only "
             + "(no spaces, newlines, quotes, backslashes or $ ` ; | & < > ( ))";

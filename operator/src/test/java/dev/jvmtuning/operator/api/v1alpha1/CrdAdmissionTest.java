@@ -118,6 +118,8 @@ class CrdAdmissionTest {
                 Arguments.of("targetRef: {name: web}\nstartupBoost: {cpu: '2', warmUp: soon}", "spec.startupBoost.warmUp: Invalid value"),
                 Arguments.of("targetRef: {name: web}\nsizing: {memory: {policy: Plan}}\nheap: {percentOfLimit: 60}",
                         "heap.percentOfLimit sizes the heap from the memory limit, and sizing.memory Plan sizes the limit from the heap"),
+                Arguments.of("targetRef: {name: web}\nmode: Auto\nsizing: {memory: {policy: Plan}}\nauto: {heapPercentOfLimit: {min: 40, max: 70}}",
+                        "auto.heapPercentOfLimit moves the heap as a share of the memory limit"),
                 Arguments.of("targetRef: {name: web}\nsizing: {memory: {policy: Plan, min: 2Gi, max: 1Gi}}",
                         "sizing.memory.min must not exceed sizing.memory.max"),
                 Arguments.of("targetRef: {name: web}\nsizing: {memory: {max: 32Mi}}", "sizing.memory.max must be at least 64Mi"),

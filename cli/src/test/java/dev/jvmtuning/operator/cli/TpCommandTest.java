@@ -115,6 +115,30 @@ class TpCommandTest {
     }
 
     @Test
+    void exportCarriesTheResourcesAProfileSizes() throws Exception {
+        String namespace = controlPlane.newNamespace("tp-export-sized");
+        String kubeconfig = controlPlane.kubeconfig().toString();
+        client.load(Files.newInputStream(EXAMPLE)).items().stream().filter(o -> o.getKind().equals("Deployment"))
+                .forEach(o -> client.resource(o).inNamespace(namespace).create());
+        Path sized = Files.createTempFile("sized", ".yaml");
+        Files.writeString(sized, Files.readString(EXAMPLE).replace("    maxQueueWait: 2s\n", "    maxQueueWait: 2s\n    liveHeap: 200Mi\n")
+                + "  sizing: {memory: {policy: Plan}, cpu: {policy: Plan, max: \"2\"}}\n");
+
+        Tp kustomize = Tp.run("export", "-f", sized.toString(), "-n", namespace, "--kubeconfig", kubeconfig);
+        Tp helm = Tp.run("export", "-f", sized.toString(), "-n", namespace, "--kubeconfig", kubeconfig, "--format", "helm");
+
+        assertThat(kustomize.status()).as(kustomize.err()).isZero();
+        JsonNode resources = YAML.readTree(kustomize.out()).path("spec").path("template").path("spec").path("containers").get(0).path("resources");
+        assertThat(resources.path("limits").path("memory").asText()).endsWith("Mi");
+        assertThat(resources.path("requests").path("memory").asText()).isEqualTo(resources.path("limits").path("memory").asText());
+        // 400 req/s x 4ms = 1.6 CPU, + 25% = 2, the most the bounds allow
+        assertThat(resources.path("requests").path("cpu").asText()).isEqualTo("2000m");
+        assertThat(resources.path("limits").has("cpu")).as("the limit stays the container's").isFalse();
+        assertThat(YAML.readTree(helm.out()).path("resources")).isEqualTo(resources);
+        Files.delete(sized);
+    }
+
+    @Test
     void exportWritesLiteralSettingsAsAKustomizePatchOrHelmValues() throws Exception {
         String namespace = controlPlane.newNamespace("tp-export");
         String kubeconfig = controlPlane.kubeconfig().toString();

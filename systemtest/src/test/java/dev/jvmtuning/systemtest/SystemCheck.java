@@ -34,7 +34,7 @@ abstract class SystemCheck {
      */
     protected void makeRoom() {
         List.of("refuser", "rebooter", "releaser", "cutter", "oomer", "xmxer", "throttled", "imager17", "blind17", "imager21", "blind21",
-                "looper", "limited", "admitted", "synced", "synced-ssa", "synced-recipe", "resized", "scaled", "downgraded", "repushed")
+                "looper", "limited", "admitted", "synced", "synced-ssa", "synced-recipe", "resized", "scaled", "downgraded", "repushed", "sized")
                 .forEach(cluster::deleteDeployment);
     }
 

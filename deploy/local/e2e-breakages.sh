@@ -43,6 +43,8 @@ BREAKAGES=(
   "13|13|$core/preview/Preview.java|s/Renderer.render(plan.values(), planned, facts, owned,/Renderer.render(plan.values(), planned, facts, Renderer.Owned.NONE,/|the heap fixed in megabytes beside a VPA that moves memory"
   "13|13|$core/preview/Preview.java|s/v.minAllowedMemoryBytes()).or(/(Long) null).or(/|the heap's share planned at the template's limit, not the least the VPA may give"
   "14|14|$core/deployment/TargetContainer.java|s/.max(Integer::compare).orElse(/.filter(max -> false).max(Integer::compare).orElse(/|the pool planned for today's replicas, not the autoscaler's most"
+  "15|15|$core/render/DeploymentTuning.java|s/container.setResources(resources);/container.setResources(null);/|the sized resources planned, never written into the template"
+  "15|15|$core/render/DeploymentTuning.java|s/setResource(resources, field, original.isEmpty() ? null : original);/setResource(resources, field, recorded.applied().get(field));/|the sized resources kept, not the user's given back"
 )
 ONLY=" $* "
 

@@ -1,12 +1,16 @@
 package dev.jvmtuning.operator.reconciler;
 
 import static dev.jvmtuning.operator.model.LabelsAndAnnotations.ORIGINAL_JVM_OPTIONS_ANNOTATION;
+import static dev.jvmtuning.operator.model.LabelsAndAnnotations.ORIGINAL_RESOURCES_ANNOTATION;
 import static dev.jvmtuning.operator.model.LabelsAndAnnotations.PROFILE_LABEL;
 import static dev.jvmtuning.operator.model.LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION;
 import static dev.jvmtuning.operator.model.LabelsAndAnnotations.TUNED_BY_ANNOTATION;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.jvmtuning.operator.api.v1alpha1.MemorySizing;
+import dev.jvmtuning.operator.api.v1alpha1.Sizing;
+import dev.jvmtuning.operator.api.v1alpha1.SizingPolicy;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.render.TuningConfigMap;
@@ -20,6 +24,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -129,6 +134,86 @@ class TuningProfileReconcilerTest {
 
     private Deployment awaitRollout(String name) throws InterruptedException {
         return new FakeKubelet(client).awaitRollout(namespace, name, TIMEOUT);
+    }
+
+    /** The planner's worked example: 200Mi live, 600Mi of heap, a 1017Mi limit where the template asks 4Gi. */
+    private static final String SIZED = "runtime: SpringBootTomcat\nthreads: {max: 80}\nworkload: {liveHeap: 200Mi}\n"
+            + "sizing: {memory: {policy: Plan}}";
+
+    @Test
+    void recommendSaysTheSizesAndWritesNothing() throws InterruptedException {
+        client.resource(deployment("ledger", "2", "4Gi")).inNamespace(namespace).create();
+        awaitRollout("ledger");
+        String resourceVersion = liveDeployment("ledger").getMetadata().getResourceVersion();
+
+        createProfile("ledger", "ledger", "mode: Recommend\n" + SIZED);
+        awaitCondition("ledger", "Ready", "True", "RecommendOnly");
+
+        assertThat(profile("ledger").getStatus().getSettings())
+                .anySatisfy(s -> {
+                    assertThat(s.getName()).isEqualTo("resources.limits.memory");
+                    assertThat(s.getValue()).isEqualTo("1017Mi");
+                    assertThat(s.getRule()).isEqualTo("R9c");
+                })
+                .anySatisfy(s -> assertThat(s.getName() + "=" + s.getValue()).isEqualTo("resources.requests.memory=1017Mi"))
+                .anySatisfy(s -> assertThat(s.getName() + "=" + s.getValue()).isEqualTo("heap.size=600Mi"));
+        assertThat(liveDeployment("ledger").getMetadata().getResourceVersion()).isEqualTo(resourceVersion);
+    }
+
+    @Test
+    void applySizesThePodsAndTheUsersResourcesComeBackWhenSizingStopsAndWhenTheProfileGoes() throws InterruptedException {
+        client.resource(deployment("orders", "2", "4Gi")).inNamespace(namespace).create();
+        awaitRollout("orders");
+        PodTemplateSpec before = liveDeployment("orders").getSpec().getTemplate();
+
+        createProfile("orders", "orders", SIZED);
+        awaitCondition("orders", "Applied", "True", "Applied");
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(resources(liveDeployment("orders")).getLimits())
+                .containsEntry("memory", new Quantity("1017Mi")).containsEntry("cpu", new Quantity("2")));
+        assertThat(resources(liveDeployment("orders")).getRequests()).containsEntry("memory", new Quantity("1017Mi"))
+                .containsEntry("cpu", new Quantity("2"));
+        assertThat(jvmOptions(liveDeployment("orders"))).contains("-Xmx600m");
+        awaitRollout("orders");
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(runningPods("orders")).isNotEmpty().allSatisfy(pod -> assertThat(
+                pod.getSpec().getContainers().get(0).getResources().getLimits()).containsEntry("memory", new Quantity("1017Mi"))));
+
+        // Sizing off while the profile stays: the template's own 4Gi comes back through the operator's apply, and the heap
+        // is planned in it again.
+        editProfile("orders", p -> {
+            p.getSpec().setSizing(new Sizing());
+            return p;
+        });
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            assertThat(resources(liveDeployment("orders"))).isEqualTo(before.getSpec().getContainers().get(0).getResources());
+            assertThat(jvmOptions(liveDeployment("orders"))).doesNotContain("-Xmx600m");
+        });
+
+        editProfile("orders", p -> {
+            p.getSpec().getSizing().setMemory(new MemorySizing().setPolicy(SizingPolicy.Plan));
+            return p;
+        });
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(resources(liveDeployment("orders")).getLimits())
+                .containsEntry("memory", new Quantity("1017Mi")));
+        client.resources(TuningProfile.class).inNamespace(namespace).withName("orders").delete();
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(profile("orders")).isNull());
+
+        Deployment after = liveDeployment("orders");
+        assertThat(after.getSpec().getTemplate()).isEqualTo(before);
+        assertThat(after.getMetadata().getAnnotations()).doesNotContainKeys(TUNED_BY_ANNOTATION, ORIGINAL_RESOURCES_ANNOTATION);
+    }
+
+    private List<io.fabric8.kubernetes.api.model.Pod> runningPods(String app) {
+        return client.pods().inNamespace(namespace).withLabel("app", app).list().getItems().stream()
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();
+    }
+
+    private static ResourceRequirements resources(Deployment deployment) {
+        return deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getResources();
+    }
+
+    private static String jvmOptions(Deployment deployment) {
+        EnvVar variable = env(deployment).get("JAVA_TOOL_OPTIONS");
+        return variable == null ? "" : variable.getValue();
     }
 
     @Test

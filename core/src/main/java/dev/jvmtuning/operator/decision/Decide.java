@@ -174,7 +174,7 @@ public final class Decide {
             return restore(start.withRemembered(killed).withApplied(new Findings.Applied.RecommendOnly()), target, name)
                     .withTuned(new Findings.Tuned(rendered.userContainer(), null));
         }
-        if (OomAnswer.exhausted(remembered.lastOomKill())) {
+        if (OomAnswer.exhausted(remembered.lastOomKill(), seen.profile().getSpec().getSizing())) {
             LastOomKill kill = ownTemplateKills(seen, rendered.userContainer(), rendered.facts(), null, remembered);
             return restore(start.withRemembered(remembered.withLastOomKill(kill)).withApplied(new Findings.Applied.NotApplied(Reason.OOM_KILLS_REPEATED,
                     "pods were OOM-killed " + kill.getAnsweredInARow() + " times in a row for " + kill.getCause() + ", the first "

@@ -3,6 +3,7 @@ package dev.jvmtuning.operator.planner;
 import static dev.jvmtuning.operator.model.Units.mebibytes;
 
 import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
+import dev.jvmtuning.operator.api.v1alpha1.Sizing;
 import dev.jvmtuning.operator.model.OomKill.Cause;
 import dev.jvmtuning.operator.model.Units;
 import java.util.Locale;
@@ -43,9 +44,13 @@ public record OomAnswer(String pod, Cause cause, Long limitBytes, Long heapBytes
     /** glibc's arenas: up to 8 per CPU of 64 MiB each, reserved as threads first malloc; 2 bounds them for a pooled server. */
     static final int MALLOC_ARENAS = 2;
 
-    /** The answer to the kill status records, or empty when there is none to give. */
-    public static Optional<OomAnswer> to(LastOomKill kill) {
-        if (kill == null || !answers(kill.getCause()) || exhausted(kill)) {
+    /**
+     * The answer to the kill status records, or empty when there is none to give.
+     *
+     * @param sizing the profile's spec.sizing, null for none: where it sizes the memory up to a maximum, the answers go on
+     */
+    public static Optional<OomAnswer> to(LastOomKill kill, Sizing sizing) {
+        if (kill == null || !answers(kill.getCause()) || exhausted(kill, sizing)) {
             return Optional.empty();
         }
         return Optional.of(new OomAnswer(kill.getPod(), Cause.valueOf(kill.getCause()), kill.getMemoryLimitBytes(), kill.getPlannedHeapBytes(),
@@ -57,9 +62,14 @@ public record OomAnswer(String pod, Cause cause, Long limitBytes, Long heapBytes
         return ANSWERED.stream().anyMatch(c -> c.name().equals(cause));
     }
 
-    /** More kills in a row than are answered: the operator has stopped re-planning for them. */
-    public static boolean exhausted(LastOomKill kill) {
-        return kill != null && answers(kill.getCause()) && Objects.requireNonNullElse(kill.getAnsweredInARow(), 0) > MAX_ANSWERED_IN_A_ROW;
+    /**
+     * More kills in a row than are answered: the operator has stopped re-planning for them. Where the profile sizes the memory
+     * within a maximum (spec.sizing.memory), each answer raises the limit, compounding, and the maximum bounds them instead:
+     * there the limit stops, the heap gives way to the part, and a heap that no longer fits is Infeasible (R9c).
+     */
+    public static boolean exhausted(LastOomKill kill, Sizing sizing) {
+        boolean bounded = sizing != null && sizing.plansMemory() && sizing.getMemory().getMax() != null;
+        return kill != null && answers(kill.getCause()) && !bounded && Objects.requireNonNullElse(kill.getAnsweredInARow(), 0) > MAX_ANSWERED_IN_A_ROW;
     }
 
     /** The part's new budget: above what it held at the kill, above the budget it ran over, never below today's. */

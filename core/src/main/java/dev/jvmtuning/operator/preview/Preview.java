@@ -185,7 +185,7 @@ public sealed interface Preview {
             return new Rejected(userContainer, facts, admitted, Reason.CONFLICT, List.of(sizedTwice.get()));
         }
         TuningProfileSpec planned = Overlay.spec(spec, auto);
-        PlanResult result = Planner.plan(planned, facts, installation.flagPolicy(), OomAnswer.to(lastOomKill));
+        PlanResult result = Planner.plan(planned, facts, installation.flagPolicy(), OomAnswer.to(lastOomKill, planned.getSizing()));
         if (result instanceof PlanResult.Rejected rejected) {
             return new Rejected(userContainer, facts, admitted, rejected.reason(), rejected.messages());
         }

@@ -38,6 +38,7 @@ import dev.jvmtuning.operator.planner.OomAnswer;
 import dev.jvmtuning.operator.preview.Preview;
 import dev.jvmtuning.operator.render.DeploymentTuning;
 import dev.jvmtuning.operator.rollout.StartupBoosts;
+import dev.jvmtuning.operator.testing.ServerSideApply;
 import dev.jvmtuning.operator.testing.TestProfiles;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
@@ -177,7 +178,7 @@ class DecideTest {
             }
         }
 
-        /** Server-side apply of the operator's fields: annotations merged, the container's env merged by name. */
+        /** Server-side apply of the operator's fields: annotations merged, the container's env merged by name, its sized resources. */
         private Deployment applied(Deployment desired) {
             Deployment next = Serialization.clone(deployment);
             Map<String, String> annotations = new LinkedHashMap<>(Objects.requireNonNullElse(next.getMetadata().getAnnotations(), Map.of()));
@@ -198,6 +199,7 @@ class DecideTest {
             if (wanted.getTerminationMessagePolicy() != null) {
                 container.setTerminationMessagePolicy(wanted.getTerminationMessagePolicy());
             }
+            ServerSideApply.resources(deployment, desired, container);
             appliedEnv = names;
             return newTemplate(next);
         }
@@ -1853,6 +1855,30 @@ class DecideTest {
                 .isEqualTo("Infeasible");
         assertThat(world.condition(ConditionType.APPLIED).orElseThrow().getMessage()).startsWith("pod ")
                 .contains("OOM-killed at 1024Mi, metaspace 200Mi against its ").contains("memory limit leaves");
+    }
+
+    @Test
+    void withTheMemorySizedUpToAMaximumTheKillsRaiseTheLimitBeyondThreeAnswersAndTheMaximumStopsThem() {
+        World world = applied(APPLY);
+        world.edit("runtime: SpringBootTomcat\nthreads: {max: 80}\nworkload: {liveHeap: 100Mi}\nsizing: {memory: {policy: Plan, max: 2Gi}}");
+        world.reconcile();
+        List<String> limits = new ArrayList<>(List.of(setting(world, "resources.limits.memory").getValue()));
+        int kills = 0;
+        while (!"Infeasible".equals(world.reason(ConditionType.APPLIED)) && kills < 10) {
+            killedInRollout(world);
+            kills++;
+            world.reconcile();
+            assertThat(world.reason(ConditionType.APPLIED)).as("kill %d answered: the maximum bounds the answers, not their count", kills)
+                    .isNotEqualTo("OomKillsRepeated");
+            world.profile.getStatus().getSettings().stream().filter(s -> s.getName().equals("resources.limits.memory")).findFirst()
+                    .ifPresent(limit -> limits.add(limit.getValue()));
+        }
+        // 200Mi of metaspace at each kill, its budget raised 1.5x each time: 664Mi, 835Mi, 982Mi, 1410Mi, 1742Mi, then 2Gi
+        assertThat(kills).as("more kills answered than three").isGreaterThan(OomAnswer.MAX_ANSWERED_IN_A_ROW + 1);
+        assertThat(limits.stream().map(dev.jvmtuning.operator.model.Units::bytes).toList()).as("the limit raised by each answer: " + limits)
+                .isSorted().contains(2048 * MIB);
+        assertThat(world.condition(ConditionType.APPLIED).orElseThrow().getMessage()).as("stopped at the maximum, with the figures")
+                .contains("OOM-killed", "the 2048Mi memory limit leaves");
     }
 
     @Test

@@ -5,6 +5,9 @@ import static dev.jvmtuning.operator.planner.Specs.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
+import dev.jvmtuning.operator.api.v1alpha1.MemorySizing;
+import dev.jvmtuning.operator.api.v1alpha1.Sizing;
+import dev.jvmtuning.operator.api.v1alpha1.SizingPolicy;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.model.ContainerFacts;
@@ -29,7 +32,7 @@ class PlannerOomAnswerTest {
 
     private static PlanResult plan(String yaml, ContainerFacts facts, LastOomKill kill) {
         TuningProfileSpec spec = spec(yaml);
-        return Planner.plan(spec, facts, FlagPolicy.standard(), OomAnswer.to(kill));
+        return Planner.plan(spec, facts, FlagPolicy.standard(), OomAnswer.to(kill, null));
     }
 
     private static Plan planned(LastOomKill kill) {
@@ -119,16 +122,20 @@ class PlannerOomAnswerTest {
     @Test
     void aKillWithoutAPartToBlameOrPastTheBoundChangesNothing() {
         Plan unanswered = planned(null);
-        assertThat(OomAnswer.to(kill(Cause.UNKNOWN, null, null, null, 0))).isEmpty();
-        assertThat(OomAnswer.to(kill(Cause.LIMIT_BELOW_HEAP, null, null, 900 * MI, 0))).isEmpty();
-        assertThat(OomAnswer.to(kill(Cause.HEAP_NOT_PLANNED, null, null, 300 * MI, 0))).isEmpty();
+        assertThat(OomAnswer.to(kill(Cause.UNKNOWN, null, null, null, 0), null)).isEmpty();
+        assertThat(OomAnswer.to(kill(Cause.LIMIT_BELOW_HEAP, null, null, 900 * MI, 0), null)).isEmpty();
+        assertThat(OomAnswer.to(kill(Cause.HEAP_NOT_PLANNED, null, null, 300 * MI, 0), null)).isEmpty();
         assertThat(planned(kill(Cause.UNKNOWN, null, null, null, 0))).isEqualTo(unanswered);
 
-        assertThat(OomAnswer.to(kill(Cause.METASPACE, 120 * MI, 64 * MI, null, OomAnswer.MAX_ANSWERED_IN_A_ROW))).isPresent();
+        assertThat(OomAnswer.to(kill(Cause.METASPACE, 120 * MI, 64 * MI, null, OomAnswer.MAX_ANSWERED_IN_A_ROW), null)).isPresent();
         LastOomKill fourth = kill(Cause.METASPACE, 120 * MI, 64 * MI, null, OomAnswer.MAX_ANSWERED_IN_A_ROW + 1);
-        assertThat(OomAnswer.to(fourth)).isEmpty();
-        assertThat(OomAnswer.exhausted(fourth)).isTrue();
-        assertThat(OomAnswer.exhausted(kill(Cause.UNKNOWN, null, null, null, 9))).as("an unanswered cause is never counted").isFalse();
+        assertThat(OomAnswer.to(fourth, null)).isEmpty();
+        assertThat(OomAnswer.exhausted(fourth, null)).isTrue();
+        Sizing unbounded = new Sizing().setMemory(new MemorySizing().setPolicy(SizingPolicy.Plan));
+        assertThat(OomAnswer.exhausted(fourth, unbounded)).as("sized without a maximum: three answers, as unsized").isTrue();
+        Sizing bounded = new Sizing().setMemory(new MemorySizing().setPolicy(SizingPolicy.Plan).setMax("2Gi"));
+        assertThat(OomAnswer.to(fourth, bounded)).as("sized up to a maximum: it bounds the answers").isPresent();
+        assertThat(OomAnswer.exhausted(kill(Cause.UNKNOWN, null, null, null, 9), null)).as("an unanswered cause is never counted").isFalse();
     }
 
     @Test

@@ -134,7 +134,7 @@ class PlannerSizingTest {
         assertThat(before.values().resources().memoryLimitBytes()).isEqualTo(840 * MI);
         LastOomKill kill = new LastOomKill("orders-7", "h1", 1, "2026-11-23T10:00:00Z", Cause.METASPACE.name(), "pod orders-7 OOM-killed",
                 840 * MI, 450 * MI, 120 * MI, 105 * MI, 1);
-        Plan after = plan(yaml, container(2, "4Gi"), OomAnswer.to(kill));
+        Plan after = plan(yaml, container(2, "4Gi"), OomAnswer.to(kill, null));
 
         assertThat(after.values().heapBytes()).isEqualTo(450 * MI);
         // metaspace 104.6Mi -> 158Mi (1.5 x its 105Mi budget, whole MiB up): L = (450 + 158 + 64 + 31 + 32 + 32 + 0.05 L) / 0.9 = 902.4Mi
@@ -143,7 +143,7 @@ class PlannerSizingTest {
         assertThat(after.budget().fits()).isTrue();
 
         // Past 1Gi the code cache's pin grows by 176Mi, which the limit holds too: 600Mi of heap and the same kill
-        Plan larger = plan(SERVICE + SIZED + "workload: {liveHeap: 200Mi}", container(2, "4Gi"), OomAnswer.to(kill));
+        Plan larger = plan(SERVICE + SIZED + "workload: {liveHeap: 200Mi}", container(2, "4Gi"), OomAnswer.to(kill, null));
         assertThat(larger.values().resources().memoryLimitBytes()).isEqualTo(1286 * MI);
         assertThat(larger.budget().codeCache()).isEqualTo(240 * MI);
     }

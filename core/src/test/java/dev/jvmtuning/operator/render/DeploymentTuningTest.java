@@ -2,10 +2,9 @@ package dev.jvmtuning.operator.render;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.Setting;
+import dev.jvmtuning.operator.testing.ServerSideApply;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
@@ -348,47 +347,10 @@ class DeploymentTuningTest {
         if (wanted.getTerminationMessagePolicy() != null) {
             container(result).setTerminationMessagePolicy(wanted.getTerminationMessagePolicy());
         }
-        // The resource fields the operator applied before are its own: one it now leaves out goes, the others take its value.
-        List<String> owned = new ArrayList<>(sizedFields(live));
-        owned.addAll(sizedFields(desired));
-        if (owned.isEmpty()) {
-            return result;
-        }
-        ResourceRequirements resources = container(result).getResources() == null ? new ResourceRequirements()
-                : new ResourceRequirementsBuilder(container(result).getResources()).build();
-        ResourceRequirements applied = Objects.requireNonNullElseGet(wanted.getResources(), ResourceRequirements::new);
-        for (String field : owned) {
-            String[] parts = field.split("\\.");
-            boolean limits = parts[0].equals("limits");
-            Map<String, Quantity> into = new LinkedHashMap<>(Objects.requireNonNullElse(limits ? resources.getLimits() : resources.getRequests(), Map.of()));
-            Map<String, Quantity> from = Objects.requireNonNullElse(limits ? applied.getLimits() : applied.getRequests(), Map.of());
-            if (from.containsKey(parts[1])) {
-                into.put(parts[1], from.get(parts[1]));
-            } else {
-                into.remove(parts[1]);
-            }
-            if (limits) {
-                resources.setLimits(into.isEmpty() ? null : into);
-            } else {
-                resources.setRequests(into.isEmpty() ? null : into);
-            }
-        }
-        container(result).setResources(resources);
+        ServerSideApply.resources(live, desired, container(result));
         return result;
     }
 
-    private static List<String> sizedFields(Deployment deployment) {
-        String recorded = Objects.requireNonNullElse(deployment.getMetadata().getAnnotations(), Map.<String, String>of())
-                .get(LabelsAndAnnotations.ORIGINAL_RESOURCES_ANNOTATION);
-        if (recorded == null) {
-            return List.of();
-        }
-        try {
-            return List.copyOf(new ObjectMapper().readValue(recorded, DeploymentTuning.OriginalResources.class).original().keySet());
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
     private static void setJvmVariable(Deployment deployment, String value) {
         container(deployment).getEnv().replaceAll(v -> v.getName().equals(VARIABLE) ? new EnvVar(VARIABLE, value, null) : v);

@@ -17,10 +17,6 @@ public record PlannedResources(Long memoryLimitBytes, Long memoryRequestBytes, I
     /** Nothing sized: the container's resources as they are. */
     public static final PlannedResources NONE = new PlannedResources(null, null, null);
 
-    public boolean isEmpty() {
-        return equals(NONE);
-    }
-
     /** The container as these resources leave it. */
     public ContainerFacts appliedTo(ContainerFacts facts) {
         ContainerFacts sized = memoryLimitBytes == null ? facts : facts.withMemory(memoryLimitBytes, memoryRequestBytes);

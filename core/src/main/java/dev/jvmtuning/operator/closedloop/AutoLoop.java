@@ -230,14 +230,20 @@ public final class AutoLoop {
         if (in.threadsFixed() != null) {
             // No worker pool runs the requests: a thread count in force, proposed or left by an earlier step is nothing to step,
             // and a step drops one the loop set.
-            current = new AutoSettings(null, current.getConnectionPool(), current.getHeapPercentOfLimit());
-            proposed = new AutoSettings(null, proposed.getConnectionPool(), proposed.getHeapPercentOfLimit());
+            current = current.withoutThreads();
+            proposed = proposed.withoutThreads();
         }
         String planned = proposal.reason() + (in.threadsFixed() == null ? "" : "; " + in.threadsFixed());
         Optional<String> stalled = BestSoFar.stalled(in.spec(), next, period);
         if (stalled.isPresent()) {
-            converge(in, next, current, period, stalled.get(), false, events);
-            return;
+            if (!Steps.liveHeapMoves(in.spec(), current, proposed)) {
+                converge(in, next, current, period, stalled.get(), false, events);
+                return;
+            }
+            // Less memory is the gain of a step that sizes the container down, which no figure shows: while the figures hold,
+            // the memory steps on alone to the live heap the pods keep.
+            proposed = new AutoSettings(current.getThreads(), current.getConnectionPool(), current.getHeapPercentOfLimit(), proposed.getLiveHeapMib());
+            planned += "; " + stalled.get() + ", but the container is sized for a live heap of " + current.getLiveHeapMib() + "Mi";
         }
         List<AutoSettings> windowPlans = windowPlans(in, windows);
         AutoSettings target = Steps.worthMoving(in.spec(), current, Steps.limit(in.spec(), next.getHistory(), current, proposed, windowPlans),
@@ -286,7 +292,7 @@ public final class AutoLoop {
     private static List<AutoSettings> windowPlans(Input in, List<Observed> windows) {
         return windows.stream().map(w -> in.replanner().propose(Measures.mean(List.of(w))))
                 .flatMap(Optional::stream).filter(Replanner.Proposal.class::isInstance).map(p -> ((Replanner.Proposal) p).settings())
-                .map(s -> in.threadsFixed() == null ? s : new AutoSettings(null, s.getConnectionPool(), s.getHeapPercentOfLimit())).toList();
+                .map(s -> in.threadsFixed() == null ? s : s.withoutThreads()).toList();
     }
 
     /** Rests at the current settings until the workload shifts from this period. */
@@ -390,7 +396,8 @@ public final class AutoLoop {
     private static AutoSettings laidOver(AutoSettings loop, AutoSettings target, AutoSettings inForce) {
         return new AutoSettings(own(loop.getThreads(), target.getThreads(), inForce.getThreads()),
                 own(loop.getConnectionPool(), target.getConnectionPool(), inForce.getConnectionPool()),
-                own(loop.getHeapPercentOfLimit(), target.getHeapPercentOfLimit(), inForce.getHeapPercentOfLimit()));
+                own(loop.getHeapPercentOfLimit(), target.getHeapPercentOfLimit(), inForce.getHeapPercentOfLimit()),
+                own(loop.getLiveHeapMib(), target.getLiveHeapMib(), inForce.getLiveHeapMib()));
     }
 
     /** A target equal to the value in force that the loop does not set stays unset, so the plan keeps deriving it. */
@@ -401,7 +408,7 @@ public final class AutoLoop {
     /** The loop's settings with the values in force where the loop sets none. */
     private static AutoSettings effective(AutoSettings loop, AutoSettings inForce) {
         return new AutoSettings(first(loop.getThreads(), inForce.getThreads()), first(loop.getConnectionPool(), inForce.getConnectionPool()),
-                first(loop.getHeapPercentOfLimit(), inForce.getHeapPercentOfLimit()));
+                first(loop.getHeapPercentOfLimit(), inForce.getHeapPercentOfLimit()), first(loop.getLiveHeapMib(), inForce.getLiveHeapMib()));
     }
 
     private static Integer first(Integer a, Integer b) {

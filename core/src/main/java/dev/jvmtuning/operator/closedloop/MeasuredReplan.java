@@ -50,6 +50,7 @@ public final class MeasuredReplan implements Replanner {
             replanned.setHeap(null);
         }
         String figures = number(workload.getRequestsPerSecond()) + " req/s per pod, " + workload.getMeanLatency() + " in the server per request"
+                + (liveHeapMib(period) == null || !plansMemory() ? "" : ", " + liveHeapMib(period) + "Mi of heap live after a collection")
                 + (workload.getCpuPerRequest() == null ? "" : ", " + workload.getCpuPerRequest() + " CPU")
                 + (workload.getDbTimePerRequest() == null ? "" : ", " + workload.getDbTimePerRequest() + " holding a connection")
                 + " (measured, waits for a CPU, a connection and GC taken out; R1, R2, R8)";
@@ -60,7 +61,25 @@ public final class MeasuredReplan implements Replanner {
         TuningValues values = ((PlanResult.Plan) result).values();
         Integer heapPercent = heapMoves && values.heapBytes() != null
                 ? (int) Math.round(100.0 * values.heapBytes() / facts.memoryBudgetBytes()) : null;
-        return Optional.of(new Proposal(new AutoSettings(values.maxThreads(), values.poolMaxSize(), heapPercent), "planned for " + figures));
+        return Optional.of(new Proposal(new AutoSettings(values.maxThreads(), values.poolMaxSize(), heapPercent,
+                sizesForLiveHeap(values) ? liveHeapMib(period) : null), "planned for " + figures));
+    }
+
+    /**
+     * Whether the loop sizes the container for the live heap: spec.sizing.memory plans the limit, no heap.size fixes the heap,
+     * and the plan renders the heap it sized (not the user's own -Xmx).
+     */
+    private boolean sizesForLiveHeap(TuningValues values) {
+        return plansMemory() && (spec.getHeap() == null || spec.getHeap().getSize() == null) && values.resources().memoryLimitBytes() != null
+                && values.heapBytes() != null;
+    }
+
+    private boolean plansMemory() {
+        return spec.getSizing() != null && spec.getSizing().plansMemory();
+    }
+
+    private static Integer liveHeapMib(Observed period) {
+        return period.getLiveHeapMib() == null || period.getLiveHeapMib() < 1 ? null : (int) Math.ceil(period.getLiveHeapMib());
     }
 
     @Override

@@ -179,7 +179,12 @@ public final class ObservedWorkload {
         return declared != null && declared.getRequestsPerSecond() != null ? remeasure(declared, observed) : estimate(observed, null);
     }
 
-    /** A copy of the spec, sharing nothing with it, that plans with this workload. */
+    /** A copy of the declared workload (none: an empty one) with another live heap. */
+    public static Workload withLiveHeap(Workload declared, String liveHeap) {
+        return (declared == null ? new Workload() : SPEC_COPIER.convertValue(declared, Workload.class)).setLiveHeap(liveHeap);
+    }
+
+    /** A copy of the spec, sharing nothing with it but this workload, that plans with it. */
     public static TuningProfileSpec withWorkload(TuningProfileSpec spec, Workload workload) {
         TuningProfileSpec copy = SPEC_COPIER.convertValue(spec, TuningProfileSpec.class);
         copy.setWorkload(workload);

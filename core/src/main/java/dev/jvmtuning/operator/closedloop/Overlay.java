@@ -33,11 +33,11 @@ public final class Overlay {
      */
     public static TuningProfileSpec spec(TuningProfileSpec spec, AutoStatus auto) {
         AutoSettings settings = auto == null ? null : applied(spec.getAuto(), auto).settings();
-        if (spec.getMode() != Mode.Auto || settings == null
-                || (settings.getThreads() == null && settings.getConnectionPool() == null && settings.getHeapPercentOfLimit() == null)) {
+        if (spec.getMode() != Mode.Auto || settings == null || settings.isNone()) {
             return spec;
         }
-        TuningProfileSpec laid = ObservedWorkload.withWorkload(spec, spec.getWorkload());
+        TuningProfileSpec laid = ObservedWorkload.withWorkload(spec, settings.getLiveHeapMib() == null ? spec.getWorkload()
+                : ObservedWorkload.withLiveHeap(spec.getWorkload(), settings.getLiveHeapMib() + "Mi"));
         if (settings.getThreads() != null) {
             Threads threads = Objects.requireNonNullElseGet(laid.getThreads(), Threads::new).setMax(settings.getThreads());
             // The user's own minimum stays unless the loop went below it.
@@ -70,7 +70,9 @@ public final class Overlay {
         AutoSettings bounded = new AutoSettings(
                 within(settings.getThreads(), bounds.getThreads(), Setting.THREADS_MAX.key(), "threads", moves),
                 within(settings.getConnectionPool(), bounds.getConnectionPool(), Setting.POOL_MAX_SIZE.key(), "connectionPool", moves),
-                within(settings.getHeapPercentOfLimit(), bounds.getHeapPercentOfLimit(), "heap.percentOfLimit", "heapPercentOfLimit", moves));
+                within(settings.getHeapPercentOfLimit(), bounds.getHeapPercentOfLimit(), "heap.percentOfLimit", "heapPercentOfLimit", moves),
+                // spec.sizing.memory's min and max bound the limit the live heap sizes.
+                settings.getLiveHeapMib());
         return new Applied(bounded, List.copyOf(moves));
     }
 

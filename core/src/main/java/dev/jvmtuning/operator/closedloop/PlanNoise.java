@@ -19,7 +19,8 @@ final class PlanNoise {
     }
 
     private static final List<Knob> KNOBS = List.of(new Knob("threads", AutoSettings::getThreads),
-            new Knob("connection pool", AutoSettings::getConnectionPool), new Knob("heap %", AutoSettings::getHeapPercentOfLimit));
+            new Knob("connection pool", AutoSettings::getConnectionPool), new Knob("heap %", AutoSettings::getHeapPercentOfLimit),
+            new Knob("live heap", AutoSettings::getLiveHeapMib));
 
     private PlanNoise() {
     }

@@ -27,6 +27,11 @@ public record Significance(int thresholdPercent) {
         return moves(fromBytes / Units.MI, toBytes / Units.MI, SMALLEST_HEAP_MOVE_MIB);
     }
 
+    /** A live heap, in MiB, that moves by the threshold and by at least 8 MiB: the heap it sizes moves three times as much. */
+    public boolean liveHeap(Integer fromMib, Integer toMib) {
+        return toMib != null && (fromMib == null || moves(fromMib, toMib, SMALLEST_HEAP_MOVE_MIB));
+    }
+
     private boolean moves(long from, long to, long smallest) {
         long by = Math.abs(to - from);
         return by >= smallest && by * 100 >= Math.abs(from) * thresholdPercent;

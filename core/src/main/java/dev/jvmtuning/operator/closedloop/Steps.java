@@ -49,7 +49,9 @@ public final class Steps {
                 // Without bounds the heap is not the loop's: the plan sizes it around the threads.
                 spec.getHeapPercentOfLimit() == null ? null
                         : knob(current.getHeapPercentOfLimit(), proposed.getHeapPercentOfLimit(), step, spec.getHeapPercentOfLimit(), history,
-                                windowPlans, AutoSettings::getHeapPercentOfLimit));
+                                windowPlans, AutoSettings::getHeapPercentOfLimit),
+                // The live heap moves the container's memory, which spec.sizing.memory bounds.
+                knob(current.getLiveHeapMib(), proposed.getLiveHeapMib(), step, null, history, windowPlans, AutoSettings::getLiveHeapMib));
     }
 
     /** Whether some knob moved from {@code from} to {@code to} by more than maxStepPercent, as only a run of kept steps allows. */
@@ -57,7 +59,8 @@ public final class Steps {
         double step = spec.getMaxStepPercent() / 100.0;
         return from != null && to != null && (beyond(from.getThreads(), to.getThreads(), step)
                 || beyond(from.getConnectionPool(), to.getConnectionPool(), step)
-                || beyond(from.getHeapPercentOfLimit(), to.getHeapPercentOfLimit(), step));
+                || beyond(from.getHeapPercentOfLimit(), to.getHeapPercentOfLimit(), step)
+                || beyond(from.getLiveHeapMib(), to.getLiveHeapMib(), step));
     }
 
     private static boolean beyond(Integer from, Integer to, double step) {
@@ -83,7 +86,8 @@ public final class Steps {
                 significance.count(from.getThreads(), to.getThreads()) ? to.getThreads() : from.getThreads(),
                 significance.count(from.getConnectionPool(), to.getConnectionPool()) ? to.getConnectionPool() : from.getConnectionPool(),
                 heapMoves(significance, from.getHeapPercentOfLimit(), to.getHeapPercentOfLimit(), memoryBytes)
-                        ? to.getHeapPercentOfLimit() : from.getHeapPercentOfLimit());
+                        ? to.getHeapPercentOfLimit() : from.getHeapPercentOfLimit(),
+                significance.liveHeap(from.getLiveHeapMib(), to.getLiveHeapMib()) ? to.getLiveHeapMib() : from.getLiveHeapMib());
     }
 
     /**
@@ -99,7 +103,13 @@ public final class Steps {
         describe(moves, Setting.POOL_MAX_SIZE.key(), from, to, AutoSettings::getConnectionPool, significance::count, String::valueOf);
         describe(moves, Setting.HEAP_SIZE.key(), from, to, AutoSettings::getHeapPercentOfLimit, (a, b) -> heapMoves(significance, a, b, memoryBytes),
                 percent -> memoryBytes == null ? percent + "% of the limit" : percent + "% (" + Units.mebibytes(heapBytes(memoryBytes, percent)) + ")");
+        describe(moves, "workload.liveHeap", from, to, AutoSettings::getLiveHeapMib, significance::liveHeap, mib -> mib + "Mi");
         return moves.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", moves));
+    }
+
+    /** Whether the live heap the container is sized for moves by the threshold (and by 8 MiB) from {@code from} to {@code to}. */
+    public static boolean liveHeapMoves(Auto spec, AutoSettings from, AutoSettings to) {
+        return significance(spec).liveHeap(from.getLiveHeapMib(), to.getLiveHeapMib());
     }
 
     private static Integer knob(Integer current, Integer proposed, double step, Bounds bounds, List<AutoIteration> history,

@@ -5,6 +5,7 @@ import dev.jvmtuning.operator.api.v1alpha1.AutoSettings;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.RollBack;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.closedloop.AutoLoop;
 import dev.jvmtuning.operator.closedloop.MeasuredReplan;
 import dev.jvmtuning.operator.deployment.TargetPods;
@@ -13,7 +14,9 @@ import dev.jvmtuning.operator.model.ContainerFacts;
 import dev.jvmtuning.operator.model.CurrentSettings;
 import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.TuningValues;
+import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.planner.PlanResult;
+import dev.jvmtuning.operator.planner.Planner;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import java.time.Instant;
@@ -47,7 +50,8 @@ final class AutoStep {
         String threadsFixed = !current.virtualThreads() ? null : "threads.max is not stepped: requests run on virtual threads ("
                 + current.threading().source() + "), which no worker pool bounds; the loop steps the connection pool, which the "
                 + "connection limit follows (R18), and the heap";
-        AutoLoop.Decision decision = AutoLoop.decide(new AutoLoop.Input(spec, previous, inForce(plan.values(), current, facts, window),
+        AutoLoop.Decision decision = AutoLoop.decide(new AutoLoop.Input(spec, previous, inForce(seen.profile().getSpec(), plan.values(), current,
+                facts, window),
                 facts.memoryBudgetBytes(), settledAt, TargetPods.youngestStart(seen.pods()).orElse(null), podFailure, window,
                 new MeasuredReplan(seen.profile().getSpec(), facts, flagPolicy), seen.now(), threadsFixed));
         return new AutoLoop.Decision(decision.status().setAutoscaler(autoscaler(seen.autoscalers(), target)), decision.events());
@@ -70,13 +74,19 @@ final class AutoStep {
 
     /**
      * The knobs as they run: the plan's values, the server's own maximum threads (as its metrics say) where the plan sets none.
-     * On virtual threads no thread count bounds the requests: the platform pool's maximum the metrics show is not one.
+     * On virtual threads no thread count bounds the requests: the platform pool's maximum the metrics show is not one. Where
+     * spec.sizing.memory sizes the container, the live heap it is sized for: the declared one, else the one the heap in force
+     * would be planned for, so that the first step from the container as given is step-limited too.
      */
-    private static AutoSettings inForce(TuningValues values, CurrentSettings current, ContainerFacts facts, Observed window) {
+    private static AutoSettings inForce(TuningProfileSpec spec, TuningValues values, CurrentSettings current, ContainerFacts facts, Observed window) {
         Integer threads = current.virtualThreads() ? null : values.maxThreads() != null ? values.maxThreads()
                 : window == null || window.getMaxThreads() == null ? null : (int) Math.round(window.getMaxThreads());
         Long memory = facts.memoryBudgetBytes();
         Integer heapPercent = values.heapBytes() == null || memory == null ? null : (int) Math.round(100.0 * values.heapBytes() / memory);
-        return new AutoSettings(threads, values.poolMaxSize(), heapPercent);
+        boolean sizesMemory = spec.getSizing() != null && spec.getSizing().plansMemory() && (spec.getHeap() == null || spec.getHeap().getSize() == null);
+        Integer liveHeap = !sizesMemory ? null : spec.getWorkload() != null && spec.getWorkload().getLiveHeap() != null
+                ? (int) Math.ceil((double) Units.bytes(spec.getWorkload().getLiveHeap()) / Units.MI)
+                : values.heapBytes() == null ? null : Planner.liveHeapMibFor(values.heapBytes());
+        return new AutoSettings(threads, values.poolMaxSize(), heapPercent, liveHeap);
     }
 }

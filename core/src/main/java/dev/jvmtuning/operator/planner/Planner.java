@@ -8,6 +8,7 @@ import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.deployment.ThreadingDetection;
 import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.model.ContainerFacts;
+import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.model.CurrentSettings;
 import dev.jvmtuning.operator.model.JvmFlags;
 import dev.jvmtuning.operator.model.PlannedResources;
@@ -51,6 +52,11 @@ public final class Planner {
     }
 
     /** A plan under the bundled flag policy with no install-time allow-list, as the {@code plan} command previews it. */
+    /** The live heap, in whole MiB, that a heap of this size is planned for where sizing.memory sizes it (R9c). */
+    public static int liveHeapMibFor(long heapBytes) {
+        return (int) Math.ceil((double) heapBytes / MemorySize.LIVE_HEAP_MULTIPLE / Units.MI);
+    }
+
     public static PlanResult plan(TuningProfileSpec spec, ContainerFacts facts) {
         return plan(spec, facts, FlagPolicy.standard());
     }

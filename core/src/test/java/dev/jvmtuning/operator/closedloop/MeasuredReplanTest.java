@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jvmtuning.operator.api.v1alpha1.Auto;
 import dev.jvmtuning.operator.api.v1alpha1.Bounds;
+import dev.jvmtuning.operator.api.v1alpha1.Heap;
+import dev.jvmtuning.operator.api.v1alpha1.MemorySizing;
 import dev.jvmtuning.operator.api.v1alpha1.Mode;
 import dev.jvmtuning.operator.api.v1alpha1.Observed;
 import dev.jvmtuning.operator.api.v1alpha1.Runtime;
+import dev.jvmtuning.operator.api.v1alpha1.Sizing;
+import dev.jvmtuning.operator.api.v1alpha1.SizingPolicy;
 import dev.jvmtuning.operator.api.v1alpha1.TargetRef;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
 import dev.jvmtuning.operator.api.v1alpha1.Workload;
@@ -60,6 +64,22 @@ class MeasuredReplanTest {
 
         assertThat(proposal(new MeasuredReplan(spec, FACTS, FlagPolicy.standard()), window(400)).settings().getHeapPercentOfLimit())
                 .isBetween(10, 90);
+    }
+
+    @Test
+    void whereSizingPlansTheMemoryTheMeasuredLiveHeapIsProposed() {
+        TuningProfileSpec sized = spec(null).setSizing(new Sizing().setMemory(new MemorySizing().setPolicy(SizingPolicy.Plan)));
+        Observed window = window(400).setLiveHeapMib(150.2);
+
+        Replanner.Proposal proposal = proposal(new MeasuredReplan(sized, FACTS, FlagPolicy.standard()), window);
+
+        assertThat(proposal.settings().getLiveHeapMib()).isEqualTo(151);
+        assertThat(proposal.reason()).contains("151Mi of heap live after a collection");
+        assertThat(proposal(new MeasuredReplan(spec(null), FACTS, FlagPolicy.standard()), window).settings().getLiveHeapMib())
+                .as("the container's memory is not the loop's without spec.sizing").isNull();
+        sized.setHeap(new Heap().setSize("512Mi"));
+        assertThat(proposal(new MeasuredReplan(sized, FACTS, FlagPolicy.standard()), window).settings().getLiveHeapMib())
+                .as("heap.size fixes the heap the limit is sized around").isNull();
     }
 
     @Test

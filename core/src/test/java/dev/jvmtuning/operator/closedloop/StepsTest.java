@@ -9,6 +9,7 @@ import dev.jvmtuning.operator.api.v1alpha1.AutoVerdict;
 import dev.jvmtuning.operator.api.v1alpha1.Bounds;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -163,5 +164,23 @@ class StepsTest {
 
         assertThat(Steps.limit(spec, List.of(), new AutoSettings(null, null, current), new AutoSettings(null, null, proposed), List.of()).getHeapPercentOfLimit())
                 .isEqualTo(expected);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            down from the heap in force, half at most      | 400 | 100 | 200 | true
+            up after the measured live heap, twice at most | 100 | 400 | 200 | true
+            a few MiB are not worth a rollout              | 100 | 105 | 100 | false
+            no heap in force: the measured one at once     | -   | 180 | 180 | true
+            """)
+    void theLiveHeapTheMemoryIsSizedForMovesAStepAtATime(String name, Integer current, int proposed, int expected, boolean significant) {
+        Auto spec = new Auto();
+        AutoSettings from = new AutoSettings(null, null, null, current);
+
+        AutoSettings step = Steps.worthMoving(spec, from, Steps.limit(spec, List.of(), from, new AutoSettings(null, null, null, proposed), List.of()), GI);
+
+        assertThat(step.getLiveHeapMib()).as("maxStepPercent %d", spec.getMaxStepPercent()).isEqualTo(expected);
+        assertThat(Steps.significant(spec, from, step, GI)).as(name).isEqualTo(significant
+                ? Optional.of("workload.liveHeap " + (current == null ? "unset" : current + "Mi") + " -> " + expected + "Mi") : Optional.empty());
     }
 }

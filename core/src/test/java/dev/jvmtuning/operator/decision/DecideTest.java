@@ -31,6 +31,7 @@ import dev.jvmtuning.operator.model.NativeMemory;
 import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.Names;
 import dev.jvmtuning.operator.model.ThreadingReport;
+import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.model.VirtualThreads;
 import dev.jvmtuning.operator.model.VirtualThreads.Pinned;
 import dev.jvmtuning.operator.model.ProfileEvent;
@@ -67,6 +68,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -107,6 +109,8 @@ class DecideTest {
         Set<String> appliedEnv = new HashSet<>();
         Instant now = T0;
         Double meanLatencyMillis;
+        /** The heap the pods keep live after a collection, as the window reports it; null when not measured. */
+        Double liveHeapMib;
         /** The web server's busy platform threads of its 200, as the window reports them. */
         double busyThreads = 10;
         /** What the pods' JVMs report they run, by pod; null when no metrics are read. */
@@ -140,7 +144,7 @@ class DecideTest {
                     // The figures of AutoRevertTest's pods: 100 req/s on one pod, Tomcat's 200 threads.
                     window = new Observed().setRequestsPerSecond(100.0).setMeanLatencyMillis(meanLatencyMillis).setCpuCores(0.2)
                             .setGcTimePercent(1.0).setErrorPercent(0.0).setMaxThreads(200.0).setBusyThreads(busyThreads).setPods(1)
-                            .setWindow("10s").setEnd(now.toString());
+                            .setLiveHeapMib(liveHeapMib).setWindow("10s").setEnd(now.toString());
                 }
                 report = new MetricsReport(ConditionStatus.TRUE, Reason.METRICS_READ, "read 1 of 1 Ready pods", window,
                         window == null ? null : lastWindow, Objects.requireNonNullElse(effectiveOptions, Map.of()),
@@ -352,6 +356,11 @@ class DecideTest {
         String hash() {
             Map<String, String> annotations = deployment.getSpec().getTemplate().getMetadata().getAnnotations();
             return annotations == null ? null : annotations.get(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION);
+        }
+
+        /** The tuned container's memory limit in the template. */
+        String memoryLimit() {
+            return deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getResources().getLimits().get("memory").toString();
         }
 
         String jvmOptions() {
@@ -1492,6 +1501,38 @@ class DecideTest {
         assertThat(world.auto().getHistory()).hasSize(1);
         assertThat(world.hash()).isEqualTo(before);
         assertThat(world.eventReasons().stream().filter(Reason.AUTO_REVERTED::equals)).as("said once").hasSize(1);
+    }
+
+    @Test
+    void autoSizesTheContainerForTheMeasuredLiveHeapAStepAtATimeEachStepJudged() {
+        World world = new World(AUTO + "sizing: {memory: {policy: Plan, min: 256Mi}}\n");
+        world.deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getResources().getLimits().put("memory", new Quantity("4Gi"));
+        world.rollOut();
+        world.reconcile();
+        world.rollOut();
+        world.reconcile();
+        assertThat(world.memoryLimit()).as("nothing says yet what heap the service needs: the container's memory is kept").isEqualTo("4Gi");
+        world.meanLatencyMillis = 100.0;
+        world.liveHeapMib = 60.0;
+
+        List<Long> limits = new ArrayList<>();
+        for (int i = 0; i < 12 && world.auto().getState() != AutoState.Converged; i++) {
+            String template = world.hash();
+            world.reconcile();
+            if (!Objects.equals(template, world.hash())) {
+                limits.add(Units.bytes(world.memoryLimit()));
+                world.rollOut();
+            }
+        }
+
+        assertThat(world.auto().getState()).isEqualTo(AutoState.Converged);
+        assertThat(world.auto().getSettings().getLiveHeapMib()).as("the measured live heap, reached").isEqualTo(60);
+        assertThat(limits).as("the limit each step rolled out: " + limits).hasSizeGreaterThan(1).isSortedAccordingTo(Comparator.reverseOrder());
+        assertThat(limits.get(0)).as("the first step at most halves the live heap the heap in force is sized for")
+                .isGreaterThan(limits.get(limits.size() - 1) * 2);
+        assertThat(world.jvmOptions()).as("3 x 60Mi of heap").contains("-Xmx180m");
+        assertThat(world.auto().getHistory()).filteredOn(it -> it.getVerdict() == AutoVerdict.Kept).isNotEmpty()
+                .allSatisfy(it -> assertThat(it.getReason()).contains("workload.liveHeap", "60Mi of heap live after a collection"));
     }
 
     @Test

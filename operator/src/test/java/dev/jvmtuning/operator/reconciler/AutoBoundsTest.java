@@ -55,15 +55,15 @@ class AutoBoundsTest {
                     """.formatted(pods.port()))).inNamespace(namespace).create();
 
             await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-                AutoStatus auto = auto(client, namespace);
+                AutoStatus auto = LabPods.autoOfOrders(client, namespace);
                 assertThat(auto).isNotNull();
                 assertThat(auto.getState()).as("%s", auto).isIn(AutoState.Converged, AutoState.Holding);
                 assertThat(auto.getSettings().getThreads()).as("%s", auto).isEqualTo(120);
             });
-            assertThat(auto(client, namespace).getHistory()).as("the loop set the threads itself")
+            assertThat(LabPods.autoOfOrders(client, namespace).getHistory()).as("the loop set the threads itself")
                     .anyMatch(step -> step.getVerdict() == AutoVerdict.Kept && Objects.equals(step.getTo().getThreads(), 120));
             assertThat(renderedThreadsMax(client, namespace)).contains("120");
-            int iterations = auto(client, namespace).getHistory().size();
+            int iterations = LabPods.autoOfOrders(client, namespace).getHistory().size();
             int steps = events(client, namespace, "AutoStep").size();
 
             client.resources(TuningProfile.class).inNamespace(namespace).withName("orders")
@@ -93,11 +93,6 @@ class AutoBoundsTest {
                         });
             });
         }
-    }
-
-    private static AutoStatus auto(KubernetesClient client, String namespace) {
-        TuningProfile profile = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders").get();
-        return profile == null || profile.getStatus() == null ? null : profile.getStatus().getAuto();
     }
 
     /** The thread maximum the Deployment's template gives its container, as the kubelet would resolve it; empty when none. */

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import dev.jvmtuning.operator.api.v1alpha1.AutoIteration;
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
 import dev.jvmtuning.operator.api.v1alpha1.AutoVerdict;
-import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.testing.FakeKubelet;
 import dev.jvmtuning.operator.testing.LabPods;
@@ -51,13 +50,13 @@ class AutoRevertTest {
                     metrics: {port: %d, path: /metrics, interval: 5s}
                     auto: {minInterval: 0s, warmUp: 0s, observationWindows: 1}
                     """.formatted(pods.port()))).inNamespace(namespace).create();
-            await().atMost(TIMEOUT).until(() -> auto(client, namespace) != null && auto(client, namespace).getState() != null
+            await().atMost(TIMEOUT).until(() -> LabPods.autoOfOrders(client, namespace) != null && LabPods.autoOfOrders(client, namespace).getState() != null
                     && settingsHash(client, namespace) != null);
             String before = settingsHash(client, namespace);
             pods.slowWhenNot(before);
 
-            await().atMost(TIMEOUT).until(() -> !auto(client, namespace).getHistory().isEmpty());
-            AutoIteration step = auto(client, namespace).getHistory().get(0);
+            await().atMost(TIMEOUT).until(() -> !LabPods.autoOfOrders(client, namespace).getHistory().isEmpty());
+            AutoIteration step = LabPods.autoOfOrders(client, namespace).getHistory().get(0);
             assertThat(step.getFrom().getThreads()).as("the server's 200 threads in force").isEqualTo(200);
             assertThat(step.getTo().getThreads()).as(step.getReason()).isEqualTo(100);
             await().atMost(TIMEOUT).until(() -> !before.equals(settingsHash(client, namespace)));
@@ -66,7 +65,7 @@ class AutoRevertTest {
             // Several resyncs (3 s) and retries of a refused status write later.
             Thread.sleep(15_000);
 
-            AutoStatus auto = auto(client, namespace);
+            AutoStatus auto = LabPods.autoOfOrders(client, namespace);
             SoftAssertions.assertSoftly(softly -> {
                 softly.assertThat(auto.getHistory()).as("the revert in status.auto").extracting(AutoIteration::getVerdict)
                         .startsWith(AutoVerdict.Reverted);
@@ -76,11 +75,6 @@ class AutoRevertTest {
                 softly.assertThat(events(client, namespace, "AutoReverted")).as("one Event for one revert").hasSize(1);
             });
         }
-    }
-
-    private static AutoStatus auto(KubernetesClient client, String namespace) {
-        TuningProfile profile = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders").get();
-        return profile.getStatus() == null ? null : profile.getStatus().getAuto();
     }
 
     private static String settingsHash(KubernetesClient client, String namespace) {

@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
-import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.testing.LabPods;
-import dev.jvmtuning.operator.testing.TestProfiles;
 import dev.jvmtuning.operator.testing.LocalControlPlane;
 import dev.jvmtuning.operator.testing.StartsProcesses;
+import dev.jvmtuning.operator.testing.TestProfiles;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -38,8 +37,8 @@ class AutoscalerTest {
                   metrics: {port: 8080, interval: 5s}}
                 """).inNamespace(namespace).create();
 
-        await().atMost(Duration.ofMinutes(1)).until(() -> auto(client, namespace) != null);
-        assertThat(auto(client, namespace).getAutoscaler()).as("another Deployment's autoscaler is not the target's").isNull();
+        await().atMost(Duration.ofMinutes(1)).until(() -> LabPods.autoOfOrders(client, namespace) != null);
+        assertThat(LabPods.autoOfOrders(client, namespace).getAutoscaler()).as("another Deployment's autoscaler is not the target's").isNull();
 
         client.resource(hpa("orders-scaler", "orders", 3)).inNamespace(namespace).create();
 
@@ -52,13 +51,8 @@ class AutoscalerTest {
         System.out.println("status.auto.autoscaler: " + autoscaler(client, namespace));
     }
 
-    private static AutoStatus auto(KubernetesClient client, String namespace) {
-        TuningProfile profile = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders").get();
-        return profile.getStatus() == null ? null : profile.getStatus().getAuto();
-    }
-
     private static String autoscaler(KubernetesClient client, String namespace) {
-        AutoStatus auto = auto(client, namespace);
+        AutoStatus auto = LabPods.autoOfOrders(client, namespace);
         return auto == null ? null : auto.getAutoscaler();
     }
 

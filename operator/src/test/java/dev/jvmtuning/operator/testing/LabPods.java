@@ -2,6 +2,8 @@ package dev.jvmtuning.operator.testing;
 
 import dev.jvmtuning.lab.harness.Container;
 import dev.jvmtuning.lab.harness.LabApp;
+import dev.jvmtuning.operator.api.v1alpha1.AutoStatus;
+import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -69,6 +71,12 @@ public final class LabPods implements AutoCloseable {
         controlPlane.ensureControllerManager();
         RunningOperator.shared();
         return controlPlane;
+    }
+
+    /** The status.auto of the profile "orders", the one these tests make; null before its first status or without one. */
+    public static AutoStatus autoOfOrders(KubernetesClient client, String namespace) {
+        TuningProfile profile = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders").get();
+        return profile == null || profile.getStatus() == null ? null : profile.getStatus().getAuto();
     }
 
     public String url(String pathAndQuery) {

@@ -42,6 +42,7 @@ public final class TomcatPods implements AutoCloseable {
     private volatile Integer reported;
     private volatile String fastSettings;
     private volatile boolean slow;
+    private volatile Long liveHeapBytes;
     private long lastNanos = System.nanoTime();
     private double requests;
     private double requestSeconds;
@@ -76,6 +77,11 @@ public final class TomcatPods implements AutoCloseable {
     /** Makes the pods report this thread maximum, as a server whose own configuration overrides the template's would. */
     public void reportThreadsMax(int threads) {
         reported = threads;
+    }
+
+    /** Makes the pods report this heap live after each collection, as Micrometer's jvm_gc_live_data_size_bytes says it. */
+    public void reportLiveHeap(long bytes) {
+        liveHeapBytes = bytes;
     }
 
     /** Makes the pods answer three times slower whenever the template runs other settings than these (a settings hash). */
@@ -131,7 +137,8 @@ public final class TomcatPods implements AutoCloseable {
                 tomcat_threads_config_max_threads{name="http-nio-8080"} %d
                 # TYPE tomcat_threads_busy_threads gauge
                 tomcat_threads_busy_threads{name="http-nio-8080"} 10
-                """, requests, requestSeconds, cpuSeconds, reported != null ? reported : rendered);
+                """, requests, requestSeconds, cpuSeconds, reported != null ? reported : rendered)
+                + (liveHeapBytes == null ? "" : "# TYPE jvm_gc_live_data_size_bytes gauge\njvm_gc_live_data_size_bytes " + liveHeapBytes + "\n");
     }
 
     @Override

@@ -20,15 +20,29 @@ public class AutoSettings {
     @JsonPropertyDescription("heap.percentOfLimit")
     private Integer heapPercentOfLimit;
 
+    @JsonPropertyDescription("workload.liveHeap, in MiB: the live heap the container's memory is sized for (spec.sizing.memory Plan)")
+    private Integer liveHeapMib;
+
+    /** The knobs of mode Auto before it sized the memory. */
+    public AutoSettings(Integer threads, Integer connectionPool, Integer heapPercentOfLimit) {
+        this(threads, connectionPool, heapPercentOfLimit, null);
+    }
+
+    /** These settings without a thread count: where no worker pool runs the requests, there is none to step. */
+    public AutoSettings withoutThreads() {
+        return new AutoSettings(null, connectionPool, heapPercentOfLimit, liveHeapMib);
+    }
+
     /** Whether no knob is set: the profile's own values (or the plan's) stand. */
     @JsonIgnore
     public boolean isNone() {
-        return threads == null && connectionPool == null && heapPercentOfLimit == null;
+        return threads == null && connectionPool == null && heapPercentOfLimit == null && liveHeapMib == null;
     }
 
     @Override
     public String toString() {
-        return "threads " + text(threads) + ", pool " + text(connectionPool) + ", heap " + (heapPercentOfLimit == null ? "as planned" : heapPercentOfLimit + "%");
+        return "threads " + text(threads) + ", pool " + text(connectionPool) + ", heap " + (heapPercentOfLimit == null ? "as planned" : heapPercentOfLimit + "%")
+                + (liveHeapMib == null ? "" : ", sized for a live heap of " + liveHeapMib + "Mi");
     }
 
     private static String text(Integer value) {

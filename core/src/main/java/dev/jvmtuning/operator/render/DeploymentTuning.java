@@ -30,8 +30,6 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
-import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.apps.DeploymentSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -397,15 +395,6 @@ public final class DeploymentTuning {
      */
     public static String templateHash(Deployment current, String profile) {
         return Names.digest(json(restoredTemplate(current, profile)), HASH_CHARS);
-    }
-
-    /**
-     * The digest {@link #templateHash(Deployment, String)} gives the template a ReplicaSet of the Deployment runs: the
-     * Deployment controller copies the Deployment's annotations, the operator's records among them, to the ReplicaSet it makes.
-     */
-    public static String templateHash(ReplicaSet replicaSet, String profile) {
-        return templateHash(new DeploymentBuilder().withMetadata(replicaSet.getMetadata()).withNewSpec()
-                .withTemplate(replicaSet.getSpec().getTemplate()).endSpec().build(), profile);
     }
 
     /** A short digest of everything rendered: it changes, and rolls the pods, exactly when a setting does. */

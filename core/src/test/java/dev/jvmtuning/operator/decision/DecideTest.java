@@ -29,7 +29,6 @@ import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.NativeMemory;
 import dev.jvmtuning.operator.model.MetricsReport;
-import dev.jvmtuning.operator.model.Names;
 import dev.jvmtuning.operator.model.ThreadingReport;
 import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.model.VirtualThreads;
@@ -59,8 +58,6 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
-import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
-import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpecBuilder;
@@ -101,8 +98,6 @@ class DecideTest {
         final List<HorizontalPodAutoscaler> autoscalers = new ArrayList<>();
         final List<GenericKubernetesResource> verticalScalers = new ArrayList<>();
         List<Pod> pods = new ArrayList<>();
-        /** A ReplicaSet for each template its pods were made from, as the Deployment controller keeps them. */
-        final Map<String, ReplicaSet> replicaSets = new LinkedHashMap<>();
         /** What admission makes of a pod's spec (a LimitRange default, a mutating policy): nothing unless a test says. */
         UnaryOperator<PodSpec> admission = UnaryOperator.identity();
         /** The env names the operator's last apply set, which its next apply drops when it leaves them out (server-side apply). */
@@ -151,7 +146,7 @@ class DecideTest {
                         Objects.requireNonNullElse(memory, Map.of()), Objects.requireNonNullElse(pinning, Map.of()), javaVersion, threading);
                 lastWindow = window;
             }
-            return new Observation(profile, Optional.ofNullable(deployment), targeting, pods, List.copyOf(replicaSets.values()), List.copyOf(configMaps.values()),
+            return new Observation(profile, Optional.ofNullable(deployment), targeting, pods, List.copyOf(configMaps.values()),
                     Optional.ofNullable(report), autoscalers, verticalScalers, now);
         }
 
@@ -329,16 +324,9 @@ class DecideTest {
         }
 
         private Pod pod(io.fabric8.kubernetes.api.model.ContainerStatus status) {
-            String templateHash = Names.digest(Serialization.asJson(deployment.getSpec().getTemplate()), 10);
-            ReplicaSet replicaSet = replicaSets.computeIfAbsent("orders-" + templateHash, name -> new ReplicaSetBuilder().withNewMetadata()
-                    .withName(name).withNamespace(NAMESPACE).withAnnotations(deployment.getMetadata().getAnnotations()).endMetadata()
-                    .withNewSpec().withTemplate(Serialization.clone(deployment.getSpec().getTemplate())).endSpec().build());
-            Map<String, String> labels = new LinkedHashMap<>(deployment.getSpec().getTemplate().getMetadata().getLabels());
-            labels.put("pod-template-hash", templateHash);
             return new PodBuilder().withNewMetadata().withName("orders-" + deployment.getMetadata().getGeneration()).withNamespace(NAMESPACE)
-                    .withCreationTimestamp(now.toString()).addNewOwnerReference().withKind("ReplicaSet").withName(replicaSet.getMetadata().getName())
-                    .withController(true).endOwnerReference()
-                    .withLabels(labels)
+                    .withCreationTimestamp(now.toString())
+                    .withLabels(deployment.getSpec().getTemplate().getMetadata().getLabels())
                     .withAnnotations(deployment.getSpec().getTemplate().getMetadata().getAnnotations()).endMetadata()
                     .withSpec(admission.apply(Serialization.clone(deployment.getSpec().getTemplate().getSpec())))
                     .withNewStatus().addNewCondition().withType("Ready").withStatus(String.valueOf(status.getReady()).equals("true") ? "True" : "False")

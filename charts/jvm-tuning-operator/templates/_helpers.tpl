@@ -60,7 +60,7 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 - apiGroups: [""]
   resources: [configmaps]
   verbs: [get, list, watch, create, patch, delete]
-# the target's ReplicaSets, to keep every ConfigMap an old revision still reads
+# the target's ReplicaSets, to keep every ConfigMap an old revision still reads and, while it rolls, to tell its pods of the template in force
 - apiGroups: [apps]
   resources: [replicasets]
   verbs: [list]

@@ -11,12 +11,14 @@ import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.rollout.Rollout;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -45,7 +47,7 @@ record Planned(Observation seen, Decide.Decision decision) {
             throw new Refusal("no Deployment " + targetName + " in namespace " + namespace);
         }
         Observation seen = new Observation(profile, Optional.of(live), targeting(profile, live, client, namespace), pods(live, client, namespace),
-                configMaps(profile, client, namespace), Optional.empty(), autoscalers(client, namespace), verticalScalers(client, namespace),
+                replicaSets(live, client, namespace), configMaps(profile, client, namespace), Optional.empty(), autoscalers(client, namespace), verticalScalers(client, namespace),
                 Instant.now());
         Planned planned = new Planned(seen, Decide.of(seen, installation));
         // A profile the operator refuses is an error to fix, said as such, rather than the Deployment the operator leaves it.
@@ -117,6 +119,13 @@ record Planned(Observation seen, Decide.Decision decision) {
         Map<String, String> selector = Objects.requireNonNullElse(live.getSpec().getSelector().getMatchLabels(), Map.of());
         return client.pods().inNamespace(namespace).withLabels(selector).list().getItems().stream()
                 .filter(pod -> TargetPods.belongsTo(pod, live)).toList();
+    }
+
+    /** The Deployment's ReplicaSets while it rolls out, as the operator reads them. */
+    private static List<ReplicaSet> replicaSets(Deployment live, KubernetesClient client, String namespace) {
+        return Rollout.of(live).complete() ? List.of() : client.apps().replicaSets().inNamespace(namespace)
+                .withLabels(live.getSpec().getSelector().getMatchLabels()).list().getItems().stream()
+                .filter(r -> TargetPods.controlledBy(r, live)).toList();
     }
 
     /**

@@ -98,7 +98,7 @@ public final class Decide {
         }
         Remembered remembered = inForce(seen, target, carried);
         Preview preview = Preview.of(name, profile.getSpec(), auto, remembered.lastOomKill(), target, new Preview.Live(seen.pods(),
-                remembered.rollout(), seen.previousStatus().getStartupBoosts(), seen.autoscalers(), seen.verticalScalers(), remembered.refusedOption()),
+                seen.replicaSets(), seen.previousStatus().getStartupBoosts(), seen.autoscalers(), seen.verticalScalers(), remembered.refusedOption()),
                 remembered.jvm().javaVersion(), remembered.jvm().aotCache(), installation.preview());
         AutoStatus autoInForce = profile.getSpec().getMode() == Mode.Auto ? auto : null;
         if (preview instanceof Preview.NoContainer missing) {

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import java.time.Instant;
 import java.util.List;
@@ -20,6 +21,7 @@ import java.util.Optional;
  * @param target      the Deployment it names, if it exists
  * @param targeting   the live profiles that name the same Deployment, this one included
  * @param pods        the target's pods
+ * @param replicaSets the target's ReplicaSets while it rolls out; none once its rollout is complete
  * @param configMaps  the profile's own ConfigMaps
  * @param metrics     the latest metrics poll of the profile, if any
  * @param autoscalers the HorizontalPodAutoscalers of the target's namespace, those that scale it among them
@@ -27,12 +29,13 @@ import java.util.Optional;
  * @param now         the reconcile's one moment: status, a rollback and the Auto loop's decision all say the same time
  */
 public record Observation(TuningProfile profile, Optional<Deployment> target, List<TuningProfile> targeting, List<Pod> pods,
-        List<ConfigMap> configMaps, Optional<MetricsReport> metrics, List<HorizontalPodAutoscaler> autoscalers,
+        List<ReplicaSet> replicaSets, List<ConfigMap> configMaps, Optional<MetricsReport> metrics, List<HorizontalPodAutoscaler> autoscalers,
         List<GenericKubernetesResource> verticalScalers, Instant now) {
 
     public Observation {
         targeting = List.copyOf(targeting);
         pods = List.copyOf(pods);
+        replicaSets = List.copyOf(replicaSets);
         configMaps = List.copyOf(configMaps);
         autoscalers = List.copyOf(autoscalers);
         verticalScalers = List.copyOf(verticalScalers);

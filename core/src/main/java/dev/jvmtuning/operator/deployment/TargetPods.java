@@ -2,6 +2,7 @@ package dev.jvmtuning.operator.deployment;
 
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -23,7 +24,6 @@ import java.util.stream.Collectors;
  * its ReplicaSets owns them, so a canary or another workload that shares the labels is never read. Pure.
  */
 public final class TargetPods {
-    private static final String TEMPLATE_HASH = "pod-template-hash";
 
     private TargetPods() {
     }
@@ -91,14 +91,21 @@ public final class TargetPods {
 
     /** The Deployment whose ReplicaSet owns the pod: the ReplicaSet is named after it and the template hash. */
     public static Optional<String> deploymentName(Pod pod) {
-        String hash = labels(pod).get(TEMPLATE_HASH);
-        if (hash == null) {
-            return Optional.empty();
-        }
-        String suffix = "-" + hash;
+        String hash = labels(pod).get(LabelsAndAnnotations.POD_TEMPLATE_HASH_LABEL);
+        return hash == null ? Optional.empty() : replicaSetName(pod).filter(name -> name.endsWith("-" + hash))
+                .map(name -> name.substring(0, name.length() - hash.length() - 1));
+    }
+
+    /** Whether the Deployment controls an object (its ReplicaSet): the Deployment, not one of the same name before it. */
+    public static boolean controlledBy(HasMetadata object, Deployment deployment) {
+        return Objects.requireNonNullElse(object.getMetadata().getOwnerReferences(), List.<OwnerReference>of()).stream()
+                .anyMatch(o -> Boolean.TRUE.equals(o.getController()) && Objects.equals(deployment.getMetadata().getUid(), o.getUid()));
+    }
+
+    /** The ReplicaSet that controls the pod. */
+    public static Optional<String> replicaSetName(Pod pod) {
         return Objects.requireNonNullElse(pod.getMetadata().getOwnerReferences(), List.<OwnerReference>of()).stream()
-                .filter(o -> "ReplicaSet".equals(o.getKind()) && Boolean.TRUE.equals(o.getController()) && o.getName().endsWith(suffix))
-                .map(o -> o.getName().substring(0, o.getName().length() - suffix.length()))
+                .filter(o -> "ReplicaSet".equals(o.getKind()) && Boolean.TRUE.equals(o.getController())).map(OwnerReference::getName)
                 .findFirst();
     }
 

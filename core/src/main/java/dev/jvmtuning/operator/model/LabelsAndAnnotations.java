@@ -26,6 +26,11 @@ public final class LabelsAndAnnotations {
      * the values it applied; JSON. Each is recorded the first time it is sized and kept while the operator tunes the Deployment.
      */
     public static final String ORIGINAL_RESOURCES_ANNOTATION = "jvmtuning.dev/original-resources";
+    /**
+     * Kubernetes' own, on a ReplicaSet's pod template and its pods: the Deployment controller adds it to the Deployment's
+     * template to tell its ReplicaSets apart, so a ReplicaSet's template is the Deployment's with it added.
+     */
+    public static final String POD_TEMPLATE_HASH_LABEL = "pod-template-hash";
     /** On a tuned Deployment's pod template, hence its pods: the hash of the settings they run. */
     public static final String SETTINGS_HASH_ANNOTATION = "jvmtuning.dev/settings-hash";
 

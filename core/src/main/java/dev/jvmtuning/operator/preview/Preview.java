@@ -9,7 +9,6 @@ import dev.jvmtuning.operator.api.v1alpha1.RefusedOption;
 import dev.jvmtuning.operator.api.v1alpha1.Sizing;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfile;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileSpec;
-import dev.jvmtuning.operator.api.v1alpha1.TrackedRollout;
 import dev.jvmtuning.operator.api.v1alpha1.TuningProfileStatus;
 import dev.jvmtuning.operator.closedloop.Overlay;
 import dev.jvmtuning.operator.flags.FlagPolicy;
@@ -34,6 +33,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import java.util.HashMap;
 import java.util.List;
@@ -90,27 +90,28 @@ public sealed interface Preview {
      * The target as it runs, beside its template.
      *
      * @param pods            the target's pods: the plan is for the resources the newest of its own template was admitted with
-     * @param tracked         the rollout status tracks (status.rollout), which says which pods run the template as it is now
+     * @param replicaSets     the target's ReplicaSets while it rolls out, which say which pods run the template as it is now
      * @param boosts          the profile's status.startupBoosts: a boosted pod's own CPU limit is the one planned for
      * @param autoscalers     the HorizontalPodAutoscalers of the namespace: the pool adds up over the most replicas they allow
      * @param verticalScalers the VerticalPodAutoscalers of the namespace (none where the CRD is not installed)
      * @param refused         the VM option the JVMs of this template refused (status.refusedOption while it holds), which is
      *                        left out; null for none
      */
-    record Live(List<Pod> pods, TrackedRollout tracked, List<BoostedPod> boosts, List<HorizontalPodAutoscaler> autoscalers,
+    record Live(List<Pod> pods, List<ReplicaSet> replicaSets, List<BoostedPod> boosts, List<HorizontalPodAutoscaler> autoscalers,
             List<GenericKubernetesResource> verticalScalers, RefusedOption refused) {
         /** The template alone, as offline planning sees it. */
-        public static final Live NONE = new Live(List.of(), null, List.of(), List.of(), List.of(), null);
+        public static final Live NONE = new Live(List.of(), List.of(), List.of(), List.of(), List.of(), null);
 
         public Live {
             pods = List.copyOf(pods);
+            replicaSets = List.copyOf(replicaSets);
             boosts = List.copyOf(boosts);
             autoscalers = List.copyOf(autoscalers);
             verticalScalers = List.copyOf(verticalScalers);
         }
 
         /**
-         * The cluster around a stored profile's target: its rollout, its boosts and the option its JVMs refused as the profile's
+         * The cluster around a stored profile's target: its boosts and the option its JVMs refused as the profile's
          * status records them.
          */
         Live withStatusOf(TuningProfile profile, Deployment deployment) {
@@ -121,7 +122,7 @@ public sealed interface Preview {
             RefusedOption refused = RolloutJudge.refusalInForce(status.getRefusedOption(),
                     () -> DeploymentTuning.templateHash(deployment, profile.getMetadata().getName()), profile.getMetadata().getGeneration())
                     .orElse(null);
-            return new Live(pods, status.getRollout(), status.getStartupBoosts(), autoscalers, verticalScalers, refused);
+            return new Live(pods, replicaSets, status.getStartupBoosts(), autoscalers, verticalScalers, refused);
         }
 
         /** The VM options left out of the rendering. */
@@ -162,8 +163,7 @@ public sealed interface Preview {
         Container userContainer = DeploymentTuning.userContainer(deployment, lookup.container(), profile);
         Optional<VerticalScaler> verticalScaler = VerticalScalers.of(live.verticalScalers(), deployment, lookup.container().getName());
         Optional<AdmittedContainer> pod = live.pods().isEmpty() ? Optional.empty() : AdmittedContainer.newest(deployment, lookup.container(),
-                live.pods(), RolloutJudge.ofTemplateInForce(Rollout.of(deployment), live.tracked(),
-                        () -> DeploymentTuning.templateHash(deployment, profile)), live.boosts());
+                live.pods(), RolloutJudge.ofTemplateInForce(Rollout.of(deployment), deployment, live.replicaSets(), profile), live.boosts());
         Optional<AdmittedPod> admitted = pod.flatMap(p -> p.differences(lookup.container()));
         // Where a VPA moves the memory limit pod by pod, the heap is a share of the limit, which each JVM applies to its own:
         // planning for one pod's limit would roll every pod each time the VPA moves one. The share is planned at the least

@@ -30,6 +30,7 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.DeploymentSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -395,6 +396,23 @@ public final class DeploymentTuning {
      */
     public static String templateHash(Deployment current, String profile) {
         return Names.digest(json(restoredTemplate(current, profile)), HASH_CHARS);
+    }
+
+    /**
+     * The digest {@link #templateHash(Deployment, String)} gives the template a ReplicaSet of the Deployment runs: that template
+     * is the Deployment's with the controller's pod-template-hash label added, which is left out as the controller itself
+     * leaves it out to find a Deployment's ReplicaSet; and the controller copies the Deployment's annotations, the operator's
+     * records among them, to the ReplicaSet it makes.
+     */
+    public static String templateHash(ReplicaSet replicaSet, String profile) {
+        PodTemplateSpec template = new PodTemplateSpecBuilder(replicaSet.getSpec().getTemplate()).build();
+        if (template.getMetadata() != null && template.getMetadata().getLabels() != null) {
+            Map<String, String> labels = new LinkedHashMap<>(template.getMetadata().getLabels());
+            labels.remove(LabelsAndAnnotations.POD_TEMPLATE_HASH_LABEL);
+            template.getMetadata().setLabels(labels);
+        }
+        return templateHash(new DeploymentBuilder().withMetadata(replicaSet.getMetadata()).withNewSpec().withTemplate(template).endSpec().build(),
+                profile);
     }
 
     /** A short digest of everything rendered: it changes, and rolls the pods, exactly when a setting does. */

@@ -6,14 +6,19 @@ import dev.jvmtuning.operator.api.v1alpha1.RollBack;
 import dev.jvmtuning.operator.api.v1alpha1.TrackedRollout;
 import dev.jvmtuning.operator.deployment.TargetPods;
 import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.render.DeploymentTuning;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * Apply mode's judgement of a rollout: from the Deployment, its pods, the settings being rolled out and
@@ -142,30 +147,24 @@ public final class RolloutJudge {
         return new Progress(rollout, rollout.complete() ? applying : null, unheld);
     }
 
-    /** A pod without a creation time (not yet stored) is new. */
     /**
-     * Which pods run the Deployment's own template as it is now (its digest {@code template}, read only while a rollout is under
-     * way): all of them once its rollout is
-     * complete; while one rolls, those the rollout status tracks for this template created, or all where the operator's own
-     * write started it over a complete rollout (the user's template was then already every pod's).
+     * Which pods run the Deployment's own template as it is now, whatever settings the operator gave them (settings alone do not
+     * change what admission gives a pod, a release does): all of them once its rollout is complete; while one rolls, the pods
+     * of those of its ReplicaSets whose template is the Deployment's own, the operator's fields left out.
      *
-     * @param rollout the Deployment's rollout
-     * @param tracked the rollout status tracks, as the last reconcile left it, or null
+     * @param replicaSets the Deployment's ReplicaSets, read while its rollout is under way
      */
-    public static Predicate<Pod> ofTemplateInForce(Rollout rollout, TrackedRollout tracked, Supplier<String> template) {
+    public static Predicate<Pod> ofTemplateInForce(Rollout rollout, Deployment deployment, List<ReplicaSet> replicaSets, String profile) {
         if (rollout.complete()) {
             return pod -> true;
         }
-        if (tracked == null || !tracked.getTemplateHash().equals(template.get())) {
-            return pod -> false;
-        }
-        if (TrackedRollout.CAUSE_SETTINGS.equals(tracked.getCause())) {
-            return pod -> true;
-        }
-        Instant since = Instant.parse(tracked.getStartedAt()).minus(SEEN_LATE_BY);
-        return pod -> pod.getMetadata().getCreationTimestamp() != null && !Instant.parse(pod.getMetadata().getCreationTimestamp()).isBefore(since);
+        String template = DeploymentTuning.templateHash(deployment, profile);
+        Set<String> ofTemplate = replicaSets.stream().filter(r -> template.equals(DeploymentTuning.templateHash(r, profile)))
+                .map(r -> r.getMetadata().getName()).collect(Collectors.toSet());
+        return pod -> TargetPods.replicaSetName(pod).filter(ofTemplate::contains).isPresent();
     }
 
+    /** A pod without a creation time (not yet stored) is new. */
     private static boolean createdSince(Pod pod, Instant since) {
         String created = pod.getMetadata().getCreationTimestamp();
         return created == null || !Instant.parse(created).isBefore(since);

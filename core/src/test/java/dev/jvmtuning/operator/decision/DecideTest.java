@@ -29,6 +29,7 @@ import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.NativeMemory;
 import dev.jvmtuning.operator.model.MetricsReport;
+import dev.jvmtuning.operator.model.Names;
 import dev.jvmtuning.operator.model.ThreadingReport;
 import dev.jvmtuning.operator.model.Units;
 import dev.jvmtuning.operator.model.VirtualThreads;
@@ -54,10 +55,13 @@ import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBuilder;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpecBuilder;
@@ -98,6 +102,8 @@ class DecideTest {
         final List<HorizontalPodAutoscaler> autoscalers = new ArrayList<>();
         final List<GenericKubernetesResource> verticalScalers = new ArrayList<>();
         List<Pod> pods = new ArrayList<>();
+        /** A ReplicaSet for each template its pods were made from, as the Deployment controller keeps them. */
+        final Map<String, ReplicaSet> replicaSets = new LinkedHashMap<>();
         /** What admission makes of a pod's spec (a LimitRange default, a mutating policy): nothing unless a test says. */
         UnaryOperator<PodSpec> admission = UnaryOperator.identity();
         /** The env names the operator's last apply set, which its next apply drops when it leaves them out (server-side apply). */
@@ -146,7 +152,7 @@ class DecideTest {
                         Objects.requireNonNullElse(memory, Map.of()), Objects.requireNonNullElse(pinning, Map.of()), javaVersion, threading);
                 lastWindow = window;
             }
-            return new Observation(profile, Optional.ofNullable(deployment), targeting, pods, List.copyOf(configMaps.values()),
+            return new Observation(profile, Optional.ofNullable(deployment), targeting, pods, List.copyOf(replicaSets.values()), List.copyOf(configMaps.values()),
                     Optional.ofNullable(report), autoscalers, verticalScalers, now);
         }
 
@@ -324,9 +330,19 @@ class DecideTest {
         }
 
         private Pod pod(io.fabric8.kubernetes.api.model.ContainerStatus status) {
+            String templateHash = Names.digest(Serialization.asJson(deployment.getSpec().getTemplate()), 10);
+            Map<String, String> labels = new LinkedHashMap<>(deployment.getSpec().getTemplate().getMetadata().getLabels());
+            labels.put(LabelsAndAnnotations.POD_TEMPLATE_HASH_LABEL, templateHash);
+            // As the Deployment controller makes it: the Deployment's template and annotations, the template labelled with its hash.
+            PodTemplateSpec template = Serialization.clone(deployment.getSpec().getTemplate());
+            template.getMetadata().setLabels(labels);
+            ReplicaSet replicaSet = replicaSets.computeIfAbsent("orders-" + templateHash, name -> new ReplicaSetBuilder().withNewMetadata()
+                    .withName(name).withNamespace(NAMESPACE).withAnnotations(deployment.getMetadata().getAnnotations()).endMetadata()
+                    .withNewSpec().withTemplate(template).endSpec().build());
             return new PodBuilder().withNewMetadata().withName("orders-" + deployment.getMetadata().getGeneration()).withNamespace(NAMESPACE)
-                    .withCreationTimestamp(now.toString())
-                    .withLabels(deployment.getSpec().getTemplate().getMetadata().getLabels())
+                    .withCreationTimestamp(now.toString()).addNewOwnerReference().withKind("ReplicaSet").withName(replicaSet.getMetadata().getName())
+                    .withController(true).endOwnerReference()
+                    .withLabels(labels)
                     .withAnnotations(deployment.getSpec().getTemplate().getMetadata().getAnnotations()).endMetadata()
                     .withSpec(admission.apply(Serialization.clone(deployment.getSpec().getTemplate().getSpec())))
                     .withNewStatus().addNewCondition().withType("Ready").withStatus(String.valueOf(status.getReady()).equals("true") ? "True" : "False")

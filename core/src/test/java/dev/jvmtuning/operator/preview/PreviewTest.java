@@ -134,7 +134,7 @@ class PreviewTest {
 
     @Test
     void theProfileAndAVerticalPodAutoscalerSizingOneResourceConflictAndOtherwiseBothStand() throws Exception {
-        Preview.Live requestsOnly = new Preview.Live(List.of(), null, List.of(), List.of(), List.of(TestProfiles.vpa("web-vpa", "web",
+        Preview.Live requestsOnly = new Preview.Live(List.of(), List.of(), List.of(), List.of(), List.of(TestProfiles.vpa("web-vpa", "web",
                 "resourcePolicy: {containerPolicies: [{containerName: '*', controlledValues: RequestsOnly, controlledResources: [memory]}]}")), null);
         String sized = "threads: {max: 80}\nworkload: {liveHeap: 200Mi}\nsizing: {memory: {policy: Plan}}";
 

@@ -7,12 +7,17 @@ import dev.jvmtuning.operator.api.v1alpha1.RollBack;
 import dev.jvmtuning.operator.api.v1alpha1.TrackedRollout;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
 import dev.jvmtuning.operator.model.Reason;
+import dev.jvmtuning.operator.testing.TestProfiles;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -327,19 +332,39 @@ class RolloutJudgeTest {
         return new PodBuilder().withNewMetadata().withName(name).withCreationTimestamp(created).endMetadata().build();
     }
 
-    @Test
-    void whileAReleaseRollsOnlyThePodsOfTheTemplateAsItIsNowSpeakForIt() {
-        Pod before = createdAt("orders-a", "2026-11-28T10:00:00Z");
-        Pod after = createdAt("orders-b", "2026-11-28T10:05:00Z");
-        Rollout rolling = new Rollout(false, Reason.ROLLING_OUT, "1 of 2 replicas updated");
-        TrackedRollout release = new TrackedRollout("h", "t2", TrackedRollout.CAUSE_TEMPLATE, "2026-11-28T10:04:50Z", null);
+    /** A ReplicaSet of {@code template}, as the Deployment controller makes it, and a pod of it. */
+    private static ReplicaSet replicaSet(String name, PodTemplateSpec template) {
+        return new ReplicaSetBuilder().withNewMetadata().withName(name).endMetadata().withNewSpec()
+                .withTemplate(new PodTemplateSpecBuilder(template).editMetadata()
+                        .addToLabels(LabelsAndAnnotations.POD_TEMPLATE_HASH_LABEL, name.substring(name.lastIndexOf('-') + 1)).endMetadata().build())
+                .endSpec().build();
+    }
 
-        assertThat(RolloutJudge.ofTemplateInForce(rolling, release, () -> "t2")).accepts(after).rejects(before);
-        assertThat(RolloutJudge.ofTemplateInForce(rolling, release, () -> "t3")).as("a template status has not tracked yet").rejects(before, after);
-        assertThat(RolloutJudge.ofTemplateInForce(rolling, null, () -> "t2")).rejects(before, after);
-        TrackedRollout ours = new TrackedRollout("h", "t2", TrackedRollout.CAUSE_SETTINGS, "2026-11-28T10:04:50Z", null);
-        assertThat(RolloutJudge.ofTemplateInForce(rolling, ours, () -> "t2")).as("the operator's own write over a complete rollout")
-                .accepts(before, after);
-        assertThat(RolloutJudge.ofTemplateInForce(new Rollout(true, Reason.ROLLOUT_COMPLETE, "2 of 2"), null, () -> "t2")).accepts(before, after);
+    private static Pod podOf(ReplicaSet replicaSet) {
+        return new PodBuilder().withNewMetadata().withName(replicaSet.getMetadata().getName() + "-x").addNewOwnerReference()
+                .withKind("ReplicaSet").withName(replicaSet.getMetadata().getName()).withController(true).endOwnerReference().endMetadata().build();
+    }
+
+    @Test
+    void whileARolloutIsUnderWayThePodsOfTheDeploymentsOwnTemplateSpeakForItWhateverTheirSettings() {
+        Deployment release1 = TestProfiles.labDeployment("orders");
+        ReplicaSet untuned = replicaSet("orders-a", release1.getSpec().getTemplate());
+        Deployment tuned = new DeploymentBuilder(release1).editSpec().editTemplate().editMetadata()
+                .addToAnnotations(LabelsAndAnnotations.SETTINGS_HASH_ANNOTATION, "h1").endMetadata().endTemplate().endSpec().build();
+        ReplicaSet ofSettings = replicaSet("orders-b", tuned.getSpec().getTemplate());
+        Deployment release2 = new DeploymentBuilder(tuned).editSpec().editTemplate().editSpec().editFirstContainer()
+                .withImage("example/orders:2").endContainer().endSpec().endTemplate().endSpec().build();
+        ReplicaSet ofRelease2 = replicaSet("orders-c", release2.getSpec().getTemplate());
+        List<ReplicaSet> all = List.of(untuned, ofSettings, ofRelease2);
+        Rollout rolling = new Rollout(false, Reason.ROLLING_OUT, "1 of 2 replicas updated");
+
+        assertThat(RolloutJudge.ofTemplateInForce(rolling, tuned, all, "orders")).as("the operator's settings rolling over the user's template")
+                .accepts(podOf(untuned), podOf(ofSettings)).rejects(podOf(ofRelease2));
+        assertThat(RolloutJudge.ofTemplateInForce(rolling, release2, all, "orders")).as("a release rolling")
+                .accepts(podOf(ofRelease2)).rejects(podOf(untuned), podOf(ofSettings));
+        assertThat(RolloutJudge.ofTemplateInForce(rolling, release2, List.of(untuned, ofSettings), "orders"))
+                .as("before the controller made the release's ReplicaSet").rejects(podOf(untuned), podOf(ofSettings));
+        assertThat(RolloutJudge.ofTemplateInForce(new Rollout(true, Reason.ROLLOUT_COMPLETE, "2 of 2"), release2, List.of(), "orders"))
+                .as("a complete rollout: every pod is of the template").accepts(podOf(untuned), podOf(ofRelease2));
     }
 }

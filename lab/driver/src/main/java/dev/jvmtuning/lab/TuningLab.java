@@ -423,7 +423,7 @@ public final class TuningLab {
      */
     static Decided decided(Scenario scenario, TuningProfileSpec spec, AutoStatus auto) {
         Decide.Decision decision = Decide.of(new Observation(stored(scenario, spec, auto), Optional.of(deployment(scenario)), List.of(),
-                List.of(), List.of(), Optional.empty(), List.of(), List.of(), PLANNED_AT), INSTALLATION);
+                List.of(), List.of(), List.of(), Optional.empty(), List.of(), List.of(), PLANNED_AT), INSTALLATION);
         Condition applied = Conditions.find(decision.status().getConditions(), ConditionType.APPLIED).orElseThrow();
         if (!ConditionStatus.TRUE.is(applied.getStatus())) {
             return new Decided(Map.of(), applied.getReason() + ": " + applied.getMessage());

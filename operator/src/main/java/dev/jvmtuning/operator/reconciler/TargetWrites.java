@@ -69,8 +69,7 @@ final class TargetWrites {
 
     /** Deletes the unused ConfigMaps no ReplicaSet of the Deployment refers to; those a ReplicaSet still names stay for `rollout undo`. */
     private void prune(Deployment target, List<ConfigMap> unused) {
-        Set<String> referenced = context.getClient().apps().replicaSets().inNamespace(target.getMetadata().getNamespace())
-                .withLabels(target.getSpec().getSelector().getMatchLabels()).list().getItems().stream()
+        Set<String> referenced = Watches.replicaSetsOf(context.getClient(), target).stream()
                 .flatMap(rs -> ConfigMapReferences.of(rs.getSpec().getTemplate()).stream())
                 .collect(Collectors.toSet());
         unused.stream().filter(c -> !referenced.contains(c.getMetadata().getName()))

@@ -5,6 +5,7 @@ import dev.jvmtuning.operator.config.Leadership;
 import dev.jvmtuning.operator.config.OperatorSettings;
 import dev.jvmtuning.operator.decision.Decide;
 import dev.jvmtuning.operator.decision.Observation;
+import dev.jvmtuning.operator.rollout.Rollout;
 import dev.jvmtuning.operator.decision.StatusBuilder;
 import dev.jvmtuning.operator.flags.FlagPolicy;
 import dev.jvmtuning.operator.installation.GuardrailQueries;
@@ -146,6 +147,8 @@ public class TuningProfileReconciler implements Reconciler<TuningProfile>, Clean
         return new Observation(profile, target,
                 target.map(d -> List.copyOf(Watches.profilesTargeting(d, context))).orElse(List.of()),
                 target.map(watches::podsOf).orElse(List.of()),
+                // Only while a rollout is under way do some pods run another template than the Deployment's.
+                target.filter(d -> !Rollout.of(d).complete()).map(d -> Watches.replicaSetsOf(context.getClient(), d)).orElse(List.of()),
                 List.copyOf(context.getSecondaryResources(ConfigMap.class)),
                 report,
                 target.map(watches::autoscalersOf).orElse(List.of()),

@@ -18,6 +18,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -181,6 +182,16 @@ final class Watches implements AutoCloseable {
         return Optional.ofNullable(autoscaler.getSpec()).map(s -> s.getScaleTargetRef())
                 .filter(t -> "Deployment".equals(t.getKind()) && "apps".equals(t.getApiVersion() == null ? "apps" : t.getApiVersion().split("/")[0]))
                 .map(t -> t.getName());
+    }
+
+    /**
+     * The ReplicaSets a Deployment owns: a request to the API server, which returns at most its revision history. Its pods' own
+     * ReplicaSets say which of them run its template as it is now.
+     */
+    static List<ReplicaSet> replicaSetsOf(KubernetesClient client, Deployment deployment) {
+        return client.apps().replicaSets().inNamespace(deployment.getMetadata().getNamespace())
+                .withLabels(deployment.getSpec().getSelector().getMatchLabels()).list().getItems().stream()
+                .filter(r -> TargetPods.controlledBy(r, deployment)).toList();
     }
 
     /** A Deployment's pods, from the informer's cache: no request to the API server. */

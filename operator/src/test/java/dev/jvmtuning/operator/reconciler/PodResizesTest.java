@@ -84,7 +84,7 @@ class PodResizesTest {
         TuningProfile profile = Serialization.unmarshal(TestProfiles.yaml("orders", "orders", "startupBoost: {cpu: '2'}"), TuningProfile.class);
         profile.getMetadata().setNamespace(namespace);
         profile.getMetadata().setGeneration(1L);
-        return new Observation(profile, Optional.empty(), List.of(), List.of(), List.of(), Optional.empty(), List.of(), List.of(), Instant.now());
+        return new Observation(profile, Optional.empty(), List.of(), List.of(), List.of(), List.of(), Optional.empty(), List.of(), List.of(), Instant.now());
     }
 
     private static Quantity cpu(Pod pod, String kind) {

@@ -22,6 +22,7 @@ import dev.jvmtuning.operator.testing.TestProfiles;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.LimitRangeBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
@@ -485,6 +486,34 @@ class TuningProfileReconcilerTest {
         await().atMost(TIMEOUT).untilAsserted(() -> assertThat(setting("resize", "heap.size")).isNotEqualTo(heapBefore));
         await().atMost(TIMEOUT).untilAsserted(() -> assertThat(env(liveDeployment("resize")).get("JAVA_TOOL_OPTIONS").getValue())
                 .contains("-Xmx" + setting("resize", "heap.size").replace("Mi", "m")));
+    }
+
+    @Test
+    void aLimitRangesDefaultIsPlannedForAsThePodsGetItAndTheOperatorsOwnRolloutKeepsIt() {
+        client.resource(new LimitRangeBuilder().withNewMetadata().withName("defaults").endMetadata().withNewSpec().addNewLimit()
+                .withType("Container").addToDefault("memory", new Quantity("1Gi")).addToDefaultRequest("memory", new Quantity("1Gi"))
+                .endLimit().endSpec().build()).inNamespace(namespace).create();
+        Deployment defaulted = deployment("defaulted", "2", "1Gi");
+        defaulted.getSpec().getTemplate().getSpec().getContainers().get(0).getResources().getLimits().remove("memory");
+        defaulted.getSpec().getTemplate().getSpec().getContainers().get(0).getResources().getRequests().remove("memory");
+        client.resource(defaulted).inNamespace(namespace).create();
+        client.resource(deployment("declared", "2", "1Gi")).inNamespace(namespace).create();
+        createProfile("defaulted", "defaulted", "runtime: SpringBootTomcat");
+        createProfile("declared", "declared", "runtime: SpringBootTomcat");
+
+        // Its pods roll from the untuned ReplicaSet to the tuned one and never become ready: the plan is for their 1Gi throughout.
+        awaitCondition("defaulted", "Applied", "True", "Applied");
+        awaitCondition("declared", "Applied", "True", "Applied");
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(client.apps().replicaSets().inNamespace(namespace).withLabel("app", "defaulted")
+                .list().getItems()).hasSize(2));
+        await().atMost(TIMEOUT).ignoreExceptions().untilAsserted(() -> assertThat(setting("defaulted", "heap.size"))
+                .isEqualTo(setting("declared", "heap.size")));
+        int writes = operator.writes(namespace, "deployments");
+        operator.awaitReconciles(namespace, "defaulted", 3);
+        assertThat(setting("defaulted", "heap.size")).isEqualTo(setting("declared", "heap.size"));
+        assertThat(env(liveDeployment("defaulted")).get("JAVA_TOOL_OPTIONS").getValue())
+                .contains("-Xmx" + setting("declared", "heap.size").replace("Mi", "m"));
+        assertThat(operator.writes(namespace, "deployments")).as("the plan went back to the template, which has no limit").isEqualTo(writes);
     }
 
     @Test

@@ -140,7 +140,7 @@ public final class DecisionBenchmark {
         profile.getMetadata().setGeneration(1L);
         profile.getMetadata().setCreationTimestamp(T0.toString());
         profile.setStatus(status);
-        return new Observation(profile, Optional.of(deployment), List.of(profile), pods, configMaps, report, List.of(), List.of(),
+        return new Observation(profile, Optional.of(deployment), List.of(profile), pods, List.of(), configMaps, report, List.of(), List.of(),
                 T0.plusSeconds(60));
     }
 

@@ -382,6 +382,19 @@ public final class Cluster implements AutoCloseable {
         return Quantity.getAmountInBytes(pod(pod).getSpec().getContainers().get(0).getResources().getLimits().get("memory")).longValueExact();
     }
 
+    /**
+     * A pod's container's working set as metrics-server last read it from the kubelet (every 15 s here): the memory the
+     * VerticalPodAutoscaler's recommender sizes for. None before its first reading, or once the pod is gone.
+     */
+    public Optional<Long> workingSetBytes(String pod) {
+        try {
+            return client.top().pods().metrics(NAMESPACE, pod).getContainers().stream().filter(c -> "app".equals(c.getName())).findFirst()
+                    .map(c -> c.getUsage().get("memory")).map(q -> Quantity.getAmountInBytes(q).longValueExact());
+        } catch (KubernetesClientException e) {
+            return Optional.empty();
+        }
+    }
+
     /** The bytes of a quantity ("384Mi"), as numfmt --from=iec-i reads it. */
     public static long bytes(String quantity) {
         return Quantity.getAmountInBytes(new Quantity(quantity)).longValueExact();

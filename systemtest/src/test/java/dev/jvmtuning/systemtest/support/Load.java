@@ -51,7 +51,17 @@ public final class Load implements AutoCloseable {
 
     /** What the clients got since the last call: the figures behind the operator's, from the other side. */
     public String answers() {
-        return "the clients since the last count: " + answered.getAndSet(0) + " answered, " + failed.getAndSet(0) + " failed or timed out";
+        Count count = count();
+        return "the clients since the last count: " + count.answered() + " answered, " + count.failed() + " failed or timed out";
+    }
+
+    /** The requests answered (200) and those failed or timed out since the last count. */
+    public record Count(int answered, int failed) {
+    }
+
+    /** The requests since the last count, and a new count started. */
+    public Count count() {
+        return new Count(answered.getAndSet(0), failed.getAndSet(0));
     }
 
     /** Stops the clients: each ends its request under way (at most {@value #REQUEST_SECONDS} s) and sends no other. */

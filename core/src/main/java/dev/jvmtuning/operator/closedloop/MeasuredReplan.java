@@ -66,12 +66,16 @@ public final class MeasuredReplan implements Replanner {
     }
 
     /**
-     * Whether the loop sizes the container for the live heap: spec.sizing.memory plans the limit, no heap.size fixes the heap,
-     * and the plan renders the heap it sized (not the user's own -Xmx).
+     * Whether the loop sizes the container for the live heap: spec.sizing.memory plans the limit and no heap.size fixes the
+     * heap (nor may the container's own -Xmx, which leaves the plan without a heap of its own).
      */
+    public static boolean sizesForLiveHeap(TuningProfileSpec spec) {
+        return spec.getSizing() != null && spec.getSizing().plansMemory() && (spec.getHeap() == null || spec.getHeap().getSize() == null);
+    }
+
+    /** Whether this plan sizes the container for the live heap: it renders the heap it sized and the limit around it. */
     private boolean sizesForLiveHeap(TuningValues values) {
-        return plansMemory() && (spec.getHeap() == null || spec.getHeap().getSize() == null) && values.resources().memoryLimitBytes() != null
-                && values.heapBytes() != null;
+        return sizesForLiveHeap(spec) && values.resources().memoryLimitBytes() != null && values.heapBytes() != null;
     }
 
     private boolean plansMemory() {

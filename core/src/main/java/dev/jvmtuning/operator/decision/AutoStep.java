@@ -83,8 +83,7 @@ final class AutoStep {
                 : window == null || window.getMaxThreads() == null ? null : (int) Math.round(window.getMaxThreads());
         Long memory = facts.memoryBudgetBytes();
         Integer heapPercent = values.heapBytes() == null || memory == null ? null : (int) Math.round(100.0 * values.heapBytes() / memory);
-        boolean sizesMemory = spec.getSizing() != null && spec.getSizing().plansMemory() && (spec.getHeap() == null || spec.getHeap().getSize() == null);
-        Integer liveHeap = !sizesMemory ? null : spec.getWorkload() != null && spec.getWorkload().getLiveHeap() != null
+        Integer liveHeap = !MeasuredReplan.sizesForLiveHeap(spec) ? null : spec.getWorkload() != null && spec.getWorkload().getLiveHeap() != null
                 ? (int) Math.ceil((double) Units.bytes(spec.getWorkload().getLiveHeap()) / Units.MI)
                 : values.heapBytes() == null ? null : Planner.liveHeapMibFor(values.heapBytes());
         return new AutoSettings(threads, values.poolMaxSize(), heapPercent, liveHeap);

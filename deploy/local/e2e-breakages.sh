@@ -45,6 +45,7 @@ BREAKAGES=(
   "14|14|$core/deployment/TargetContainer.java|s/.max(Integer::compare).orElse(/.filter(max -> false).max(Integer::compare).orElse(/|the pool planned for today's replicas, not the autoscaler's most"
   "15|15|$core/render/DeploymentTuning.java|s/container.setResources(resources);/container.setResources(null);/|the sized resources planned, never written into the template"
   "15|15|$core/render/DeploymentTuning.java|s/setResource(resources, field, original.isEmpty() ? null : original);/setResource(resources, field, recorded.applied().get(field));/|the sized resources kept, not the user's given back"
+  "16|16|$core/planner/Planner.java|s/return oomKill.map(answer -> budget.withPart(answer.cause(), answer.raised(budget.part(answer.cause())))).orElse(budget);/return budget;/|an OOM kill answered within the sized limit, the limit not raised"
 )
 ONLY=" $* "
 

@@ -24,7 +24,8 @@
 #   11-14. beside other actors: admission (a LimitRange, a MutatingAdmissionPolicy), a GitOps re-apply loop, the real VPA
 #      (recommender, updater, admission controller) and an HPA, both reading metrics-server (autoscalers.sh);
 #   15. a container sized with the JVM (spec.sizing): an oversized template's pod runs the limit its heap needs, the JVM the
-#      planned heap; the profile's delete gives the template its own resources back.
+#      planned heap; the profile's delete gives the template its own resources back;
+#   16. an OOM kill of a sized container: the part that ran over and the limit around it raised, the heap kept, the demand held.
 # Every wait is bounded; load is bounded in requests and time, to pod addresses only.
 # The checks are JUnit tests of the systemtest module (systemtest/src/test/java, one class a check, tagged check-NUMBER,
 # each asserting in Java): this script picks the ones asked for, runs them in one Maven run and reports each, then clears
@@ -87,7 +88,7 @@ java_checks
 if kubectl get deployment -n kube-system vpa-admission-controller >/dev/null 2>&1; then
   "$REPO_ROOT/deploy/local/autoscalers.sh" down || echo "could not take the autoscalers down (deploy/local/autoscalers.sh down)" >&2
 fi
-E2E_OBJECTS=(imager17 blind17 imager21 blind21 refuser rebooter releaser cutter oomer xmxer throttled looper pinner21 pinner25 zgc21 zgc25 limited admitted synced synced-ssa synced-recipe resized scaled downgraded repushed sized)
+E2E_OBJECTS=(imager17 blind17 imager21 blind21 refuser rebooter releaser cutter oomer xmxer throttled looper pinner21 pinner25 zgc21 zgc25 limited admitted synced synced-ssa synced-recipe resized scaled downgraded repushed sized raised)
 kubectl delete tp -n "$NS" "${E2E_OBJECTS[@]}" --ignore-not-found --wait=false >/dev/null
 kubectl delete deployment -n "$NS" "${E2E_OBJECTS[@]}" --ignore-not-found --wait=false >/dev/null
 printf '\n%d of %d end-to-end checks failed\n' "$failures" "$ran"

@@ -127,7 +127,11 @@ class ContainerSizedAgainstTheVpaBenchmarkTest extends SystemCheck {
             Wait.sleep(Duration.ofSeconds(WARMUP_SECONDS));
             for (Service service : SERVICES) {
                 String profile = service.name() + "-operator";
-                double liveHeap = cluster.profile(profile).path("status").path("observed").path("liveHeapMib").asDouble(0);
+                // A JVM reports its live heap after its first collection of the old generation, which the load brings on.
+                if (service.javaOptions() == null) {
+                    Wait.until(600, "the live heap of tp/" + profile + " measured", () -> liveHeapMib(profile) > 0);
+                }
+                double liveHeap = liveHeapMib(profile);
                 // Where the user's -Xmx fixes the heap, the limit is sized for it; else for the live heap the pods measured.
                 String measured = service.javaOptions() != null || liveHeap <= 0 ? ""
                         : ", \"workload\": {\"liveHeap\": \"" + (int) Math.ceil(liveHeap) + "Mi\"}";
@@ -151,6 +155,10 @@ class ContainerSizedAgainstTheVpaBenchmarkTest extends SystemCheck {
         } finally {
             loads.forEach(Load::close);
         }
+    }
+
+    private double liveHeapMib(String profile) {
+        return cluster.profile(profile).path("status").path("observed").path("liveHeapMib").asDouble(0);
     }
 
     /** {@link #MINUTES} one-minute slices of the load, each pod sampled every 10 s. */

@@ -7,7 +7,6 @@ import dev.jvmtuning.systemtest.support.Cluster;
 import dev.jvmtuning.systemtest.support.Manifests;
 import dev.jvmtuning.systemtest.support.Wait;
 import java.util.OptionalLong;
-import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
@@ -43,13 +42,13 @@ class SizedWithTheJvmTest extends SystemCheck {
                   sizing: {memory: {policy: Plan, min: 256Mi, max: 2Gi}}
                 """);
         Wait.until(240, "tp/sized Ready on its sized pod", () -> settledReady("sized"));
-        JsonNode settings = cluster.profile("sized").path("status").path("settings");
-        String limit = setting(settings, "resources.limits.memory");
-        String heap = setting(settings, "heap.size");
-        say("planned: resources.limits.memory " + limit + " (" + rationale(settings, "resources.limits.memory") + "); heap.size " + heap);
+        String limit = setting("sized", "resources.limits.memory").path("value").asText();
+        String heap = setting("sized", "heap.size").path("value").asText();
+        say("planned: resources.limits.memory " + limit + " (" + setting("sized", "resources.limits.memory").path("rationale").asText()
+                + "); heap.size " + heap);
         assertThat(heap).as("three times the live heap").isEqualTo("192Mi");
         assertThat(Cluster.bytes(limit)).as("well under the template's 2Gi, above the heap").isBetween(Cluster.bytes("384Mi"), Cluster.bytes("768Mi"));
-        assertThat(setting(settings, "resources.requests.memory")).as("the request equals the limit").isEqualTo(limit);
+        assertThat(setting("sized", "resources.requests.memory").path("value").asText()).as("the request equals the limit").isEqualTo(limit);
 
         String pod = cluster.newestPod("sized");
         OptionalLong maxHeap = sizeFlag(cluster.jvmFlags(pod), "MaxHeapSize");
@@ -64,15 +63,5 @@ class SizedWithTheJvmTest extends SystemCheck {
         JsonNode after = cluster.deployment("sized").path("spec").path("template").path("spec").path("containers").get(0).path("resources");
         say("template resources after the profile's delete: " + after);
         assertThat(after).as("the template's own resources, field for field").isEqualTo(before);
-    }
-
-    private static String setting(JsonNode settings, String name) {
-        return StreamSupport.stream(settings.spliterator(), false).filter(s -> name.equals(s.path("name").asText())).findFirst()
-                .map(s -> s.path("value").asText()).orElseThrow(() -> new AssertionError("no " + name + " in status.settings: " + settings));
-    }
-
-    private static String rationale(JsonNode settings, String name) {
-        return StreamSupport.stream(settings.spliterator(), false).filter(s -> name.equals(s.path("name").asText())).findFirst()
-                .map(s -> s.path("rationale").asText()).orElse("");
     }
 }

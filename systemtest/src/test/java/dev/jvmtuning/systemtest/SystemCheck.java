@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -34,7 +35,7 @@ abstract class SystemCheck {
      */
     protected void makeRoom() {
         List.of("refuser", "rebooter", "releaser", "cutter", "oomer", "xmxer", "throttled", "imager17", "blind17", "imager21", "blind21",
-                "looper", "limited", "admitted", "synced", "synced-ssa", "synced-recipe", "resized", "scaled", "downgraded", "repushed", "sized")
+                "looper", "limited", "admitted", "synced", "synced-ssa", "synced-recipe", "resized", "scaled", "downgraded", "repushed", "sized", "raised")
                 .forEach(cluster::deleteDeployment);
     }
 
@@ -99,6 +100,13 @@ abstract class SystemCheck {
     protected JsonNode admitted(String profile) {
         JsonNode admitted = cluster.profile(profile).path("status").path("admitted");
         return admitted.isMissingNode() ? JsonNodeFactory.instance.objectNode() : admitted;
+    }
+
+    /** A setting of a profile's status.settings, by name (its value, its rationale): the check fails when there is none. */
+    protected JsonNode setting(String profile, String name) {
+        JsonNode settings = cluster.profile(profile).path("status").path("settings");
+        return StreamSupport.stream(settings.spliterator(), false).filter(s -> name.equals(s.path("name").asText())).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + name + " in status.settings of tp/" + profile + ": " + settings));
     }
 
     /** A line of the check's evidence, in the run's log. */

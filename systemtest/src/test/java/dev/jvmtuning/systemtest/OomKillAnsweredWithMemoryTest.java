@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * An OOM kill answered with memory (docs/how-to/size-the-container.md): a container the operator sizes (spec.sizing.memory
- * Plan, up to a maximum) for a 32Mi live heap, whose service then takes 200 MiB of native memory beside it (the lab workload's
+ * Plan, up to a maximum) for a 32Mi live heap, whose service then takes 320 MiB of native memory beside it (the lab workload's
  * cleaner-less buffers, reached over a minute once the pod is Ready, past the profile's rollback window). The kernel kills it;
  * the kill is put down to that part, read from the JVM's own account (native memory tracking), and answered: the part's budget
  * and the limit around it raised, the heap kept. The pods of the raised limit hold the same demand.
@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 @Order(1600)
 class OomKillAnsweredWithMemoryTest extends SystemCheck {
 
-    private static final int DEMAND_MIB = 200;
+    private static final int DEMAND_MIB = 320;
     private static final int RAMP_SECONDS = 60;
 
     @Test

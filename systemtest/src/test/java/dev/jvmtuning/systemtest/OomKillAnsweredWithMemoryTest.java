@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /**
  * An OOM kill answered with memory (docs/how-to/size-the-container.md): a container the operator sizes (spec.sizing.memory
  * Plan, up to a maximum) for a 32Mi live heap, whose service then takes 320 MiB of native memory beside it (the lab workload's
- * cleaner-less buffers, reached over a minute once the pod is Ready, past the profile's rollback window). The kernel kills it;
+ * cleaner-less buffers, reached over two minutes once the pod is Ready, past the profile's rollback window). The kernel kills it;
  * the kill is put down to that part, read from the JVM's own account (native memory tracking), and answered: the part's budget
  * and the limit around it raised, the heap kept. The pods of the raised limit hold the same demand.
  */
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class OomKillAnsweredWithMemoryTest extends SystemCheck {
 
     private static final int DEMAND_MIB = 320;
-    private static final int RAMP_SECONDS = 60;
+    private static final int RAMP_SECONDS = 120;
 
     @Test
     @DisplayName("16. an OOM kill answered with memory: the sized limit raised for the part that ran over, the heap kept, the demand then held")
@@ -71,7 +71,7 @@ class OomKillAnsweredWithMemoryTest extends SystemCheck {
         Wait.until(240, "a Ready pod of the raised limit", () -> cluster.runningPods("raised").stream().anyMatch(pod ->
                 raisedHash.equals(pod.getMetadata().getAnnotations().get("jvmtuning.dev/settings-hash")) && cluster.containerReady(pod.getMetadata().getName())));
         String pod = cluster.newestPod("raised");
-        // The demand ramps up over a minute from Ready; then it holds, or the kernel kills the pod again.
+        // The demand ramps up over two minutes from Ready; then it holds, or the kernel kills the pod again.
         Wait.sleep(Duration.ofSeconds(RAMP_SECONDS + 30));
         say(pod + ": limit " + cluster.appliedLimit(pod, "memory") + " as the kubelet runs it, restarts " + cluster.restarts(pod)
                 + "; " + cluster.profile("raised").path("status").path("observed").path("memory"));

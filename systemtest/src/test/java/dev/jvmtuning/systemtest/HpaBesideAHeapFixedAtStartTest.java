@@ -84,6 +84,8 @@ class HpaBesideAHeapFixedAtStartTest extends SystemCheck {
         seen.set("replicas", status.get("currentReplicas"));
         seen.set("desired", status.get("desiredReplicas"));
         say("the autoscaler: " + seen);
+        // The pool planned anew rolls the pods: the JVMs to judge are those the rollout leaves, not a pod it replaces.
+        Wait.until(240, "tp/scaled Ready, its rollout for the autoscaler's replicas done", () -> settledReady("scaled"));
         for (String pod : cluster.runningPodNames("scaled")) {
             Wait.until(120, pod + " Ready", () -> cluster.containerReady(pod));
             assertHeapFits(pod);

@@ -3,6 +3,7 @@ package dev.jvmtuning.operator.decision;
 import dev.jvmtuning.operator.api.v1alpha1.LastOomKill;
 import dev.jvmtuning.operator.deployment.TargetPods;
 import dev.jvmtuning.operator.model.EffectiveOptions;
+import dev.jvmtuning.operator.model.LastReading;
 import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.MetricsReport;
 import dev.jvmtuning.operator.model.OomKill;
@@ -77,10 +78,11 @@ final class OomKills {
             String podHash = TargetPods.settingsHash(pod);
             boolean planned = hash != null && hash.equals(podHash);
             Long heap = planned ? plannedHeapBytes : null;
-            MemoryUse reading = report.filter(r -> polledBefore(r, terminated.getFinishedAt()))
-                    .map(r -> r.memory().getOrDefault(name, MemoryUse.NONE)).orElse(MemoryUse.NONE);
-            EffectiveOptions options = report.map(r -> r.effectiveOptions().getOrDefault(name, EffectiveOptions.NONE))
-                    .orElse(EffectiveOptions.NONE);
+            Optional<LastReading> last = report.map(r -> r.lastReadings().get(name));
+            Instant end = terminated.getFinishedAt() == null ? null : Instant.parse(terminated.getFinishedAt());
+            MemoryUse reading = last.filter(r -> r.before(end)).map(LastReading::memory).orElse(MemoryUse.NONE);
+            // A restarted JVM runs the options of the one killed: read after the kill, they still name its heap.
+            EffectiveOptions options = last.map(LastReading::options).orElse(EffectiveOptions.NONE);
             OomKill.Attribution attribution = OomKill.attribute(new OomKill.Termination(terminated.getReason(), terminated.getExitCode(),
                     terminated.getMessage()), limitBytes, heap, reading, options).orElseThrow();
             Long partBudget = budget != null && (planned || hash == null) && OomAnswer.answers(attribution.cause().name())
@@ -92,12 +94,6 @@ final class OomKills {
     /** The most recent of the kills, by when they ended. */
     static Optional<Kill> latest(List<Kill> kills) {
         return kills.stream().max(Comparator.comparing(k -> k.at() == null ? Instant.MIN : Instant.parse(k.at())));
-    }
-
-    /** A poll whose window ended after the kill read the restarted JVM, not the one that was killed. */
-    private static boolean polledBefore(MetricsReport report, String finishedAt) {
-        return report.observed() == null || report.observed().getEnd() == null || finishedAt == null
-                || !Instant.parse(report.observed().getEnd()).isAfter(Instant.parse(finishedAt));
     }
 
     /** The container's termination by a kill for memory: the one it is in, else the last before it ran again. */

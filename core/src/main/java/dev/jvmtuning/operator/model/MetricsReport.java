@@ -7,8 +7,11 @@ import dev.jvmtuning.operator.model.ConditionStatus;
 import dev.jvmtuning.operator.model.EffectiveOptions;
 import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.Reason;
+import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * One metrics poll of a profile: whether metrics could be read (the MetricsAvailable condition), the
@@ -18,17 +21,28 @@ import java.util.Objects;
  * last account of a pod before an OOM kill (OomKill). And each pod's virtual-thread pinning over the window, for the pods
  * that report it (the VirtualThreadPinning condition). And the Java feature version the pods' JVMs report (javaVersion,
  * null when none says), which the planner's JDK-specific rules and the flag policy take, and whether their JVMs have run
- * virtual threads (threading, null when no pod reports it).
+ * virtual threads (threading, null when no pod reports it). And each existing pod's last reading (lastReadings): this
+ * poll's, or for a pod this poll did not read (restarting after a kill, not Ready) the one before.
  * A report that differs from the last one triggers a reconcile, which judges it against the plan in force.
  */
 public record MetricsReport(ConditionStatus availableStatus, Reason availableReason, String availableMessage, Observed observed,
         Observed previous, Map<String, EffectiveOptions> effectiveOptions, Map<String, MemoryUse> memory,
-        Map<String, VirtualThreads.Pinning> virtualThreads, Integer javaVersion, ThreadingReport threading) {
+        Map<String, VirtualThreads.Pinning> virtualThreads, Integer javaVersion, ThreadingReport threading,
+        Map<String, LastReading> lastReadings) {
 
     public MetricsReport {
         effectiveOptions = Map.copyOf(effectiveOptions);
         memory = Map.copyOf(memory);
         virtualThreads = Map.copyOf(virtualThreads);
+        lastReadings = Map.copyOf(lastReadings);
+    }
+
+    /** A report whose last readings are its own, read when its window ended. */
+    public MetricsReport(ConditionStatus availableStatus, Reason availableReason, String availableMessage, Observed observed,
+            Observed previous, Map<String, EffectiveOptions> effectiveOptions, Map<String, MemoryUse> memory,
+            Map<String, VirtualThreads.Pinning> virtualThreads, Integer javaVersion, ThreadingReport threading) {
+        this(availableStatus, availableReason, availableMessage, observed, previous, effectiveOptions, memory, virtualThreads, javaVersion,
+                threading, readings(effectiveOptions, memory, observed == null || observed.getEnd() == null ? null : Instant.parse(observed.getEnd())));
     }
 
     /** A report whose pods say nothing of virtual threads' use. */
@@ -78,7 +92,31 @@ public record MetricsReport(ConditionStatus availableStatus, Reason availableRea
     public MetricsReport steadied(Observed shown) {
         return observed == null || shown == null || !withinNoise(shown, observed) ? this
                 : new MetricsReport(availableStatus, availableReason, availableMessage, shown, previous, effectiveOptions, memory, virtualThreads,
-                        javaVersion, threading);
+                        javaVersion, threading, lastReadings);
+    }
+
+    /**
+     * This report with the last readings of the pods in {@code existing}: this poll's, read {@code at}, and for a pod it did
+     * not read, the one {@code before} held.
+     */
+    public MetricsReport remembering(MetricsReport before, Set<String> existing, Instant at) {
+        Map<String, LastReading> readings = new HashMap<>(readings(effectiveOptions, memory, at));
+        if (before != null) {
+            before.lastReadings.forEach((pod, reading) -> {
+                if (existing.contains(pod)) {
+                    readings.putIfAbsent(pod, reading);
+                }
+            });
+        }
+        return new MetricsReport(availableStatus, availableReason, availableMessage, observed, previous, effectiveOptions, memory, virtualThreads,
+                javaVersion, threading, readings);
+    }
+
+    private static Map<String, LastReading> readings(Map<String, EffectiveOptions> options, Map<String, MemoryUse> memory, Instant at) {
+        Map<String, LastReading> readings = new HashMap<>();
+        memory.forEach((pod, use) -> readings.put(pod, new LastReading(use, options.getOrDefault(pod, EffectiveOptions.NONE), at)));
+        options.forEach((pod, read) -> readings.putIfAbsent(pod, new LastReading(MemoryUse.NONE, read, at)));
+        return readings;
     }
 
     private static boolean withinNoise(Observed shown, Observed polled) {

@@ -26,6 +26,7 @@ import dev.jvmtuning.operator.model.ConditionType;
 import dev.jvmtuning.operator.model.EffectiveOptions;
 import dev.jvmtuning.operator.model.RuntimeMetricsOptions;
 import dev.jvmtuning.operator.model.LabelsAndAnnotations;
+import dev.jvmtuning.operator.model.LastReading;
 import dev.jvmtuning.operator.model.MemoryUse;
 import dev.jvmtuning.operator.model.NativeMemory;
 import dev.jvmtuning.operator.model.MetricsReport;
@@ -120,6 +121,8 @@ class DecideTest {
         Map<String, MemoryUse> memory;
         /** The pods' virtual-thread pinning over the window, by pod; null when no pod reports it. */
         Map<String, VirtualThreads.Pinning> pinning;
+        /** With no figures above, a poll that found no Ready pod and remembers these last readings; null for none. */
+        Map<String, LastReading> lastReadings;
         /** The Java feature version the pods' JVMs report; null when none does. */
         Integer javaVersion;
         /** Whether the pods' JVMs have run virtual threads; null when none says. */
@@ -151,6 +154,9 @@ class DecideTest {
                         window == null ? null : lastWindow, Objects.requireNonNullElse(effectiveOptions, Map.of()),
                         Objects.requireNonNullElse(memory, Map.of()), Objects.requireNonNullElse(pinning, Map.of()), javaVersion, threading);
                 lastWindow = window;
+            } else if (lastReadings != null) {
+                report = new MetricsReport(ConditionStatus.FALSE, Reason.NO_READY_PODS, "Deployment has no Ready pod", null, null, Map.of(), Map.of(),
+                        Map.of(), null, null, lastReadings);
             }
             return new Observation(profile, Optional.ofNullable(deployment), targeting, pods, List.copyOf(replicaSets.values()), List.copyOf(configMaps.values()),
                     Optional.ofNullable(report), autoscalers, verticalScalers, now);
@@ -1694,6 +1700,33 @@ class DecideTest {
         assertThat(kill.getSettingsHash()).isEqualTo(world.profile.getStatus().getRolledBack().getSettingsHash());
         assertThat(kill.getMemoryLimitBytes()).isEqualTo(1024 * MIB);
         assertThat(kill.getPlannedHeapBytes()).as("the plan of the settings the pod ran").isNotNull();
+    }
+
+    /**
+     * The poll after a kill finds the pod restarting, not Ready, and reads nothing of it: the kill is explained from the
+     * pod's last reading before it, never from one of the JVM started after it.
+     */
+    @Test
+    void aKillIsExplainedFromThePodsLastReadingBeforeItWhenThePollAfterItFindsNoReadyPod() {
+        World world = applied(APPLY);
+        String pod = world.pods.get(0).getMetadata().getName();
+        world.now = world.now.plus(ROLLBACK_WINDOW);
+        world.reconcile();
+        Instant killed = world.now;
+        world.oomKill();
+        world.lastReadings = Map.of(pod, new LastReading(NATIVE_LEAK, EffectiveOptions.NONE, killed.minusSeconds(5)));
+        world.reconcile();
+        assertThat(world.profile.getStatus().getLastOomKill().getCause()).isEqualTo("NATIVE_OTHER");
+
+        World later = applied(APPLY);
+        later.now = later.now.plus(ROLLBACK_WINDOW);
+        later.reconcile();
+        Instant killedToo = later.now;
+        later.oomKill();
+        later.lastReadings = Map.of(later.pods.get(0).getMetadata().getName(), new LastReading(NATIVE_LEAK, EffectiveOptions.NONE, killedToo.plusSeconds(5)));
+        later.reconcile();
+        assertThat(later.profile.getStatus().getLastOomKill().getMessage()).as("a reading after the kill")
+                .contains("no memory reading of the pod before it ended");
     }
 
     @Test

@@ -28,6 +28,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -121,12 +122,16 @@ public final class MetricsFetcher implements PerResourcePollingEventSource.Resou
             // JOSDK polls on every replica; only the leader reconciles, so only its reads are ever used.
             return Set.of();
         }
+        Instant polled = clock.instant();
         MetricsReport report;
         try {
             report = report(profile);
         } catch (RuntimeException e) {
             report = MetricsReport.unavailable(Reason.SCRAPE_FAILED, "metrics could not be read: " + e.getMessage());
         }
+        Set<String> existing = targetOf.apply(profile).map(podsOf).orElse(List.of()).stream().map(p -> p.getMetadata().getName())
+                .collect(Collectors.toSet());
+        report = report.remembering(latest.get(profile.key()), existing, polled);
         latest.put(profile.key(), report);
         return Set.of(report);
     }

@@ -37,12 +37,14 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -390,6 +392,37 @@ class MetricsFetcherTest {
 
         assertThat(report.availableStatus().text()).isEqualTo("False");
         assertThat(report.availableReason().text()).isEqualTo("NoReadyPods");
+    }
+
+    /**
+     * A pod killed for memory restarts, not Ready: the poll after the kill reads nothing of it, and its last reading, the one
+     * that explains the kill, stays until the pod is gone.
+     */
+    @Test
+    void aPodThatIsNoLongerReadyKeepsItsLastReadingUntilItIsGone() {
+        Instant read = clock.instant();
+        fetch();
+        String pod = client.pods().inNamespace(namespace).list().getItems().get(0).getMetadata().getName();
+        clock.advance(Duration.ofSeconds(5));
+        client.pods().inNamespace(namespace).list().getItems().forEach(p -> {
+            p.getStatus().getConditions().forEach(c -> c.setStatus("False"));
+            client.pods().inNamespace(namespace).resource(p).updateStatus();
+        });
+
+        MetricsReport restarting = fetch();
+
+        assertThat(restarting.availableReason().text()).isEqualTo("NoReadyPods");
+        assertThat(restarting.memory()).as("this poll's readings").isEmpty();
+        assertThat(restarting.lastReadings()).containsOnlyKeys(pod);
+        assertThat(restarting.lastReadings().get(pod)).satisfies(last -> {
+            assertThat(last.at()).isEqualTo(read);
+            assertThat(last.memory().threads()).isEqualTo(42);
+            assertThat(last.options().option("MaxHeapSize")).isPresent();
+        });
+
+        client.pods().inNamespace(namespace).withName(pod).withGracePeriod(0).delete();
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> client.pods().inNamespace(namespace).withName(pod).get() == null);
+        assertThat(fetch().lastReadings()).as("the readings of pods that exist").doesNotContainKey(pod);
     }
 
     /** A Prometheus on loopback that records each query, counts those in flight at once, and answers as the test says. */

@@ -14,12 +14,14 @@ import dev.jvmtuning.operator.testing.StartsProcesses;
 import dev.jvmtuning.operator.testing.TestSettings;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.Operator;
 import io.smallrye.config.EnvConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
@@ -87,6 +89,29 @@ class HelmChartTest {
         assertThat(helm("lint", CHART.toString(), "--strict", "--set", "replicas=3", "--set", "watchNamespaces={a,b}",
                 "--set", "serviceMonitor.enabled=true", "--set", "metrics.prometheusUrl=http://prometheus.monitoring:9090"))
                 .contains("0 chart(s) failed");
+    }
+
+    /**
+     * What Artifact Hub and a platform team read before installing: the licence the repository carries, where the sources
+     * are, and the CRD the chart installs, as the chart's own crds/ declares it.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void theChartsMetadataNamesItsLicenceSourcesAndTheCrdItInstalls() throws Exception {
+        Map<String, Object> chart = Serialization.unmarshal(helm("show", "chart", CHART.toString()), Map.class);
+        Map<String, String> annotations = (Map<String, String>) chart.get("annotations");
+        assertThat(annotations).containsEntry("artifacthub.io/license", "Apache-2.0").containsEntry("artifacthub.io/operator", "true");
+        assertThat(Files.readString(Path.of("LICENSE"))).contains("Apache License", "Version 2.0, January 2004");
+        assertThat((List<String>) chart.get("sources")).contains((String) chart.get("home"));
+        assertThat((List<Object>) chart.get("maintainers")).isNotEmpty();
+        List<Map<String, String>> declared = Serialization.unmarshal(annotations.get("artifacthub.io/crds"), List.class);
+        CustomResourceDefinition definition = Serialization.unmarshal(Files.readString(CHART.resolve("crds/tuningprofiles.jvmtuning.dev-v1.yml")),
+                CustomResourceDefinition.class);
+        assertThat(declared).singleElement().satisfies(entry -> {
+            assertThat(entry).containsEntry("name", definition.getMetadata().getName())
+                    .containsEntry("kind", definition.getSpec().getNames().getKind());
+            assertThat(definition.getSpec().getVersions()).anyMatch(v -> v.getName().equals(entry.get("version")) && v.getServed());
+        });
     }
 
     /** Values.schema.json: a value the operator could not start with fails the install, naming the value. */

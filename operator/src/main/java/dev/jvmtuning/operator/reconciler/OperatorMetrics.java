@@ -36,10 +36,7 @@ public final class OperatorMetrics {
     private static final Map<String, String> HELP = Map.of(
             ProfileSeries.prometheusName(ProfileSeries.TARGET), "The Deployment a TuningProfile tunes, with its mode and runtime (always 1)",
             ProfileSeries.prometheusName(ProfileSeries.CONDITION), "A TuningProfile's conditions: 1 True, 0 False, -1 Unknown, with the reason",
-            ProfileSeries.prometheusName(ProfileSeries.APPLIED), "The main settings in force (heap.size in bytes), while Applied is True",
-            ProfileSeries.prometheusName(ProfileSeries.RECOMMENDED), "The main settings the plan or the closed loop recommends",
             ProfileSeries.prometheusName(ProfileSeries.ROLLOUT), "The outcome of the last rollout (1 for the outcome labelled)",
-            ProfileSeries.prometheusName(ProfileSeries.OBSERVED), "The figures of the last metrics window",
             ProfileSeries.prometheusName(METRICS_UPDATED), "When the profile's metrics last brought new figures");
     private final MeterRegistry registry;
     private final String controller;
@@ -155,6 +152,22 @@ public final class OperatorMetrics {
         }
     }
 
+    /** A series' help: its own, or said from its name for a main setting's and a figure's. */
+    private static String help(String name) {
+        for (ProfileSeries.Graphed graphed : ProfileSeries.MAIN_SETTINGS) {
+            if (name.equals(ProfileSeries.prometheusName(graphed.applied()))) {
+                return graphed.setting().key() + " in force, while Applied is True";
+            }
+            if (name.equals(ProfileSeries.prometheusName(graphed.recommended()))) {
+                return graphed.setting().key() + " as the plan or the closed loop recommends it";
+            }
+        }
+        if (name.startsWith(ProfileSeries.prometheusName(ProfileSeries.OBSERVED) + "_")) {
+            return "A figure of status.observed, the last metrics window";
+        }
+        return HELP.getOrDefault(name, "");
+    }
+
     /**
      * The per-profile series, built from the last records when /q/metrics is read: a Micrometer gauge
      * per series (a meter, its id and tags, in the composite and the Prometheus registry) took a large
@@ -177,7 +190,7 @@ public final class OperatorMetrics {
                 });
             }
             return byName.entrySet().stream()
-                    .map(e -> new MetricFamilySamples(e.getKey(), Type.GAUGE, HELP.getOrDefault(e.getKey(), ""), e.getValue())).toList();
+                    .map(e -> new MetricFamilySamples(e.getKey(), Type.GAUGE, help(e.getKey()), e.getValue())).toList();
         }
     }
 }

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -30,12 +31,27 @@ public final class ProfileSeries {
     public static final String ROLLOUT = "jvm.tuning.profile.rollout";
     public static final String OBSERVED = "jvm.tuning.profile.observed";
     public static final String TARGET = "jvm.tuning.profile.target";
-    /** The settings graphed as applied against recommended: the main knobs a reader compares. */
-    public static final List<Setting> MAIN_SETTINGS = List.of(Setting.THREADS_MAX, Setting.HEAP_SIZE, Setting.POOL_MAX_SIZE);
+    /**
+     * The settings graphed as applied against recommended, the main knobs a reader compares: each a series of its own, named
+     * for its unit, as Prometheus wants one unit per name.
+     */
+    public static final List<Graphed> MAIN_SETTINGS = List.of(new Graphed(Setting.THREADS_MAX, "max.threads"),
+            new Graphed(Setting.HEAP_SIZE, "heap.bytes"), new Graphed(Setting.POOL_MAX_SIZE, "pool.connections"));
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** A series: the meter name and the labels beyond namespace and profile. */
     public record Key(String name, Map<String, String> labels) {
+    }
+
+    /** A main setting and the end of its series' names, its unit last. */
+    public record Graphed(Setting setting, String series) {
+        String applied() {
+            return APPLIED + "." + series;
+        }
+
+        String recommended() {
+            return RECOMMENDED + "." + series;
+        }
     }
 
     private ProfileSeries() {
@@ -53,27 +69,36 @@ public final class ProfileSeries {
                     conditionValue(c.getStatus()));
         }
         boolean applied = Conditions.isTrue(status.getConditions(), ConditionType.APPLIED);
-        for (Setting setting : MAIN_SETTINGS) {
-            Optional<Double> planned = status.getSettings().stream().filter(s -> setting.key().equals(s.getName())).findFirst()
+        for (Graphed graphed : MAIN_SETTINGS) {
+            String key = graphed.setting().key();
+            Optional<Double> planned = status.getSettings().stream().filter(s -> key.equals(s.getName())).findFirst()
                     .flatMap(s -> number(s.getValue()));
             if (applied) {
-                planned.ifPresent(v -> series.put(new Key(APPLIED, Map.of("setting", setting.key())), v));
+                planned.ifPresent(v -> series.put(new Key(graphed.applied(), Map.of()), v));
             }
             // The closed loop's or the detector's advice where it gives a figure; else the plan is the recommendation.
-            status.getRecommendations().stream().filter(r -> setting.key().equals(r.getField())).map(Recommendation::getRecommended)
+            status.getRecommendations().stream().filter(r -> key.equals(r.getField())).map(Recommendation::getRecommended)
                     .map(ProfileSeries::number).flatMap(Optional::stream).findFirst().or(() -> planned)
-                    .ifPresent(v -> series.put(new Key(RECOMMENDED, Map.of("setting", setting.key())), v));
+                    .ifPresent(v -> series.put(new Key(graphed.recommended(), Map.of()), v));
         }
         rolloutOutcome(status).ifPresent(outcome -> series.put(new Key(ROLLOUT, Map.of("outcome", outcome)), 1.0));
         if (status.getObserved() != null) {
             Map<?, ?> figures = JSON.convertValue(status.getObserved(), Map.class);
             figures.forEach((figure, value) -> {
                 if (value instanceof Number n) {
-                    series.put(new Key(OBSERVED, Map.of("figure", figure.toString())), n.doubleValue());
+                    series.put(new Key(observed(figure.toString()), Map.of()), n.doubleValue());
                 }
             });
         }
         return series;
+    }
+
+    /**
+     * The series of one figure of status.observed, named for it: its name ends in its unit (gcTimePercent is
+     * jvm.tuning.profile.observed.gc.time.percent), one unit per name.
+     */
+    static String observed(String figure) {
+        return OBSERVED + "." + figure.replaceAll("([a-z0-9])([A-Z])", "$1.$2").toLowerCase(Locale.ROOT);
     }
 
     /** A series name as /q/metrics shows it: jvm.tuning.profile.condition is jvm_tuning_profile_condition. */

@@ -256,7 +256,7 @@ class DashboardQueriesTest {
                 .as("the churning JVM is under GC pressure").isNotEmpty();
         JsonNode pool = query(substitute("sum(hikaricp_connections_max{namespace=\"$namespace\", pod=~\"$target-.*\"})", "orders"));
         assertThat(pool.get(0).path("value").get(1).asDouble()).as("Hikari's pool of the Spring Boot app").isPositive();
-        JsonNode applied = query(substitute("jvm_tuning_profile_applied{namespace=\"$namespace\", profile=\"$profile\", setting=\"connectionPool.maxSize\"}", "orders"));
+        JsonNode applied = query(substitute("jvm_tuning_profile_applied_pool_connections{namespace=\"$namespace\", profile=\"$profile\"}", "orders"));
         assertThat(applied.get(0).path("value").get(1).asDouble()).as("200 req/s x 100 ms at the database, +25%").isEqualTo(25);
     }
 }

@@ -72,12 +72,12 @@ class OperatorMetricsTest {
                 Map.entry("jvm_tuning_profile_condition{condition=Applied,reason=Applied}", 1.0),
                 Map.entry("jvm_tuning_profile_condition{condition=Ready,reason=Ready}", 1.0),
                 Map.entry("jvm_tuning_profile_condition{condition=RolloutComplete,reason=RolloutComplete}", 1.0),
-                Map.entry("jvm_tuning_profile_applied{setting=threads.max}", 150.0),
-                Map.entry("jvm_tuning_profile_applied{setting=heap.size}", 1488.0 * 1024 * 1024),
-                Map.entry("jvm_tuning_profile_applied{setting=connectionPool.maxSize}", 25.0),
-                Map.entry("jvm_tuning_profile_recommended{setting=threads.max}", 150.0),
-                Map.entry("jvm_tuning_profile_recommended{setting=heap.size}", 1488.0 * 1024 * 1024),
-                Map.entry("jvm_tuning_profile_recommended{setting=connectionPool.maxSize}", 25.0),
+                Map.entry("jvm_tuning_profile_applied_max_threads{}", 150.0),
+                Map.entry("jvm_tuning_profile_applied_heap_bytes{}", 1488.0 * 1024 * 1024),
+                Map.entry("jvm_tuning_profile_applied_pool_connections{}", 25.0),
+                Map.entry("jvm_tuning_profile_recommended_max_threads{}", 150.0),
+                Map.entry("jvm_tuning_profile_recommended_heap_bytes{}", 1488.0 * 1024 * 1024),
+                Map.entry("jvm_tuning_profile_recommended_pool_connections{}", 25.0),
                 Map.entry("jvm_tuning_profile_rollout{outcome=RolloutComplete}", 1.0));
         assertThat(registry.find("jvm.tuning.profiles").tags("condition", "Ready", "status", "True").gauge().value()).isEqualTo(1);
         assertThat(registry.find("jvm.tuning.reconciliations").tags("outcome", "error").counter().count())
@@ -91,9 +91,9 @@ class OperatorMetricsTest {
                 Recommendation.investigate("heap.size", "1488Mi", "rising")));
         metrics.record(profile, status);
 
-        assertThat(series()).containsEntry("jvm_tuning_profile_recommended{setting=threads.max}", 200.0)
-                .containsEntry("jvm_tuning_profile_applied{setting=threads.max}", 150.0)
-                .containsEntry("jvm_tuning_profile_recommended{setting=heap.size}", 1488.0 * 1024 * 1024);
+        assertThat(series()).containsEntry("jvm_tuning_profile_recommended_max_threads{}", 200.0)
+                .containsEntry("jvm_tuning_profile_applied_max_threads{}", 150.0)
+                .containsEntry("jvm_tuning_profile_recommended_heap_bytes{}", 1488.0 * 1024 * 1024);
     }
 
     @Test
@@ -103,8 +103,8 @@ class OperatorMetricsTest {
         metrics.record(profile, status);
 
         assertThat(series()).containsEntry("jvm_tuning_profile_condition{condition=Applied,reason=RecommendOnly}", 0.0)
-                .containsEntry("jvm_tuning_profile_recommended{setting=threads.max}", 150.0)
-                .doesNotContainKey("jvm_tuning_profile_applied{setting=threads.max}")
+                .containsEntry("jvm_tuning_profile_recommended_max_threads{}", 150.0)
+                .doesNotContainKey("jvm_tuning_profile_applied_max_threads{}")
                 .doesNotContainKey("jvm_tuning_profile_rollout{outcome=RolloutComplete}");
     }
 
@@ -118,8 +118,30 @@ class OperatorMetricsTest {
         assertThat(series()).containsEntry("jvm_tuning_profile_condition{condition=Ready,reason=RolledBack}", 0.0)
                 .containsEntry("jvm_tuning_profile_rollout{outcome=RolledBack}", 1.0)
                 .doesNotContainKeys("jvm_tuning_profile_condition{condition=Ready,reason=Ready}",
-                        "jvm_tuning_profile_rollout{outcome=RolloutComplete}", "jvm_tuning_profile_applied{setting=threads.max}");
+                        "jvm_tuning_profile_rollout{outcome=RolloutComplete}", "jvm_tuning_profile_applied_max_threads{}");
         assertThat(series().keySet().stream().filter(k -> k.startsWith("jvm_tuning_profile_condition{condition=Ready,"))).hasSize(1);
+    }
+
+    /**
+     * One unit per name: a quantity is never a label value of a series that holds others in other units (threads beside
+     * bytes, percents beside milliseconds). Only series of 1, 0 or -1 for a state carry labels.
+     */
+    @Test
+    void eachQuantityIsASeriesOfItsOwnNamedForItsUnit() {
+        TuningProfileStatus status = applied();
+        status.setObserved(new Observed().setGcTimePercent(12.5).setMeanLatencyMillis(40.0).setLiveHeapMib(96.0).setRequestsPerSecond(100.0));
+        metrics.record(profile, status);
+
+        Map<String, List<String>> byName = series().keySet().stream()
+                .collect(Collectors.groupingBy(key -> key.substring(0, key.indexOf('{')), TreeMap::new, Collectors.toList()));
+        Map<String, List<String>> quantities = new TreeMap<>(byName);
+        List.of("jvm_tuning_profile_condition", "jvm_tuning_profile_rollout", "jvm_tuning_profile_target").forEach(quantities::remove);
+        assertThat(quantities).allSatisfy((name, keys) -> assertThat(keys).as(name).containsExactly(name + "{}"));
+        assertThat(quantities).containsKeys("jvm_tuning_profile_applied_heap_bytes", "jvm_tuning_profile_applied_max_threads",
+                "jvm_tuning_profile_observed_gc_time_percent", "jvm_tuning_profile_observed_mean_latency_millis",
+                "jvm_tuning_profile_observed_live_heap_mib", "jvm_tuning_profile_observed_requests_per_second");
+        assertThat(registry.scrape()).contains("# HELP jvm_tuning_profile_applied_heap_bytes heap.size in force",
+                "# HELP jvm_tuning_profile_observed_gc_time_percent A figure of status.observed");
     }
 
     @Test
@@ -131,7 +153,7 @@ class OperatorMetricsTest {
         metrics.record(profile, status);
         double first = series().get("jvm_tuning_profile_metrics_updated_timestamp_seconds{}");
         assertThat(first).isEqualTo(clock.millis() / 1000.0);
-        assertThat(series()).containsEntry("jvm_tuning_profile_observed{figure=gcTimePercent}", 12.5);
+        assertThat(series()).containsEntry("jvm_tuning_profile_observed_gc_time_percent{}", 12.5);
 
         clock.advance(Duration.ofMinutes(5));
         metrics.record(profile, status);
@@ -143,7 +165,7 @@ class OperatorMetricsTest {
         status.setObserved(next);
         metrics.record(profile, status);
         assertThat(series()).containsEntry("jvm_tuning_profile_metrics_updated_timestamp_seconds{}", first + 300)
-                .containsEntry("jvm_tuning_profile_observed{figure=gcTimePercent}", 3.0);
+                .containsEntry("jvm_tuning_profile_observed_gc_time_percent{}", 3.0);
     }
 
     @Test

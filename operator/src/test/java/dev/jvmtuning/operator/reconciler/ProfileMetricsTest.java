@@ -58,9 +58,9 @@ class ProfileMetricsTest {
         List<Sample> samples = profileSamples(operator, namespace);
         TuningProfile profile = client.resources(TuningProfile.class).inNamespace(namespace).withName("orders-api").get();
         String threads = profile.getStatus().getSettings().stream().filter(s -> s.getName().equals("threads.max")).findFirst().orElseThrow().getValue();
-        assertThat(value(samples, "jvm_tuning_profile_applied", "setting", "threads.max")).isEqualTo(Double.parseDouble(threads));
-        assertThat(value(samples, "jvm_tuning_profile_recommended", "setting", "connectionPool.maxSize")).isEqualTo(25);
-        assertThat(value(samples, "jvm_tuning_profile_applied", "setting", "heap.size")).isGreaterThan(1e9);
+        assertThat(value(samples, "jvm_tuning_profile_applied_max_threads", "profile", "orders-api")).isEqualTo(Double.parseDouble(threads));
+        assertThat(value(samples, "jvm_tuning_profile_recommended_pool_connections", "profile", "orders-api")).isEqualTo(25);
+        assertThat(value(samples, "jvm_tuning_profile_applied_heap_bytes", "profile", "orders-api")).isGreaterThan(1e9);
         assertThat(value(samples, "jvm_tuning_profile_rollout", "outcome", "RolloutComplete")).isEqualTo(1);
         assertThat(value(samples, "jvm_tuning_profile_target", "target", "orders")).isEqualTo(1);
         assertThat(samples).as("one series per profile and condition type").filteredOn(s -> s.name().equals("jvm_tuning_profile_condition"))

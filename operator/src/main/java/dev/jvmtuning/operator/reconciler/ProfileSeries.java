@@ -18,6 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * The per-profile series a status stands for on /q/metrics, one per profile and condition (or
@@ -38,6 +39,8 @@ public final class ProfileSeries {
     public static final List<Graphed> MAIN_SETTINGS = List.of(new Graphed(Setting.THREADS_MAX, "max.threads"),
             new Graphed(Setting.HEAP_SIZE, "heap.bytes"), new Graphed(Setting.POOL_MAX_SIZE, "pool.connections"));
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Where a camel-case figure's next word starts: compiled once, as every record names every figure. */
+    private static final Pattern WORD_START = Pattern.compile("([a-z0-9])([A-Z])");
 
     /** A series: the meter name and the labels beyond namespace and profile. */
     public record Key(String name, Map<String, String> labels) {
@@ -98,7 +101,7 @@ public final class ProfileSeries {
      * jvm.tuning.profile.observed.gc.time.percent), one unit per name.
      */
     static String observed(String figure) {
-        return OBSERVED + "." + figure.replaceAll("([a-z0-9])([A-Z])", "$1.$2").toLowerCase(Locale.ROOT);
+        return OBSERVED + "." + WORD_START.matcher(figure).replaceAll("$1.$2").toLowerCase(Locale.ROOT);
     }
 
     /** A series name as /q/metrics shows it: jvm.tuning.profile.condition is jvm_tuning_profile_condition. */

@@ -5,13 +5,14 @@
 # vt-jetty-pool-bound and vt-pool-bound-jdk25 on virtual threads) the workload app runs as a real process in a cgroup with the scenario's container limits on CPU 1, under
 # closed-loop HTTP load on 127.0.0.1 from the lab's JVM on CPU 0: with the defaults, every point of
 # a sweep, the planner's settings, the closed loop's (defaults -> observe -> plan, twice) and mode
-# Auto's, the settings of a phase measured in interleaved rounds. Writes lab/results/RESULTS.md,
-# runs.csv and a PNG per scenario. A scenario takes minutes even in quick mode (dated timings in
-# docs/development/lab.md). Needs root (it creates cgroups) and 2 CPUs.
+# Auto's, the settings of a phase measured in interleaved rounds. Writes the run into lab/results/runs/DATE-TIME/
+# (report.md, runs.csv, a PNG per scenario), then lab/results/RESULTS.md from the latest run of each scenario, so
+# the scenarios can run in parts that fit the machine. A scenario takes minutes even in quick mode (dated timings
+# in docs/development/lab.md). Needs root (it creates cgroups) and 2 CPUs.
 # Usage: [LAB_QUICK=1] [LAB_RESULTS=DIR] deploy/local/lab.sh [SCENARIO ...]
 #   LAB_QUICK=1 is a rougher run for development (3 rounds of 2 s instead of 4 of 3 s, no extra rounds for a
-#   wide ratio, shorter warm-ups) that writes target/lab/quick/RESULTS.md instead of lab/results.
-#   LAB_RESULTS=DIR writes a full run's results there instead of lab/results (a run of some scenarios only).
+#   wide ratio, shorter warm-ups) that writes under target/lab/quick instead of lab/results.
+#   LAB_RESULTS=DIR writes a full run's results there instead of lab/results.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 [ "$(id -u)" -eq 0 ] || die "lab.sh creates cgroups for the workload's container limits: run it as root"

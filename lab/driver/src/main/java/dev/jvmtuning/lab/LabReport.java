@@ -10,6 +10,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -27,7 +29,10 @@ import org.jfree.data.category.DefaultCategoryDataset;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
-/** Writes the lab's results: RESULTS.md (machine, method, summary, every measurement), runs.csv and the plots. */
+/**
+ * Writes a run of the lab into a folder of its own under runs/: its report (machine, method, summary, every measurement),
+ * runs.csv and the plots; then the summary of the latest run of each scenario (LabSummary).
+ */
 final class LabReport {
     static final double PLANNER_TO_BEST = 0.95;
     static final double P99_TO_BEST = 1.2;
@@ -36,10 +41,13 @@ final class LabReport {
     private LabReport() {
     }
 
-    static void write(Path dir, List<ScenarioResult> results, double elapsedSeconds, Path appJar) throws IOException {
-        Files.createDirectories(dir);
+    /**
+     * Writes the run's folder {@code dir} (from {@link #runFolder}, again after each scenario) and the summary of the results
+     * folder it is in; returns the run's report.
+     */
+    static Path write(Path dir, List<ScenarioResult> results, double elapsedSeconds, Path appJar) throws IOException {
         StringBuilder md = new StringBuilder();
-        md.append("# Tuning lab results\n\n");
+        md.append("# Tuning lab run\n\n");
         md.append("Written by `deploy/local/lab.sh`").append(TuningLab.QUICK ? " in quick mode (`LAB_QUICK=1`)" : "").append(" on ")
                 .append(LocalDate.now()).append(" in ").append(Math.round(elapsedSeconds / 60)).append(" min. Machine: ").append(machine(appJar))
                 .append(".\n\n");
@@ -85,9 +93,7 @@ final class LabReport {
                 """.formatted(TuningLab.APP_CPUS, TuningLab.WARMUP_SECONDS, TuningLab.OBSERVE_SECONDS, TuningLab.ROUNDS, TuningLab.SETTLE_SECONDS,
                 TuningLab.RUN_SECONDS, TuningLab.TIGHT_HALF_WIDTH, TuningLab.MAX_EXTRA_ROUNDS, TuningLab.METRICS_WARMUP_SECONDS, new Auto().getObservationWindows(), TuningLab.STABLE_ITERATIONS));
         md.append("## Summary\n\n");
-        md.append("| scenario | runtime | default req/s | best req/s (setting) | planner req/s | planner/best | planner/default | p99 planner/best "
-                + "| loop 1/best | loop 2/best | Auto iterations to 0.95 | stable | steal %% |\n".formatted());
-        md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        md.append(LabSummary.COLUMNS).append('\n').append("|---".repeat(13)).append("|\n");
         List<String> findings = new ArrayList<>();
         for (ScenarioResult r : results) {
             String name = r.scenario().name();
@@ -157,8 +163,22 @@ final class LabReport {
                 md.append("\n![").append(s.name()).append(" settings](").append(settingsPlot(dir, r)).append(")\n");
             }
         }
-        Files.writeString(dir.resolve("RESULTS.md"), md);
+        Path report = dir.resolve(LabSummary.REPORT);
+        Files.writeString(report, md);
         Files.writeString(dir.resolve("runs.csv"), csv);
+        LabSummary.regenerate(dir.getParent().getParent(), Scenario.ALL.stream().map(Scenario::name).toList(), TuningLab.QUICK);
+        return report;
+    }
+
+    /** A new folder under {@code results}/runs for a run started at {@code now}, named by the minute ({@code 2026-12-03-1612}), then -2, -3... */
+    static Path runFolder(Path results, LocalDateTime now) throws IOException {
+        Path runs = results.resolve(LabSummary.RUNS);
+        String name = now.format(DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmm", Locale.ROOT));
+        Path dir = runs.resolve(name);
+        for (int n = 2; Files.exists(dir); n++) {
+            dir = runs.resolve(name + "-" + n);
+        }
+        return Files.createDirectories(dir);
     }
 
     private static Stats.Interval throughputRatio(Measurement a, Measurement b) {

@@ -52,6 +52,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -69,8 +70,8 @@ import java.util.stream.Stream;
  * from the scenario's figures, with the closed loop's settings (defaults, observe, plan; twice) and
  * with mode Auto's. The load is closed-loop HTTP on loopback. The settings of a phase run as
  * processes side by side and are measured in interleaved rounds, so that the VM's drift (steal, a
- * neighbour's load) hits all of them and cancels out of their ratios. Writes RESULTS.md, runs.csv and
- * a plot per scenario.
+ * neighbour's load) hits all of them and cancels out of their ratios. Writes the run into RESULTS_DIR/runs/DATE-TIME (report.md, runs.csv and
+ * a plot per scenario), then RESULTS_DIR/RESULTS.md from the latest run of each scenario.
  *
  * <p>Usage: TuningLab RESULTS_DIR [SCENARIO ...], with -Dlab.app, -Dlab.app.SpringBootJetty, -Dlab.app.SpringBootUndertow
  * and -Dlab.app.Quarkus naming the workload jars (Tomcat, Jetty, Undertow, Quarkus) and -Dlab.agent the agent jar.
@@ -208,13 +209,17 @@ public final class TuningLab {
         Path logs = Files.createDirectories(Path.of(System.getProperty("lab.logs", "target/lab-logs")));
         TuningLab lab = new TuningLab(Path.of(System.getProperty("lab.app")), Path.of(System.getProperty("lab.agent")), logs);
         long start = System.nanoTime();
+        Path run = LabReport.runFolder(results, LocalDateTime.now());
         List<ScenarioResult> done = new ArrayList<>();
+        Path report = null;
         for (Scenario scenario : scenarios) {
             done.add(lab.run(scenario));
-            LabReport.write(results, done, (System.nanoTime() - start) / 1e9, lab.appJar);
+            report = LabReport.write(run, done, (System.nanoTime() - start) / 1e9, lab.appJar);
             log("%s done, %.1f min so far".formatted(scenario.name(), (System.nanoTime() - start) / 60e9));
         }
-        System.out.println(Files.readString(results.resolve("RESULTS.md")));
+        if (report != null) {
+            System.out.println(Files.readString(report));
+        }
         log("elapsed: %.1f min".formatted((System.nanoTime() - start) / 60e9));
     }
 

@@ -1,9 +1,12 @@
 package dev.jvmtuning.lab;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,12 +36,20 @@ class LabReportTest {
         TuningLab.AutoRun auto = new TuningLab.AutoRun(List.of(defaults), null, false, List.of());
         TuningLab.ScenarioResult result = new TuningLab.ScenarioResult(cpuBound, defaults, List.of(best), best, planner, loop1, loop2, auto,
                 List.of());
-        LabReport.write(dir, List.of(result), 60, dir.resolve("no.jar"));
-        String md = Files.readString(dir.resolve("RESULTS.md"));
+        Path run = LabReport.runFolder(dir, LocalDateTime.of(2026, 12, 3, 16, 12));
+        Path report = LabReport.write(run, List.of(result), 60, dir.resolve("no.jar"));
+        assertEquals(dir.resolve("runs/2026-12-03-1612/report.md"), report);
+        String md = Files.readString(report);
         assertTrue(md.contains("met: cpu-bound: planner/best throughput >= 0.95"), md);
         assertTrue(md.contains("**missed**: cpu-bound: closed loop reaches planner/best >= 0.95 within two iterations"), md);
         assertTrue(md.contains("| 0.97 (0.91-1.04) |"), md);
         assertTrue(md.contains("| 0.95 (0.83-1.08) |"), "loop 1/best, rounded: " + md);
-        assertTrue(Files.exists(dir.resolve("cpu-bound.png")));
+        assertTrue(Files.exists(run.resolve("cpu-bound.png")));
+        assertTrue(Files.exists(run.resolve("runs.csv")));
+        String summary = Files.readString(dir.resolve("RESULTS.md"));
+        assertTrue(summary.contains("| cpu-bound | [" + LocalDate.now() + "](runs/2026-12-03-1612/report.md#cpu-bound) | SpringBootTomcat |"), summary);
+        assertTrue(summary.contains("- met: cpu-bound: planner/best throughput >= 0.95"), summary);
+        assertEquals(dir.resolve("runs/2026-12-03-1612-2"), LabReport.runFolder(dir, LocalDateTime.of(2026, 12, 3, 16, 12)),
+                "a second run in the same minute gets a folder of its own");
     }
 }

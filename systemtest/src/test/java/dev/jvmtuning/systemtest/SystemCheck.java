@@ -39,10 +39,18 @@ abstract class SystemCheck {
                 .forEach(cluster::deleteDeployment);
     }
 
-    /** The profile Ready, with every pod of the tuned template Ready (one replica). */
+    /**
+     * The profile Ready, with its Deployment's rollout done: every replica its spec asks for (one, or what an autoscaler set)
+     * runs the tuned template, Ready, and no other pod is left.
+     */
     protected boolean settledReady(String profile) {
-        JsonNode status = cluster.deployment(profile).path("status");
-        return cluster.conditionIs(profile, "Ready", "True") && status.path("updatedReplicas").asInt() == 1 && status.path("replicas").asInt() == 1;
+        JsonNode deployment = cluster.deployment(profile);
+        JsonNode status = deployment.path("status");
+        int wanted = deployment.path("spec").path("replicas").asInt(1);
+        return cluster.conditionIs(profile, "Ready", "True")
+                && status.path("observedGeneration").asLong() >= deployment.path("metadata").path("generation").asLong()
+                && status.path("updatedReplicas").asInt() == wanted && status.path("readyReplicas").asInt() == wanted
+                && status.path("replicas").asInt() == wanted;
     }
 
     /** The operator has taken the profile's settings back to the Deployment's own template. */

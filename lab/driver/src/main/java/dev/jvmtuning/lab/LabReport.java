@@ -93,7 +93,7 @@ final class LabReport {
                 """.formatted(TuningLab.APP_CPUS, TuningLab.WARMUP_SECONDS, TuningLab.OBSERVE_SECONDS, TuningLab.ROUNDS, TuningLab.SETTLE_SECONDS,
                 TuningLab.RUN_SECONDS, TuningLab.TIGHT_HALF_WIDTH, TuningLab.MAX_EXTRA_ROUNDS, TuningLab.METRICS_WARMUP_SECONDS, new Auto().getObservationWindows(), TuningLab.STABLE_ITERATIONS));
         md.append("## Summary\n\n");
-        md.append(LabSummary.COLUMNS).append('\n').append("|---".repeat(13)).append("|\n");
+        md.append(LabSummary.COLUMNS).append('\n').append(LabSummary.COLUMNS_RULE).append('\n');
         List<String> findings = new ArrayList<>();
         for (ScenarioResult r : results) {
             String name = r.scenario().name();

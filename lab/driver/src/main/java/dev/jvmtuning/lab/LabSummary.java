@@ -30,6 +30,8 @@ final class LabSummary {
     static final String REPORT = "report.md";
     static final String COLUMNS = "| scenario | runtime | default req/s | best req/s (setting) | planner req/s | planner/best | planner/default "
             + "| p99 planner/best | loop 1/best | loop 2/best | Auto iterations to 0.95 | stable | steal % |";
+    /** The Markdown line under {@link #COLUMNS}. */
+    static final String COLUMNS_RULE = "|---".repeat(COLUMNS.split("\\|", -1).length - 2) + "|";
 
     private static final Pattern WRITTEN = Pattern.compile("^Written by `deploy/local/lab\\.sh`( in quick mode \\(`LAB_QUICK=1`\\))? on (\\d{4}-\\d{2}-\\d{2}) "
             + "in (\\d+) min\\. Machine: (.*)\\.$");
@@ -49,11 +51,9 @@ final class LabSummary {
     record Run(String report, String date, String minutes, String machine, int section) {
     }
 
-    /** Reads every run report under {@code dir/runs}, writes {@code dir/RESULTS.md} and returns it. */
-    static String regenerate(Path dir, List<String> scenarios, boolean quick) throws IOException {
-        String summary = of(reports(dir), scenarios, quick);
-        Files.writeString(dir.resolve(FILE), summary);
-        return summary;
+    /** Reads every run report under {@code dir/runs} and writes {@code dir/RESULTS.md}. */
+    static void regenerate(Path dir, List<String> scenarios, boolean quick) throws IOException {
+        Files.writeString(dir.resolve(FILE), of(reports(dir), scenarios, quick));
     }
 
     /** The run reports under {@code dir/runs}, by their path relative to {@code dir} (slashes), in that path's order. */
@@ -90,7 +90,7 @@ final class LabSummary {
 
                 """.formatted(quick ? "quick run (`LAB_QUICK=1`)" : "full run"));
         md.append("| scenario | run ").append(COLUMNS.substring("| scenario ".length())).append('\n');
-        md.append("|---".repeat(COLUMNS.split("\\|", -1).length - 2)).append("|---|\n");
+        md.append("|---").append(COLUMNS_RULE).append('\n');
         List<Measured> shown = scenarios.stream().filter(latest::containsKey).map(latest::get).toList();
         for (Measured m : shown) {
             md.append("| ").append(m.scenario()).append(" | [").append(m.run().date()).append("](").append(m.run().report()).append('#')
@@ -119,7 +119,7 @@ final class LabSummary {
     /** Every scenario a report's runs of the kind asked for summarise in today's columns, with its targets and anchor. */
     static List<Measured> measured(String report, String text, boolean quick) {
         List<String> lines = List.of(text.split("\n", -1));
-        List<String> anchors = anchors(lines);
+        List<Heading> headings = headings(lines);
         List<Measured> measured = new ArrayList<>();
         int section = 0;
         for (int at = 0; at < lines.size(); at++) {
@@ -142,13 +142,8 @@ final class LabSummary {
                 String[] cells = part.get(row).split("\\|", 3);
                 String scenario = cells[1].trim();
                 // Its section: the first heading of its name after its run's line.
-                String anchor = slug(scenario);
-                for (int line = at + 1; line < end; line++) {
-                    if (anchors.get(line) != null && HEADING.matcher(lines.get(line)).replaceFirst("$1").trim().equals(scenario)) {
-                        anchor = anchors.get(line);
-                        break;
-                    }
-                }
+                String anchor = headings.subList(at + 1, end).stream().filter(heading -> heading != null && heading.name().equals(scenario))
+                        .map(Heading::anchor).findFirst().orElse(slug(scenario));
                 measured.add(new Measured(scenario, "|" + cells[2], targets.stream().filter(target -> target.group(2).startsWith(scenario + ": "))
                         .map(target -> target.group().substring(2)).toList(), run, anchor));
             }
@@ -156,21 +151,25 @@ final class LabSummary {
         return measured;
     }
 
-    /** Each line's anchor where it is a heading (null elsewhere), numbered as GitHub numbers a heading's repeats. */
-    private static List<String> anchors(List<String> lines) {
+    /** A heading of a report: its text and its anchor. */
+    private record Heading(String name, String anchor) {
+    }
+
+    /** Each line's heading (null where it is none), its anchor numbered as GitHub numbers a heading's repeats. */
+    private static List<Heading> headings(List<String> lines) {
         Map<String, Integer> seen = new HashMap<>();
-        List<String> anchors = new ArrayList<>();
+        List<Heading> headings = new ArrayList<>();
         for (String line : lines) {
             Matcher heading = HEADING.matcher(line);
             if (heading.matches()) {
                 String slug = slug(heading.group(1));
                 int before = seen.merge(slug, 1, Integer::sum) - 1;
-                anchors.add(before == 0 ? slug : slug + "-" + before);
+                headings.add(new Heading(heading.group(1).trim(), before == 0 ? slug : slug + "-" + before));
             } else {
-                anchors.add(null);
+                headings.add(null);
             }
         }
-        return anchors;
+        return headings;
     }
 
     /** A heading's anchor as GitHub makes it: lower case, punctuation but hyphens and underscores dropped, blanks as hyphens. */
